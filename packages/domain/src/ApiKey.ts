@@ -1,0 +1,62 @@
+import { Redacted, Result, Schema, SchemaTransformation } from "effect"
+import { Unauthorized } from "./Auth.ts"
+
+/** The environment part of a key. */
+export const ApiKeyPrefix = Schema.Literals(["sv_live", "sv_test"]).annotate({ identifier: "ApiKeyPrefix" })
+export type ApiKeyPrefix = typeof ApiKeyPrefix.Type
+
+/** The secret part: at least 32 random bytes, base64url without padding. */
+export const ApiKeySecret = Schema.String.check(
+  Schema.isPattern(/^[A-Za-z0-9_-]{43,128}$/, { message: "must be 43 to 128 base64url characters" })
+)
+
+/** The public part that names the key record. */
+export const ApiKeySlug = Schema.String.check(
+  Schema.isPattern(/^[a-z0-9]{8,32}$/, { message: "must be 8 to 32 lower-case letters or digits" })
+).pipe(Schema.brand("ApiKeySlug"))
+export type ApiKeySlug = typeof ApiKeySlug.Type
+
+/** A parsed `sv-api-key`: Prefix, Key (kept `Redacted`), Slug. */
+export const ApiKey = Schema.Struct({
+  prefix: ApiKeyPrefix,
+  secret: Schema.RedactedFromValue(ApiKeySecret, { label: "ApiKeySecret" }),
+  slug: ApiKeySlug
+})
+export type ApiKey = typeof ApiKey.Type
+
+/** `Prefix.Key.Slug` on the wire, an {@link ApiKey} inside. */
+export const ApiKeyFromString = Schema.String.check(
+  Schema.isMaxLength(256),
+  Schema.isPattern(/^[^.]+\.[^.]+\.[^.]+$/, { message: "must have three non-empty parts Prefix.Key.Slug" })
+).pipe(
+  Schema.decodeTo(
+    Schema.Struct({ prefix: Schema.String, secret: Schema.String, slug: Schema.String }),
+    SchemaTransformation.transform({
+      decode: (text: string) => {
+        const [prefix = "", secret = "", slug = ""] = text.split(".")
+        return { prefix, secret, slug }
+      },
+      encode: (parts) => `${parts.prefix}.${parts.secret}.${parts.slug}`
+    })
+  ),
+  Schema.decodeTo(ApiKey)
+)
+
+const decodeKey = Schema.decodeUnknownResult(ApiKeyFromString)
+
+/**
+ * Parses the `sv-api-key` header. Missing or malformed keys are
+ * {@link Unauthorized}; the detail never repeats the key.
+ */
+export const parseApiKey = (header: string | undefined): Result.Result<ApiKey, Unauthorized> => {
+  if (header === undefined || header === "") {
+    return Result.fail(new Unauthorized({ detail: "missing sv-api-key header" }))
+  }
+  return Result.mapError(
+    decodeKey(header),
+    () => new Unauthorized({ detail: "malformed sv-api-key: expected <Prefix>.<Key>.<Slug>" })
+  )
+}
+
+/** The wire form of a key, `Prefix.Key.Slug`; only for showing a freshly issued key once. */
+export const formatApiKey = (key: ApiKey): string => `${key.prefix}.${Redacted.value(key.secret)}.${key.slug}`

@@ -1,0 +1,59 @@
+import { Schema } from "effect"
+
+/** A game's slug, used as `gameId` at launch. */
+export const GameId = Schema.String.check(
+  Schema.isPattern(/^[a-z0-9-]{1,64}$/, { message: "must be 1 to 64 lower-case letters, digits or '-'" }),
+  Schema.makeFilter((id: string) => id !== "generate-launch-url" || "is a reserved path")
+).pipe(Schema.brand("GameId"))
+export type GameId = typeof GameId.Type
+
+/** An element of the games list, exactly as the seed names its fields. */
+export class Game extends Schema.Class<Game>("@gateway/domain/Game")({
+  id: Schema.String,
+  name: Schema.String,
+  releaseDate: Schema.String,
+  baseLaunchUrl: Schema.String,
+  category: Schema.Number,
+  imageUrl: Schema.String
+}) {}
+
+/** The fields the games list can be sorted by. */
+export const GameSortField = Schema.Literals(["name", "releaseDate", "category", "id"])
+export type GameSortField = typeof GameSortField.Type
+
+/** The fields a search looks in. */
+export const GameSearchField = Schema.Literals(["name", "id"])
+export type GameSearchField = typeof GameSearchField.Type
+
+export const SortOrder = Schema.Literals(["ASC", "DESC"])
+export type SortOrder = typeof SortOrder.Type
+
+/** A query of the games list with every default of the contract applied. */
+export interface GameQuery {
+  readonly page: number
+  readonly limit: number
+  readonly sortBy: GameSortField
+  readonly sortOrder: SortOrder
+  readonly search?: string | undefined
+  readonly searchFields: ReadonlyArray<GameSearchField>
+}
+
+export const defaultGameQuery: GameQuery = {
+  page: 1,
+  limit: 20,
+  sortBy: "name",
+  sortOrder: "ASC",
+  searchFields: ["name", "id"]
+}
+
+/** The largest page the games list serves. */
+export const maxPageSize = 100
+
+/** No game with this id in the catalogue (or it was retired). */
+export class GameNotFound extends Schema.TaggedError<GameNotFound>()("GameNotFound", {
+  gameId: Schema.String
+}) {
+  override get message(): string {
+    return `no game with id '${this.gameId.slice(0, 128)}'`
+  }
+}

@@ -1,0 +1,59 @@
+import { Effect, Schema } from "effect"
+import { CurrencyCode } from "./Currency.ts"
+
+/** Money play or free play. */
+export const LaunchMode = Schema.Literals(["real", "demo"])
+export type LaunchMode = typeof LaunchMode.Type
+
+const Ref = Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(128))
+
+/** The query of `generate-launch-url`, decoded, with the defaults of the contract. */
+export const LaunchRequest = Schema.Struct({
+  gameId: Ref,
+  playerId: Ref,
+  sessionId: Ref,
+  mode: LaunchMode.pipe(Schema.withDecodingDefaultKey(Effect.succeed("real" as const))),
+  disableGameLobby: Schema.Boolean.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false))),
+  currency: Schema.optionalKey(CurrencyCode)
+})
+export type LaunchRequest = typeof LaunchRequest.Type
+
+/** The audience of every launch token. */
+export const launchAudience = "launch"
+
+/** The claims of a launch JWT (CONTRACT §3). */
+export class LaunchClaims extends Schema.Class<LaunchClaims>("@gateway/domain/LaunchClaims")({
+  iss: Schema.String,
+  aud: Schema.Literal(launchAudience),
+  sub: Schema.String,
+  jti: Schema.String.check(Schema.isUUID()),
+  iat: Schema.Int,
+  exp: Schema.Int,
+  mid: Schema.Int,
+  gid: Schema.String,
+  sid: Schema.String,
+  mode: LaunchMode,
+  cur: CurrencyCode,
+  lobby: Schema.Boolean
+}) {}
+
+/** A launch token that was redeemed before. */
+export class TokenAlreadyUsed extends Schema.TaggedError<TokenAlreadyUsed>()("TokenAlreadyUsed", {}) {
+  override get message(): string {
+    return "this launch link was used already; ask the operator for a new one"
+  }
+}
+
+/** The answer of `generate-launch-url`. */
+export class LaunchUrl extends Schema.Class<LaunchUrl>("@gateway/domain/LaunchUrl")({
+  success: Schema.Literal(true),
+  url: Schema.String
+}) {}
+
+/** `baseLaunchUrl` with the token appended as the `token` query parameter. */
+export const launchUrl = (baseLaunchUrl: string, token: string): string => {
+  const [beforeHash = "", ...hash] = baseLaunchUrl.split("#")
+  const separator = beforeHash.includes("?") ? "&" : "?"
+  const fragment = hash.length > 0 ? `#${hash.join("#")}` : ""
+  return `${beforeHash}${separator}token=${encodeURIComponent(token)}${fragment}`
+}

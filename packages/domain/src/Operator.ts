@@ -1,0 +1,19 @@
+import { Schema } from "effect"
+
+/** The operator's system did not answer within the time-out. */
+export class OperatorTimeout extends Schema.TaggedError<OperatorTimeout>()("OperatorTimeout", {
+  timeoutMs: Schema.Int
+}) {
+  override get message(): string {
+    return `the operator's Details URL did not answer within ${this.timeoutMs} ms`
+  }
+}
+
+/** The operator's system answered 5xx, could not be reached, or sent a body that does not parse. */
+export class OperatorBadResponse extends Schema.TaggedError<OperatorBadResponse>()("OperatorBadResponse", {
+  detail: Schema.String
+}) {
+  override get message(): string {
+    return this.detail
+  }
+}

@@ -1,0 +1,34 @@
+import { Effect, Schema, SchemaIssue } from "effect"
+
+/**
+ * Input that does not decode. `field` names the offending field as a path
+ * (`countryCodes[0]`, `limit`); `detail` says what is wrong with it.
+ */
+export class ValidationFailed extends Schema.TaggedError<ValidationFailed>()("ValidationFailed", {
+  field: Schema.String,
+  detail: Schema.String
+}) {
+  override get message(): string {
+    return this.field === "" ? this.detail : `${this.field}: ${this.detail}`
+  }
+}
+
+const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
+  path.reduce<string>(
+    (acc, key) => typeof key === "number" ? `${acc}[${key}]` : acc === "" ? String(key) : `${acc}.${String(key)}`,
+    ""
+  )
+
+/** Turns a Schema issue into a {@link ValidationFailed} naming the first failing field. */
+export const fromIssue = (issue: SchemaIssue.Issue): ValidationFailed => {
+  const [first] = SchemaIssue.makeFormatterStandardSchemaV1()(issue).issues
+  const path = (first?.path ?? []).map((p) => typeof p === "object" && p !== null ? p.key : p)
+  return new ValidationFailed({ field: formatPath(path), detail: first?.message ?? "invalid value" })
+}
+
+/** Decodes untrusted input with a schema, failing with {@link ValidationFailed}. */
+export const decode = <S extends Schema.Decoder<unknown>>(schema: S) => {
+  const run = Schema.decodeUnknownEffect(schema)
+  return (input: unknown): Effect.Effect<S["Type"], ValidationFailed, S["DecodingServices"]> =>
+    run(input).pipe(Effect.mapError((error) => fromIssue(error.issue)))
+}

@@ -1,0 +1,20 @@
+import type { DateTime, Effect } from "effect"
+import { Context } from "effect"
+import type { ApiKey, ApiKeyPrefix } from "../ApiKey.ts"
+import type { Unauthorized } from "../Auth.ts"
+import type { MerchantId } from "../Merchant.ts"
+
+/** A key just issued: the full key appears here once. */
+export interface IssuedApiKey {
+  readonly apiKey: ApiKey
+  readonly createdAt: DateTime.Utc
+}
+
+/** API keys, stored as a hash of their secret and looked up by slug. */
+export class ApiKeyRepo extends Context.Service<ApiKeyRepo, {
+  /** The merchant a key belongs to; unknown, revoked or wrong keys fail with Unauthorized. */
+  authenticate(key: ApiKey): Effect.Effect<MerchantId, Unauthorized>
+  issue(merchantId: MerchantId, prefix: ApiKeyPrefix): Effect.Effect<IssuedApiKey>
+  /** Revokes a key of the merchant; `false` when it has no such live key. */
+  revoke(merchantId: MerchantId, slug: string): Effect.Effect<boolean>
+}>()("@gateway/domain/ports/ApiKeyRepo") {}

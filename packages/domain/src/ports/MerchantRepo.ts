@@ -1,0 +1,43 @@
+import type { Effect, Redacted, Result } from "effect"
+import { Context } from "effect"
+import type { CurrencyCode } from "../Currency.ts"
+import type { AccountStatus, EmailTaken, Merchant, MerchantId, MerchantNotFound, StatusChangeRefused } from "../Merchant.ts"
+import type { MerchantSettings, SettingsValues } from "../MerchantSettings.ts"
+import type { ValidationFailed } from "../Validation.ts"
+
+/** What is stored for a new merchant: public fields, and secrets only in hashed or to-be-encrypted form. */
+export interface NewMerchant {
+  readonly email: string
+  readonly companyName: string
+  readonly country: string
+  readonly currency: CurrencyCode
+  readonly providerId: number
+  readonly clientId: string
+  readonly hashedClientId: string
+  readonly publicKey: string
+  readonly passwordHash: string
+  readonly otpHash: string
+  readonly privateKey: Redacted.Redacted<string>
+  readonly encryptionKey: Redacted.Redacted<string>
+}
+
+/** The signing secrets of a merchant, for calls to its systems. */
+export interface MerchantSecrets {
+  readonly privateKey: Redacted.Redacted<string>
+  readonly encryptionKey: Redacted.Redacted<string>
+}
+
+/** Merchant accounts with their settings. */
+export class MerchantRepo extends Context.Service<MerchantRepo, {
+  /** Stores a merchant with empty settings; an e-mail that exists (any case) fails with EmailTaken. */
+  create(merchant: NewMerchant): Effect.Effect<Merchant, EmailTaken>
+  findById(id: MerchantId): Effect.Effect<Merchant, MerchantNotFound>
+  secrets(id: MerchantId): Effect.Effect<MerchantSecrets, MerchantNotFound>
+  /** Changes settings atomically: `change` sees the current values and returns the new ones, or refuses. */
+  changeSettings(
+    id: MerchantId,
+    change: (current: SettingsValues) => Result.Result<SettingsValues, ValidationFailed>
+  ): Effect.Effect<MerchantSettings, MerchantNotFound | ValidationFailed>
+  /** Moves the account to `to` when {@link canChangeStatus} allows it. */
+  changeStatus(id: MerchantId, to: AccountStatus): Effect.Effect<Merchant, MerchantNotFound | StatusChangeRefused>
+}>()("@gateway/domain/ports/MerchantRepo") {}

@@ -1,0 +1,79 @@
+import { Clock, Effect } from "effect"
+import type { Forbidden, Unauthorized } from "../Auth.ts"
+import { type CurrencyMismatch, resolveLaunchCurrency } from "../Currency.ts"
+import type { GameNotFound } from "../Game.ts"
+import { LaunchPolicy } from "../LaunchPolicy.ts"
+import { LaunchClaims, type LaunchRequest, LaunchUrl, launchAudience, launchUrl } from "../LaunchToken.ts"
+import type { OperatorBadResponse, OperatorTimeout } from "../Operator.ts"
+import { DetailsUrlNotSet, PlayerRejected } from "../Player.ts"
+import type { ApiKeyRepo } from "../ports/ApiKeyRepo.ts"
+import { GameCatalog } from "../ports/GameCatalog.ts"
+import { Ids } from "../ports/Ids.ts"
+import { LaunchTokenSigner } from "../ports/LaunchTokenSigner.ts"
+import type { MerchantRepo } from "../ports/MerchantRepo.ts"
+import { OperatorDetails } from "../ports/OperatorDetails.ts"
+import { authenticateApiKey } from "./AuthenticateApiKey.ts"
+
+export type LaunchError =
+  | Unauthorized
+  | Forbidden
+  | GameNotFound
+  | DetailsUrlNotSet
+  | PlayerRejected
+  | OperatorTimeout
+  | OperatorBadResponse
+  | CurrencyMismatch
+
+/**
+ * A signed, time-limited launch URL, checked in the contract's order:
+ * API key → game → (real mode) the operator's Details URL → currency rule →
+ * token. Demo launches never call the operator.
+ */
+export const generateLaunchUrl = Effect.fn("generateLaunchUrl")(function*(
+  apiKey: string | undefined,
+  request: LaunchRequest
+): Effect.fn.Return<
+  LaunchUrl,
+  LaunchError,
+  ApiKeyRepo | MerchantRepo | GameCatalog | OperatorDetails | LaunchTokenSigner | Ids
+> {
+  const merchant = yield* authenticateApiKey(apiKey)
+  const game = yield* (yield* GameCatalog).find(request.gameId)
+  let playerCurrency: string | undefined
+  if (request.mode === "real") {
+    const detailsUrl = merchant.MerchantSettings.userDetailsUrl
+    if (detailsUrl === undefined) return yield* new DetailsUrlNotSet()
+    const player = yield* (yield* OperatorDetails).fetch(merchant, detailsUrl, {
+      playerId: request.playerId,
+      sessionId: request.sessionId,
+      gameId: request.gameId,
+      mode: request.mode,
+      ...(request.currency === undefined ? {} : { currency: request.currency })
+    })
+    if (player.status === "blocked") {
+      return yield* new PlayerRejected({ detail: "the operator reports the player as blocked" })
+    }
+    playerCurrency = player.currency
+  }
+  const currency = yield* Effect.fromResult(
+    resolveLaunchCurrency({ merchant: merchant.currency, requested: request.currency, player: playerCurrency })
+  )
+  const policy = yield* LaunchPolicy
+  const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+  const claims = new LaunchClaims({
+    iss: policy.issuer,
+    aud: launchAudience,
+    sub: request.playerId,
+    jti: yield* (yield* Ids).uuid,
+    iat: now,
+    exp: now + policy.ttlSeconds,
+    mid: merchant.id,
+    gid: game.id,
+    sid: request.sessionId,
+    mode: request.mode,
+    cur: currency,
+    lobby: !request.disableGameLobby
+  })
+  const token = yield* (yield* LaunchTokenSigner).sign(claims)
+  return new LaunchUrl({ success: true, url: launchUrl(game.baseLaunchUrl, token) })
+})
