@@ -13,7 +13,7 @@ export class Game extends Schema.Class<Game>("@gateway/domain/Game")({
   name: Schema.String,
   releaseDate: Schema.String,
   baseLaunchUrl: Schema.String,
-  category: Schema.Number,
+  category: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2_147_483_647 })),
   imageUrl: Schema.String
 }) {}
 

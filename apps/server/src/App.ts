@@ -1,0 +1,40 @@
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { AuthBearer, HttpLive, Readiness } from "@gateway/adapters-http"
+import * as DetailsClient from "@gateway/adapters-operator/DetailsClient"
+import * as LaunchSigner from "@gateway/adapters-operator/LaunchSigner"
+import { OperatorHttp } from "@gateway/adapters-operator/OperatorHttp"
+import { createServer } from "node:http"
+import { launchPolicyLayer, logLevelLayer, ServerConfig } from "./Config.ts"
+import { PersistenceLive } from "./Persistence.ts"
+
+/** Ready when the database answers `SELECT 1`. */
+const ReadinessLive = Layer.effect(
+  Readiness,
+  Effect.map(SqlClient, (sql) =>
+    Readiness.of({ check: sql`SELECT 1`.pipe(Effect.as(true), Effect.orElseSucceed(() => false)) }))
+)
+
+const HttpServerLive = Layer.unwrap(
+  Effect.map(ServerConfig, (config) =>
+    NodeHttpServer.layer(createServer, {
+      port: config.port,
+      host: config.host,
+      gracefulShutdownTimeout: "10 seconds"
+    }))
+)
+
+/**
+ * The whole gateway: HTTP server, API, operator calls and the database,
+ * configured from the environment. Releasing it stops accepting connections,
+ * lets in-flight requests finish, closes the pool and stops an embedded
+ * database.
+ */
+export const AppLive = HttpLive.pipe(
+  Layer.provide(HttpServerLive),
+  Layer.provide([DetailsClient.layerConfig, LaunchSigner.layerConfig, ReadinessLive, AuthBearer.layerConfig]),
+  Layer.provide(OperatorHttp.layerConfig),
+  Layer.provide(PersistenceLive),
+  Layer.provide([launchPolicyLayer, logLevelLayer])
+)

@@ -1,0 +1,173 @@
+import { Data, Effect, Schema, SchemaTransformation } from "effect"
+import { HttpServerRespondable, HttpServerResponse } from "effect/http"
+import { HttpApiSchema } from "effect/http-api"
+import type { Auth, Currency, Game, LaunchToken, Merchant, Money, Operator, Player, RateLimit, Validation } from "@gateway/domain"
+
+/** The media type of every error answer (RFC 9457). */
+export const contentType = "application/problem+json"
+
+/** Every status an error answer can have, with its title. */
+export const titles = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  422: "Unprocessable Content",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout"
+} as const
+export type ProblemStatus = keyof typeof titles
+
+/** The stable codes of error answers, each with its status. */
+export const codes = {
+  VALIDATION_FAILED: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  GAME_NOT_FOUND: 404,
+  MERCHANT_NOT_FOUND: 404,
+  API_KEY_NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  EMAIL_TAKEN: 409,
+  TOKEN_ALREADY_USED: 409,
+  STATUS_CHANGE_REFUSED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  CURRENCY_MISMATCH: 422,
+  PLAYER_REJECTED: 422,
+  DETAILS_URL_NOT_SET: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  OPERATOR_BAD_RESPONSE: 502,
+  NOT_READY: 503,
+  OPERATOR_TIMEOUT: 504
+} as const satisfies Record<string, ProblemStatus>
+export type ProblemCode = keyof typeof codes
+
+/**
+ * An error answer: `{success: false, status, code, title, detail}` as
+ * `application/problem+json`. It renders itself, so a Problem that an
+ * endpoint did not declare still answers correctly.
+ */
+export class Problem extends Data.TaggedError("Problem")<{
+  readonly status: ProblemStatus
+  readonly code: ProblemCode
+  readonly title: string
+  readonly detail: string
+  readonly retryAfterSeconds?: number | undefined
+}> {
+  [HttpServerRespondable.symbol]() {
+    return Effect.succeed(toResponse(this))
+  }
+}
+
+/** A Problem of a code, with the title of its status. */
+export const make = (code: ProblemCode, detail: string, retryAfterSeconds?: number): Problem => {
+  const status = codes[code]
+  return new Problem({ status, code, title: titles[status], detail, retryAfterSeconds })
+}
+
+/** The wire body of a Problem. */
+export const body = (problem: Problem) => ({
+  success: false as const,
+  status: problem.status,
+  code: problem.code,
+  title: problem.title,
+  detail: problem.detail
+})
+
+/** The `application/problem+json` response of a Problem (with `retry-after` when it has one). */
+export const toResponse = (problem: Problem): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.jsonUnsafe(body(problem), {
+    status: problem.status,
+    contentType,
+    ...(problem.retryAfterSeconds === undefined
+      ? {}
+      : { headers: { "retry-after": String(problem.retryAfterSeconds) } })
+  })
+
+/** Every error of the domain that reaches the HTTP edge. */
+export type DomainError =
+  | Validation.ValidationFailed
+  | Auth.Unauthorized
+  | Auth.Forbidden
+  | Game.GameNotFound
+  | Merchant.MerchantNotFound
+  | Merchant.EmailTaken
+  | Merchant.StatusChangeRefused
+  | LaunchToken.TokenAlreadyUsed
+  | Currency.CurrencyMismatch
+  | Player.PlayerRejected
+  | Player.DetailsUrlNotSet
+  | RateLimit.RateLimited
+  | Operator.OperatorBadResponse
+  | Operator.OperatorTimeout
+  | Money.InvalidAmount
+
+const codeOfTag: { readonly [K in DomainError["_tag"]]: ProblemCode } = {
+  ValidationFailed: "VALIDATION_FAILED",
+  InvalidAmount: "VALIDATION_FAILED",
+  Unauthorized: "UNAUTHORIZED",
+  Forbidden: "FORBIDDEN",
+  GameNotFound: "GAME_NOT_FOUND",
+  MerchantNotFound: "MERCHANT_NOT_FOUND",
+  EmailTaken: "EMAIL_TAKEN",
+  StatusChangeRefused: "STATUS_CHANGE_REFUSED",
+  TokenAlreadyUsed: "TOKEN_ALREADY_USED",
+  CurrencyMismatch: "CURRENCY_MISMATCH",
+  PlayerRejected: "PLAYER_REJECTED",
+  DetailsUrlNotSet: "DETAILS_URL_NOT_SET",
+  RateLimited: "RATE_LIMITED",
+  OperatorBadResponse: "OPERATOR_BAD_RESPONSE",
+  OperatorTimeout: "OPERATOR_TIMEOUT"
+}
+
+/** The one mapping from domain errors (by `_tag`) to status and code; the detail is the error's message. */
+export const fromDomain = (error: DomainError): Problem =>
+  make(codeOfTag[error._tag], error.message, error._tag === "RateLimited" ? error.retryAfterSeconds : undefined)
+
+const isProblemOf = (status: ProblemStatus, accepted: ReadonlyArray<ProblemCode>) => (u: unknown): u is Problem =>
+  u instanceof Problem && u.status === status && accepted.includes(u.code)
+
+/**
+ * The declaration of one error status of an endpoint: the problem+json body
+ * with `code` limited to `accepted`, described in OpenAPI with those codes.
+ */
+export const response = (status: ProblemStatus, accepted: ReadonlyArray<ProblemCode>) => {
+  const Body = Schema.Struct({
+    success: Schema.Literal(false),
+    status: Schema.Literal(status),
+    code: Schema.Literals(accepted),
+    title: Schema.String,
+    detail: Schema.String
+  })
+  return Body.pipe(
+    Schema.decodeTo(
+      Schema.declare(isProblemOf(status, accepted)),
+      SchemaTransformation.transform({
+        decode: (wire) => new Problem({ ...wire }),
+        encode: (problem) => ({ ...body(problem), status, code: problem.code })
+      })
+    ),
+    HttpApiSchema.status(status),
+    HttpApiSchema.asJson({ contentType })
+  ).annotate({ description: `${titles[status]}: ${accepted.join(", ")}` })
+}
+
+/** The error statuses of an endpoint from the codes it can answer with, one declaration per status. */
+export const responses = (...accepted: ReadonlyArray<ProblemCode>) => {
+  const byStatus = new Map<ProblemStatus, Array<ProblemCode>>()
+  for (const code of [...accepted, "VALIDATION_FAILED" as const]) {
+    const list = byStatus.get(codes[code]) ?? []
+    if (!list.includes(code)) list.push(code)
+    byStatus.set(codes[code], list)
+  }
+  return [...byStatus].map(([status, list]) => response(status, list))
+}

@@ -1,0 +1,120 @@
+import { Effect, Schema, SchemaTransformation } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { Game, LaunchToken, MerchantSettings, Paging } from "@gateway/domain"
+import * as Problem from "../Problem.ts"
+import { AdminAuth, LaunchKey, OperatorAuth } from "./Security.ts"
+
+const PositiveInt = (field: string, max?: number) =>
+  Schema.Int.annotate({ message: "must be an integer" }).check(
+    Schema.isGreaterThanOrEqualTo(1, { message: "must be ≥ 1" }),
+    ...(max === undefined ? [] : [Schema.isLessThanOrEqualTo(max, { message: `must be ≤ ${max}` })])
+  ).annotate({ description: field })
+
+/** `searchFields`, repeated (`searchFields=name&searchFields=id`) or comma separated (`searchFields=name,id`). */
+export const SearchFields = Schema.Array(Schema.String).pipe(
+  Schema.decodeTo(
+    Schema.Array(Schema.String),
+    SchemaTransformation.transform({
+      decode: (values: ReadonlyArray<string>): ReadonlyArray<string> => values.flatMap((value) => value.split(",")).map((v) => v.trim()),
+      encode: (fields: ReadonlyArray<string>) => fields
+    })
+  ),
+  Schema.decodeTo(
+    Schema.Array(Game.GameSearchField).check(Schema.isMinLength(1, { message: "must name at least one field" }))
+  )
+).annotate({ description: "fields to search in: any of `name`, `id`; repeated or comma separated; default both" })
+
+/** The query of the games list, with the contract's defaults. */
+export const GamesQuery = {
+  page: PositiveInt("page number, ≥ 1, default 1").pipe(Schema.withDecodingDefaultKey(Effect.succeed(1))),
+  limit: PositiveInt(`items per page, 1..${Game.maxPageSize}, default 20`, Game.maxPageSize).pipe(
+    Schema.withDecodingDefaultKey(Effect.succeed(20))
+  ),
+  sortBy: Game.GameSortField.pipe(Schema.withDecodingDefaultKey(Effect.succeed("name" as const))),
+  sortOrder: Game.SortOrder.pipe(Schema.withDecodingDefaultKey(Effect.succeed("ASC" as const))),
+  search: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(128, { message: "must be at most 128 characters" }))),
+  searchFields: Schema.optionalKey(SearchFields)
+}
+
+/** The answer of the games list. */
+export class GameList extends Schema.Class<GameList>("@gateway/adapters-http/GameList")({
+  data: Schema.Array(Game.Game),
+  meta: Paging.PageMeta
+}) {}
+
+/** The body of a catalogue upsert. */
+export class GameUpsert extends Schema.Class<GameUpsert>("@gateway/adapters-http/GameUpsert")({
+  name: Schema.String.check(Schema.isTrimmed(), Schema.isNonEmpty(), Schema.isMaxLength(200)),
+  releaseDate: Schema.String.check(
+    Schema.isPattern(/^\d{4}-\d{2}-\d{2}(T[0-9:.]+(Z|[+-]\d{2}:\d{2}))?$/, {
+      message: "must be an ISO 8601 date like \"2024-01-01\""
+    })
+  ),
+  baseLaunchUrl: MerchantSettings.HttpUrl,
+  category: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  imageUrl: MerchantSettings.HttpUrl
+}) {}
+
+const noStore = { "cache-control": Schema.Literal("no-store") }
+
+/** The operator's side of the catalogue: the games list and launch URLs (`sv-api-key`). */
+export class GamesApi extends HttpApiGroup.make("games")
+  .add(
+    HttpApiEndpoint.get("generateLaunchUrl", "/games/generate-launch-url", {
+      query: LaunchToken.LaunchRequest.fields,
+      success: HttpApiSchema.WithHeaders(LaunchToken.LaunchUrl, noStore),
+      error: Problem.responses(
+        "UNAUTHORIZED",
+        "FORBIDDEN",
+        "GAME_NOT_FOUND",
+        "CURRENCY_MISMATCH",
+        "PLAYER_REJECTED",
+        "DETAILS_URL_NOT_SET",
+        "OPERATOR_BAD_RESPONSE",
+        "OPERATOR_TIMEOUT"
+      )
+    })
+      .middleware(LaunchKey)
+      .annotate(OpenApi.Summary, "Generate a launch URL")
+      .annotate(
+        OpenApi.Description,
+        "A signed launch link, to be used at once (`cache-control: no-store`). Checks in order: key (401/403) → " +
+          "game (404 GAME_NOT_FOUND) → real mode: the operator's Details URL (504 OPERATOR_TIMEOUT, 502 " +
+          "OPERATOR_BAD_RESPONSE, 422 PLAYER_REJECTED / DETAILS_URL_NOT_SET) → currency (422 CURRENCY_MISMATCH) → token."
+      ),
+    HttpApiEndpoint.get("list", "/games", {
+      query: GamesQuery,
+      success: GameList,
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN")
+    })
+      .middleware(OperatorAuth)
+      .annotate(OpenApi.Summary, "List games")
+      .annotate(
+        OpenApi.Description,
+        "A page of the catalogue, searched case-insensitively and sorted stably (ties by id). " +
+          "A neighbour page that does not exist is 0. Unknown parameter values: 400 VALIDATION_FAILED."
+      )
+  )
+  .prefix("/api/v1.1/operator-api")
+  .annotate(OpenApi.Title, "Games")
+{}
+
+/** The provider's admins keep the catalogue (bearer, `write:users`). */
+export class CatalogueApi extends HttpApiGroup.make("catalogue")
+  .add(
+    HttpApiEndpoint.put("upsert", "/games/:id", {
+      params: { id: Game.GameId },
+      payload: GameUpsert,
+      success: Game.Game,
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN")
+    }).annotate(OpenApi.Summary, "Add or change a game"),
+    HttpApiEndpoint.delete("retire", "/games/:id", {
+      params: { id: Game.GameId },
+      success: HttpApiSchema.NoContent,
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "GAME_NOT_FOUND")
+    }).annotate(OpenApi.Summary, "Retire a game (no longer listed or launchable)")
+  )
+  .middleware(AdminAuth)
+  .prefix("/api/v1.1/operator-api")
+  .annotate(OpenApi.Title, "Catalogue")
+{}

@@ -1,0 +1,85 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { ApiKey, Merchant, MerchantSettings } from "@gateway/domain"
+import * as Problem from "../Problem.ts"
+import { AdminAuth } from "./Security.ts"
+
+const id = { id: Merchant.MerchantId }
+
+/** The body of a status change. `closed` is final. */
+export class StatusChange extends Schema.Class<StatusChange>("@gateway/adapters-http/StatusChange")({
+  accountStatus: Merchant.AccountStatus
+}) {}
+
+/** The optional body of a key issue (an empty body is `null`); the prefix defaults to `sv_live`. */
+export const IssueApiKey = [
+  Schema.Struct({ prefix: Schema.optionalKey(ApiKey.ApiKeyPrefix) }).annotate({ identifier: "IssueApiKey" }),
+  Schema.Null
+] as const
+
+/** A key just issued; the full `apiKey` is shown only here. */
+export class IssuedApiKey extends Schema.Class<IssuedApiKey>("@gateway/adapters-http/IssuedApiKey")({
+  apiKey: Schema.String,
+  prefix: ApiKey.ApiKeyPrefix,
+  slug: Schema.String,
+  createdAt: Schema.String
+}) {}
+
+/** Merchant accounts: creation (the seed's `create`) and administration (bearer). */
+export class MerchantsApi extends HttpApiGroup.make("merchants")
+  .add(
+    HttpApiEndpoint.post("create", "/create", {
+      payload: Merchant.CreateMerchantRequest,
+      success: Merchant.MerchantCreated.pipe(HttpApiSchema.status(201)),
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "EMAIL_TAKEN")
+    })
+      .annotate(OpenApi.Summary, "Create a merchant")
+      .annotate(
+        OpenApi.Description,
+        "Creates an active merchant; country and currency come from the first country code. The generated " +
+          "password, privateKey, encryptionKey and otpToken are shown in this answer only. Duplicate e-mail " +
+          "(case-insensitive): 409 EMAIL_TAKEN. Scope `write:users`."
+      ),
+    HttpApiEndpoint.get("get", "/merchants/:id", {
+      params: id,
+      success: Merchant.Merchant,
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND")
+    }).annotate(OpenApi.Summary, "Read a merchant (without secrets; scope `read:users`)"),
+    HttpApiEndpoint.put("changeSettings", "/merchants/:id/settings", {
+      params: id,
+      payload: MerchantSettings.SettingsChange,
+      success: MerchantSettings.MerchantSettings,
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND")
+    })
+      .annotate(OpenApi.Summary, "Change a merchant's settings")
+      .annotate(
+        OpenApi.Description,
+        "Each key given is set, `null` clears it, an absent key is kept. URLs must be absolute http(s); " +
+          "minimumStake ≤ maximumStake (else 400 VALIDATION_FAILED naming minimumStake)."
+      ),
+    HttpApiEndpoint.patch("changeStatus", "/merchants/:id/status", {
+      params: id,
+      payload: StatusChange,
+      success: Merchant.Merchant,
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND", "STATUS_CHANGE_REFUSED")
+    })
+      .annotate(OpenApi.Summary, "Change a merchant's account status")
+      .annotate(OpenApi.Description, "`closed` is final: leaving it answers 409 STATUS_CHANGE_REFUSED."),
+    HttpApiEndpoint.post("issueApiKey", "/merchants/:id/api-keys", {
+      params: id,
+      payload: IssueApiKey,
+      success: IssuedApiKey.pipe(HttpApiSchema.status(201)),
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND")
+    }).annotate(OpenApi.Summary, "Issue an API key (the full key is shown only in this answer)"),
+    HttpApiEndpoint.delete("revokeApiKey", "/merchants/:id/api-keys/:slug", {
+      params: { ...id, slug: Schema.String.check(Schema.isMaxLength(64)) },
+      success: HttpApiSchema.NoContent,
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND", "API_KEY_NOT_FOUND")
+    })
+      .annotate(OpenApi.Summary, "Revoke an API key")
+      .annotate(OpenApi.Description, "The key fails with 401 at once. Unknown slug: 404 API_KEY_NOT_FOUND.")
+  )
+  .middleware(AdminAuth)
+  .prefix("/api/v1.1/operator-api")
+  .annotate(OpenApi.Title, "Merchants")
+{}

@@ -1,0 +1,71 @@
+import { Context, type Redacted } from "effect"
+import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
+import type { Auth, Merchant } from "@gateway/domain"
+import * as Problem from "../Problem.ts"
+
+/** The verified claims of an admin bearer token. */
+export interface AdminClaims {
+  readonly subject: string | undefined
+  readonly scopes: ReadonlySet<Auth.Scope | string>
+}
+
+/** The admin behind the current request's bearer token. */
+export class CurrentAdmin extends Context.Service<CurrentAdmin, AdminClaims>()(
+  "@gateway/adapters-http/api/Security/CurrentAdmin"
+) {}
+
+/** The merchant behind the current request's `sv-api-key`. */
+export class CurrentMerchant extends Context.Service<CurrentMerchant, Merchant.Merchant>()(
+  "@gateway/adapters-http/api/Security/CurrentMerchant"
+) {}
+
+/** The raw `sv-api-key` header of the current request, well formed but not yet looked up. */
+export class ApiKeyHeader extends Context.Service<ApiKeyHeader, Redacted.Redacted<string>>()(
+  "@gateway/adapters-http/api/Security/ApiKeyHeader"
+) {}
+
+const bearer = HttpApiSecurity.bearer.pipe(
+  HttpApiSecurity.annotate(
+    OpenApi.Description,
+    "JWT (HS256 with the server's secret, or RS256/ES256/EdDSA from its JWKS). `exp` required; " +
+      "scope claim (space separated): `write:users` for writes, `read:users` for reads."
+  ),
+  HttpApiSecurity.annotate(OpenApi.Format, "JWT")
+)
+
+const accessToken = HttpApiSecurity.apiKey({ in: "header", key: "access-token" }).pipe(
+  HttpApiSecurity.annotate(OpenApi.Description, "The same JWT as `Authorization: Bearer`, in the `access-token` header.")
+)
+
+const svApiKey = HttpApiSecurity.apiKey({ in: "header", key: "sv-api-key" }).pipe(
+  HttpApiSecurity.annotate(
+    OpenApi.Description,
+    "An operator API key `<Prefix>.<Key>.<Slug>` (prefix `sv_live` or `sv_test`), issued through the admin API."
+  )
+)
+
+const authErrors = [Problem.response(401, ["UNAUTHORIZED"]), Problem.response(403, ["FORBIDDEN"])]
+
+/**
+ * Admin endpoints: a bearer JWT (or the same JWT in `access-token`). Reads
+ * need the `read:users` scope, every other method `write:users`.
+ */
+export class AdminAuth extends HttpApiMiddleware.Service<AdminAuth, { provides: CurrentAdmin }>()(
+  "@gateway/adapters-http/api/Security/AdminAuth",
+  { security: { bearer, accessToken }, error: authErrors }
+) {}
+
+/** Operator endpoints: an active merchant's `sv-api-key`. */
+export class OperatorAuth extends HttpApiMiddleware.Service<OperatorAuth, { provides: CurrentMerchant }>()(
+  "@gateway/adapters-http/api/Security/OperatorAuth",
+  { security: { svApiKey }, error: authErrors }
+) {}
+
+/**
+ * The launch endpoint: a well-formed `sv-api-key`, looked up by the launch
+ * use case itself (which checks it first, as the contract orders).
+ */
+export class LaunchKey extends HttpApiMiddleware.Service<LaunchKey, { provides: ApiKeyHeader }>()(
+  "@gateway/adapters-http/api/Security/LaunchKey",
+  { security: { svApiKey }, error: authErrors }
+) {}

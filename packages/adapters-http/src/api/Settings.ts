@@ -1,0 +1,27 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { MerchantSettings } from "@gateway/domain"
+import * as Problem from "../Problem.ts"
+import { OperatorAuth } from "./Security.ts"
+
+/** An operator reads and changes its own settings with its API key. */
+export class SettingsApi extends HttpApiGroup.make("settings")
+  .add(
+    HttpApiEndpoint.get("get", "/settings", {
+      success: MerchantSettings.MerchantSettings,
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN")
+    }).annotate(OpenApi.Summary, "Read my settings"),
+    HttpApiEndpoint.put("change", "/settings", {
+      payload: MerchantSettings.SettingsChange,
+      success: MerchantSettings.MerchantSettings,
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN")
+    })
+      .annotate(OpenApi.Summary, "Change my settings")
+      .annotate(
+        OpenApi.Description,
+        "Each key given is set, `null` clears it, an absent key is kept; minimumStake ≤ maximumStake."
+      )
+  )
+  .middleware(OperatorAuth)
+  .prefix("/api/v1.1/operator-api")
+  .annotate(OpenApi.Title, "Settings")
+{}

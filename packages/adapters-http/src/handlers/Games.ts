@@ -1,0 +1,58 @@
+import { Effect, Redacted } from "effect"
+import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
+import {
+  ApiKeyRepo,
+  GameCatalog,
+  generateLaunchUrl,
+  Ids,
+  LaunchTokenSigner,
+  listGames,
+  MerchantRepo,
+  OperatorDetails
+} from "@gateway/domain"
+import { Api } from "../Api.ts"
+import { ApiKeyHeader } from "../api/Security.ts"
+import { GameList } from "../api/Games.ts"
+import * as Problem from "../Problem.ts"
+
+const noStore = { "cache-control": "no-store" as const }
+
+/** The games list and launch URLs, for operators. */
+export const GamesLive = HttpApiBuilder.group(
+  Api,
+  "games",
+  Effect.fn(function*(handlers) {
+    const ports = yield* Effect.context<
+      ApiKeyRepo | MerchantRepo | GameCatalog | OperatorDetails | LaunchTokenSigner | Ids
+    >()
+    return handlers.handleAll({
+      list: ({ query }) =>
+        listGames({
+          ...query,
+          searchFields: query.searchFields ?? ["name", "id"]
+        }).pipe(Effect.map((list) => new GameList(list)), Effect.provideContext(ports)),
+      generateLaunchUrl: ({ query }) =>
+        Effect.gen(function*() {
+          const header = yield* ApiKeyHeader
+          const url = yield* generateLaunchUrl(Redacted.value(header), query).pipe(
+            Effect.provideContext(ports),
+            Effect.mapError(Problem.fromDomain)
+          )
+          return HttpApiSchema.withHeaders({ body: url, headers: noStore })
+        })
+    })
+  })
+)
+
+/** The catalogue, for the provider's admins. */
+export const CatalogueLive = HttpApiBuilder.group(
+  Api,
+  "catalogue",
+  Effect.fn(function*(handlers) {
+    const catalog = yield* GameCatalog
+    return handlers.handleAll({
+      upsert: ({ params, payload }) => catalog.upsert(params.id, { ...payload }),
+      retire: ({ params }) => catalog.retire(params.id).pipe(Effect.mapError(Problem.fromDomain))
+    })
+  })
+)

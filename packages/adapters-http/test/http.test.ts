@@ -1,0 +1,387 @@
+import { Redacted } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { audience, issuer, liveKey, secret, start, type Started, suspendedKey, token, unsignedToken } from "./support.ts"
+
+const base = "/api/v1.1/operator-api"
+let server: Started
+let scoped: Started
+const bodies: Array<string> = []
+
+beforeAll(async () => {
+  server = await start()
+  scoped = await start({ secret: Redacted.make(secret), issuer, audience })
+})
+afterAll(async () => {
+  await server.dispose()
+  await scoped.dispose()
+})
+
+const call = async (path: string, init: RequestInit = {}, target: Started = server) => {
+  const response = await fetch(target.url + path, init)
+  const text = await response.text()
+  bodies.push(text)
+  const json = response.headers.get("content-type")?.includes("json") ? JSON.parse(text) : undefined
+  return { response, text, json }
+}
+
+const expectProblem = (
+  result: Awaited<ReturnType<typeof call>>,
+  status: number,
+  code: string,
+  detail?: RegExp
+) => {
+  expect(result.response.status).toBe(status)
+  expect(result.response.headers.get("content-type")).toBe("application/problem+json")
+  expect(Object.keys(result.json).sort()).toEqual(["code", "detail", "status", "success", "title"])
+  expect(result.json).toMatchObject({ success: false, status, code })
+  expect(typeof result.json.title).toBe("string")
+  if (detail !== undefined) expect(result.json.detail).toMatch(detail)
+}
+
+const key = { "sv-api-key": liveKey }
+const admin = async (scope?: string) => ({
+  authorization: `Bearer ${await token(scope === undefined ? {} : { scope })}`,
+  "content-type": "application/json"
+})
+const launch = (query: string) => call(`${base}/games/generate-launch-url?${query}`, { headers: key })
+const valid = "gameId=odd-even&playerId=p-1&sessionId=s-1"
+const createBody = (email: string) => JSON.stringify({ countryCodes: ["ET"], companyName: "Acme", email, providerId: 3 })
+
+describe("games list", () => {
+  it("answers {data, meta} with the defaults", async () => {
+    const { response, json } = await call(`${base}/games`, { headers: key })
+    expect(response.status).toBe(200)
+    expect(json.data.map((g: { id: string }) => g.id)).toEqual(["lotto", "mega-ten", "odd-even"])
+    expect(json.meta).toEqual({ currentPage: 1, limit: 20, nextPage: 0, prevPage: 0, totalElements: 3, totalPage: 1 })
+  })
+
+  it("accepts searchFields repeated or comma separated", async () => {
+    for (const q of ["searchFields=id&searchFields=name", "searchFields=id,name", "searchFields=id"]) {
+      const { response, json } = await call(`${base}/games?search=MEGA&${q}`, { headers: key })
+      expect(response.status).toBe(200)
+      expect(json.data.map((g: { id: string }) => g.id)).toEqual(["mega-ten"])
+    }
+    const byName = await call(`${base}/games?search=odd%20even&searchFields=name&sortOrder=DESC&limit=1`, { headers: key })
+    expect(byName.json.data.map((g: { id: string }) => g.id)).toEqual(["odd-even"])
+  })
+
+  it.each([
+    ["page=0", "page"],
+    ["page=abc", "page"],
+    ["page=1.5", "page"],
+    ["limit=0", "limit"],
+    ["limit=101", "limit: must be ≤ 100"],
+    ["limit=1&limit=2", "limit"],
+    ["sortBy=price", "sortBy"],
+    ["sortOrder=asc", "sortOrder"],
+    ["searchFields=name,price", "searchFields"],
+    ["searchFields=", "searchFields"],
+    [`search=${"x".repeat(129)}`, "search"]
+  ])("%s is 400 naming the field", async (query, field) => {
+    expectProblem(await call(`${base}/games?${query}`, { headers: key }), 400, "VALIDATION_FAILED", new RegExp(`^${field}`))
+  })
+
+  it("refuses a missing, malformed, unknown or suspended key", async () => {
+    expectProblem(await call(`${base}/games`), 401, "UNAUTHORIZED", /missing/)
+    expectProblem(await call(`${base}/games`, { headers: { "sv-api-key": "nodots" } }), 401, "UNAUTHORIZED", /malformed/)
+    expectProblem(await call(`${base}/games`, { headers: { "sv-api-key": "a..b" } }), 401, "UNAUTHORIZED")
+    const unknown = `sv_live.${"Z".repeat(43)}.unknown12`
+    expectProblem(await call(`${base}/games`, { headers: { "sv-api-key": unknown } }), 401, "UNAUTHORIZED", /unknown/)
+    expectProblem(await call(`${base}/games`, { headers: { "sv-api-key": suspendedKey } }), 403, "FORBIDDEN")
+  })
+})
+
+describe("generate-launch-url", () => {
+  it("answers {success, url} with cache-control: no-store", async () => {
+    const { response, json } = await launch(valid)
+    expect(response.status).toBe(200)
+    expect(response.headers.get("cache-control")).toBe("no-store")
+    expect(json.success).toBe(true)
+    expect(json.url).toMatch(/^https:\/\/games\.example\/play\/odd-even\?token=/)
+    const claims = JSON.parse(decodeURIComponent(new URL(json.url).searchParams.get("token") ?? ""))
+    expect(claims).toMatchObject({ sub: "p-1", sid: "s-1", gid: "odd-even", mode: "real", cur: "ETB", lobby: true })
+    const demo = await launch(`${valid}&mode=demo&disableGameLobby=true&currency=ETB`)
+    expect(JSON.parse(decodeURIComponent(new URL(demo.json.url).searchParams.get("token") ?? ""))).toMatchObject({
+      mode: "demo",
+      lobby: false
+    })
+  })
+
+  it.each([
+    ["playerId=p&sessionId=s", "gameId"],
+    ["gameId=odd-even&sessionId=s", "playerId"],
+    ["gameId=odd-even&playerId=p", "sessionId"],
+    [`gameId=odd-even&playerId=p&sessionId=${"s".repeat(129)}`, "sessionId"],
+    ["gameId=&playerId=p&sessionId=s", "gameId"],
+    [`${valid}&mode=free`, "mode"],
+    [`${valid}&disableGameLobby=yes`, "disableGameLobby"],
+    [`${valid}&currency=etb`, "currency"],
+    [`${valid}&currency=XXX`, "currency"]
+  ])("%s is 400 naming the field", async (query, field) => {
+    expectProblem(await launch(query), 400, "VALIDATION_FAILED", new RegExp(`^${field}`))
+  })
+
+  it("maps every launch failure to its status and code", async () => {
+    expectProblem(await launch("gameId=mega-11&playerId=p&sessionId=s"), 404, "GAME_NOT_FOUND", /mega-11/)
+    expectProblem(await launch("gameId=odd-even&playerId=slow&sessionId=s"), 504, "OPERATOR_TIMEOUT")
+    expectProblem(await launch("gameId=odd-even&playerId=broken&sessionId=s"), 502, "OPERATOR_BAD_RESPONSE")
+    expectProblem(await launch("gameId=odd-even&playerId=blocked&sessionId=s"), 422, "PLAYER_REJECTED")
+    expectProblem(await launch("gameId=odd-even&playerId=dollar&sessionId=s"), 422, "CURRENCY_MISMATCH")
+    expectProblem(await launch(`${valid}&currency=USD`), 422, "CURRENCY_MISMATCH")
+    const noDetails = { "sv-api-key": `sv_test.${"C".repeat(43)}.nodetails1` }
+    expectProblem(
+      await call(`${base}/games/generate-launch-url?${valid}`, { headers: noDetails }),
+      422,
+      "DETAILS_URL_NOT_SET"
+    )
+  })
+
+  it("answers a defect 500 INTERNAL_ERROR with a generic detail", async () => {
+    const crashed = await launch("gameId=odd-even&playerId=crash&sessionId=s")
+    expectProblem(crashed, 500, "INTERNAL_ERROR", /^internal error$/)
+    expect(crashed.text).not.toMatch(/SELECT|hunter2/)
+  })
+
+  it("checks the key before anything else", async () => {
+    expectProblem(await call(`${base}/games/generate-launch-url?mode=bad`), 401, "UNAUTHORIZED")
+    expectProblem(
+      await call(`${base}/games/generate-launch-url?${valid}`, { headers: { "sv-api-key": "sv_live.x" } }),
+      401,
+      "UNAUTHORIZED"
+    )
+    const unknown = { "sv-api-key": `sv_live.${"Z".repeat(43)}.unknown12` }
+    expectProblem(await call(`${base}/games/generate-launch-url?${valid}`, { headers: unknown }), 401, "UNAUTHORIZED")
+    expectProblem(
+      await call(`${base}/games/generate-launch-url?${valid}`, { headers: { "sv-api-key": suspendedKey } }),
+      403,
+      "FORBIDDEN"
+    )
+  })
+})
+
+describe("create", () => {
+  it("answers 201 with every required field of the seed's Merchant", async () => {
+    const { response, json } = await call(`${base}/create`, {
+      method: "POST",
+      headers: await admin(),
+      body: createBody("new@example.com")
+    })
+    expect(response.status).toBe(201)
+    for (
+      const field of [
+        "id", "createdAt", "updatedAt", "email", "password", "accountStatus", "clientId", "companyName", "country",
+        "currency", "encryptionKey", "hashedClientId", "phoneNumber", "privateKey", "providerId", "publicKey",
+        "MerchantSettings", "isDefaultPassword", "otpToken", "verifiedEmail"
+      ]
+    ) expect(json).toHaveProperty(field)
+    expect(json).toMatchObject({ country: "ET", currency: "ETB", accountStatus: "active", phoneNumber: "", providerId: 3 })
+    expect(json.MerchantSettings).toHaveProperty("id")
+    expect(typeof json.createdAt).toBe("string")
+  })
+
+  it("refuses a duplicate e-mail in any case with 409 EMAIL_TAKEN", async () => {
+    const headers = await admin()
+    expectProblem(
+      await call(`${base}/create`, { method: "POST", headers, body: createBody("OPS@example.com") }),
+      409,
+      "EMAIL_TAKEN"
+    )
+  })
+
+  it("answers 400 for bad bodies, malformed JSON and 415 for another media type", async () => {
+    const headers = await admin()
+    const post = (body: string, extra: Record<string, string> = {}) =>
+      call(`${base}/create`, { method: "POST", headers: { ...headers, ...extra }, body })
+    expectProblem(await post("{not json"), 400, "VALIDATION_FAILED", /JSON/)
+    expectProblem(await post(""), 400, "VALIDATION_FAILED")
+    expectProblem(await post(JSON.stringify({ companyName: "A", email: "a@b.co", providerId: 1 })), 400, "VALIDATION_FAILED", /^countryCodes/)
+    expectProblem(await post(JSON.stringify({ countryCodes: ["XX"], companyName: "A", email: "a@b.co", providerId: 1 })), 400, "VALIDATION_FAILED", /^countryCodes\[0\]/)
+    expectProblem(await post(JSON.stringify({ countryCodes: ["ET"], companyName: "A", email: "nope", providerId: 1 })), 400, "VALIDATION_FAILED", /^email/)
+    expectProblem(await post(JSON.stringify({ countryCodes: ["ET"], companyName: "A", email: "a@b.co", providerId: -1 })), 400, "VALIDATION_FAILED", /^providerId/)
+    expectProblem(await post("{}", { "content-type": "text/plain" }), 415, "UNSUPPORTED_MEDIA_TYPE")
+  })
+})
+
+describe("bearer authentication", () => {
+  const create = (headers: Record<string, string>, target: Started = server) =>
+    call(`${base}/create`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: createBody(`b${Math.random()}@example.com`)
+    }, target)
+
+  it("refuses missing, garbage, expired, forged and unsigned tokens with 401", async () => {
+    expectProblem(await create({}), 401, "UNAUTHORIZED", /missing/)
+    expectProblem(await create({ authorization: "Bearer garbage" }), 401, "UNAUTHORIZED")
+    expectProblem(await create({ authorization: "Basic dXNlcjpwYXNz" }), 401, "UNAUTHORIZED")
+    expectProblem(await create({ authorization: `Bearer ${await token({ expiresIn: -60 })}` }), 401, "UNAUTHORIZED", /expired/)
+    expectProblem(await create({ authorization: `Bearer ${await token({ exp: false })}` }), 401, "UNAUTHORIZED")
+    const forged = await token({ key: "another-secret-that-is-at-least-32-characters" })
+    expectProblem(await create({ authorization: `Bearer ${forged}` }), 401, "UNAUTHORIZED")
+    expectProblem(await create({ authorization: `Bearer ${unsignedToken()}` }), 401, "UNAUTHORIZED")
+    expectProblem(await create({ "access-token": unsignedToken() }), 401, "UNAUTHORIZED")
+  })
+
+  it("accepts the access-token header as an alias", async () => {
+    expect((await create({ "access-token": await token() })).response.status).toBe(201)
+  })
+
+  it("answers 403 without the scope: write:users for writes, read:users for reads", async () => {
+    expectProblem(await create({ authorization: `Bearer ${await token({ scope: "read:users" })}` }), 403, "FORBIDDEN", /write:users/)
+    const reader = { authorization: `Bearer ${await token({ scope: "read:users" })}` }
+    const writer = { authorization: `Bearer ${await token({ scope: "write:users" })}` }
+    expect((await call(`${base}/merchants/7`, { headers: reader })).response.status).toBe(200)
+    expectProblem(await call(`${base}/merchants/7`, { headers: writer }), 403, "FORBIDDEN", /read:users/)
+  })
+
+  it("checks issuer and audience when configured", async () => {
+    const good = await token({ issuer, audience })
+    expect((await create({ authorization: `Bearer ${good}` }, scoped)).response.status).toBe(201)
+    expectProblem(await create({ authorization: `Bearer ${await token({ issuer: "https://evil", audience })}` }, scoped), 401, "UNAUTHORIZED")
+    expectProblem(await create({ authorization: `Bearer ${await token({ issuer, audience: "other" })}` }, scoped), 401, "UNAUTHORIZED")
+    expectProblem(await create({ authorization: `Bearer ${await token()}` }, scoped), 401, "UNAUTHORIZED")
+  })
+})
+
+describe("administration", () => {
+  it("reads a merchant without secrets, 404 for an unknown one, 400 for a bad id", async () => {
+    const headers = await admin()
+    const { response, json } = await call(`${base}/merchants/7`, { headers })
+    expect(response.status).toBe(200)
+    expect(json.id).toBe(7)
+    for (const secretField of ["password", "privateKey", "encryptionKey", "otpToken"]) expect(json).not.toHaveProperty(secretField)
+    expectProblem(await call(`${base}/merchants/999`, { headers }), 404, "MERCHANT_NOT_FOUND")
+    expectProblem(await call(`${base}/merchants/abc`, { headers }), 400, "VALIDATION_FAILED", /^id/)
+  })
+
+  it("changes settings and refuses unordered stakes naming minimumStake", async () => {
+    const headers = await admin()
+    const put = (body: unknown) => call(`${base}/merchants/9/settings`, { method: "PUT", headers, body: JSON.stringify(body) })
+    const ok = await put({ minimumStake: 1, maximumStake: 100, webhookUrl: "https://ops.example/hook", isSeperateWebhookUrl: false })
+    expect(ok.response.status).toBe(200)
+    expect(ok.json).toMatchObject({ minimumStake: 1, maximumStake: 100, webhookUrl: "https://ops.example/hook" })
+    expectProblem(await put({ minimumStake: 500 }), 400, "VALIDATION_FAILED", /^minimumStake/)
+    expectProblem(await put({ webhookUrl: "ftp://x" }), 400, "VALIDATION_FAILED", /^webhookUrl/)
+    expect((await put({ webhookUrl: null })).json).not.toHaveProperty("webhookUrl")
+  })
+
+  it("moves status, and closed is final (409 STATUS_CHANGE_REFUSED)", async () => {
+    const headers = await admin()
+    const patch = (accountStatus: string) =>
+      call(`${base}/merchants/8/status`, { method: "PATCH", headers, body: JSON.stringify({ accountStatus }) })
+    expectProblem(await patch("deleted"), 400, "VALIDATION_FAILED", /^accountStatus/)
+    expect((await patch("closed")).json.accountStatus).toBe("closed")
+    expectProblem(await patch("active"), 409, "STATUS_CHANGE_REFUSED")
+  })
+
+  it("issues a key that works at once and revokes it", async () => {
+    const headers = await admin()
+    const issued = await call(`${base}/merchants/9/api-keys`, { method: "POST", headers, body: JSON.stringify({ prefix: "sv_test" }) })
+    expect(issued.response.status).toBe(201)
+    expect(issued.json).toMatchObject({ prefix: "sv_test" })
+    expect(issued.json.apiKey).toBe(`sv_test.${issued.json.apiKey.split(".")[1]}.${issued.json.slug}`)
+    expect((await call(`${base}/games`, { headers: { "sv-api-key": issued.json.apiKey } })).response.status).toBe(200)
+    const empty = await call(`${base}/merchants/9/api-keys`, { method: "POST", headers: { authorization: headers.authorization } })
+    expect(empty.response.status, empty.text).toBe(201)
+    expect(empty.json.prefix).toBe("sv_live")
+    const revoke = await call(`${base}/merchants/9/api-keys/${issued.json.slug}`, { method: "DELETE", headers })
+    expect(revoke.response.status).toBe(204)
+    expectProblem(await call(`${base}/games`, { headers: { "sv-api-key": issued.json.apiKey } }), 401, "UNAUTHORIZED")
+    expectProblem(await call(`${base}/merchants/9/api-keys/${issued.json.slug}`, { method: "DELETE", headers }), 404, "API_KEY_NOT_FOUND")
+    expectProblem(await call(`${base}/merchants/999/api-keys`, { method: "POST", headers }), 404, "MERCHANT_NOT_FOUND")
+  })
+
+  it("lets an operator read and change its own settings with its key", async () => {
+    const read = await call(`${base}/settings`, { headers: key })
+    expect(read.response.status).toBe(200)
+    expect(read.json.userDetailsUrl).toBe("https://ops.example/details")
+    const changed = await call(`${base}/settings`, { method: "PUT", headers: { ...key, "content-type": "application/json" }, body: JSON.stringify({ hideBalance: true }) })
+    expect(changed.json).toMatchObject({ hideBalance: true, userDetailsUrl: "https://ops.example/details" })
+    expectProblem(await call(`${base}/settings`), 401, "UNAUTHORIZED")
+  })
+
+  it("upserts and retires games; generate-launch-url is not a game id", async () => {
+    const headers = await admin()
+    const game = { name: "Dice", releaseDate: "2025-02-03", baseLaunchUrl: "https://games.example/dice", category: 4, imageUrl: "https://games.example/dice.png" }
+    const put = await call(`${base}/games/dice`, { method: "PUT", headers, body: JSON.stringify(game) })
+    expect(put.response.status).toBe(200)
+    expect(put.json).toEqual({ id: "dice", ...game })
+    expect((await launch("gameId=dice&playerId=p&sessionId=s")).response.status).toBe(200)
+    expect((await call(`${base}/games/dice`, { method: "DELETE", headers })).response.status).toBe(204)
+    expectProblem(await launch("gameId=dice&playerId=p&sessionId=s"), 404, "GAME_NOT_FOUND")
+    expectProblem(await call(`${base}/games/dice`, { method: "DELETE", headers }), 404, "GAME_NOT_FOUND")
+    expectProblem(await call(`${base}/games/generate-launch-url`, { method: "PUT", headers, body: JSON.stringify(game) }), 400, "VALIDATION_FAILED", /^id/)
+    expectProblem(await call(`${base}/games/Bad_Id`, { method: "PUT", headers, body: JSON.stringify(game) }), 400, "VALIDATION_FAILED", /^id/)
+    expectProblem(await call(`${base}/games/x`, { method: "PUT", headers, body: JSON.stringify({ ...game, category: "one" }) }), 400, "VALIDATION_FAILED", /^category/)
+  })
+})
+
+describe("routing, probes and documents", () => {
+  it("answers unknown routes 404 ROUTE_NOT_FOUND and wrong methods 405 with allow", async () => {
+    expectProblem(await call("/nope"), 404, "ROUTE_NOT_FOUND")
+    expectProblem(await call(`${base}/unknown`, { headers: key }), 404, "ROUTE_NOT_FOUND")
+    const wrong = await call(`${base}/games/odd-even`, { headers: key })
+    expectProblem(wrong, 405, "METHOD_NOT_ALLOWED")
+    expect(wrong.response.headers.get("allow")).toBe("PUT, DELETE")
+    expectProblem(await call("/health", { method: "POST" }), 405, "METHOD_NOT_ALLOWED")
+  })
+
+  it("answers /health, and /ready 200 or 503 by the Readiness check", async () => {
+    expect((await call("/health")).json).toEqual({ status: "ok" })
+    expect((await call("/ready")).response.status).toBe(200)
+    server.ready.value = false
+    expectProblem(await call("/ready"), 503, "NOT_READY")
+    server.ready.value = true
+  })
+
+  it("serves OpenAPI 3.1 with every path, both security schemes and the error codes", async () => {
+    const { json } = await call("/openapi.json")
+    expect(json.openapi).toMatch(/^3\.1/)
+    expect(json.info).toMatchObject({ title: "Operator Gateway", version: "1.1.0" })
+    expect(Object.keys(json.paths).sort()).toEqual([
+      "/api/v1.1/operator-api/create",
+      "/api/v1.1/operator-api/games",
+      "/api/v1.1/operator-api/games/generate-launch-url",
+      "/api/v1.1/operator-api/games/{id}",
+      "/api/v1.1/operator-api/merchants/{id}",
+      "/api/v1.1/operator-api/merchants/{id}/api-keys",
+      "/api/v1.1/operator-api/merchants/{id}/api-keys/{slug}",
+      "/api/v1.1/operator-api/merchants/{id}/settings",
+      "/api/v1.1/operator-api/merchants/{id}/status",
+      "/api/v1.1/operator-api/settings",
+      "/health",
+      "/ready"
+    ])
+    expect(json.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "Bearer" })
+    expect(json.components.securitySchemes.svApiKey).toMatchObject({ type: "apiKey", in: "header", name: "sv-api-key" })
+    const launchOp = json.paths["/api/v1.1/operator-api/games/generate-launch-url"].get
+    expect(launchOp.security).toEqual([{ svApiKey: [] }])
+    expect(Object.keys(launchOp.responses).sort()).toEqual(["200", "400", "401", "403", "404", "422", "502", "504"])
+    expect(launchOp.responses["422"].description).toMatch(/CURRENCY_MISMATCH.*PLAYER_REJECTED.*DETAILS_URL_NOT_SET/)
+    expect(Object.keys(launchOp.responses["404"].content)).toEqual(["application/problem+json"])
+    expect(json.paths["/api/v1.1/operator-api/create"].post.security).toEqual([{ bearer: [] }, { accessToken: [] }])
+    expect(json.paths["/api/v1.1/operator-api/create"].post.responses["409"].description).toMatch(/EMAIL_TAKEN/)
+  })
+
+  it("serves the docs page without a CDN", async () => {
+    const { response, text } = await call("/docs")
+    expect(response.status).toBe(200)
+    expect(text).toContain("Operator Gateway")
+    expect(text).not.toMatch(/<script[^>]+src=["']https?:/)
+  })
+})
+
+describe("secrets", () => {
+  it("never appear in an error body", () => {
+    const errors = bodies.filter((b) => b.includes("\"success\":false"))
+    expect(errors.length).toBeGreaterThan(20)
+    for (const body of errors) {
+      expect(body).not.toContain(secret)
+      expect(body).not.toContain("A".repeat(43))
+      expect(body).not.toContain("B".repeat(43))
+      expect(body).not.toContain("generated-password")
+      expect(body).not.toMatch(/eyJ[A-Za-z0-9_-]+\./)
+      expect(body).not.toMatch(/\bat .*\.ts:\d+/)
+    }
+  })
+})

@@ -1,0 +1,184 @@
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { HttpServer } from "effect/http"
+import { SignJWT } from "jose"
+import { createServer } from "node:http"
+import { type ApiKey, ApiKeySlug } from "../../domain/src/ApiKey.ts"
+import { Unauthorized } from "../../domain/src/Auth.ts"
+import { Game, GameNotFound } from "../../domain/src/Game.ts"
+import { MerchantId } from "../../domain/src/Merchant.ts"
+import { OperatorBadResponse, OperatorTimeout } from "../../domain/src/Operator.ts"
+import { type DetailsRequest, PlayerDetails, PlayerRejected } from "../../domain/src/Player.ts"
+import { ApiKeyRepo } from "../../domain/src/ports/ApiKeyRepo.ts"
+import { GameCatalog } from "../../domain/src/ports/GameCatalog.ts"
+import {
+  epoch,
+  fixedCredentials,
+  jsonSigner,
+  makeMerchant,
+  makeSettings,
+  merchantRepo,
+  oddEven,
+  operatorDetails,
+  sequentialIds
+} from "../../domain/test/doubles.ts"
+import * as AuthBearer from "../src/AuthBearer.ts"
+import { Readiness } from "../src/Readiness.ts"
+import { HttpLive } from "../src/Server.ts"
+
+export const secret = "test-secret-that-is-at-least-32-characters-long"
+export const issuer = "https://auth.example"
+export const audience = "operator-gateway"
+
+export const liveKey = `sv_live.${"A".repeat(43)}.activekey1`
+export const suspendedKey = `sv_live.${"B".repeat(43)}.suspended1`
+
+/** API keys in memory: issue and revoke work. */
+const apiKeys = (initial: ReadonlyArray<readonly [string, number]>) =>
+  Layer.sync(ApiKeyRepo, () => {
+    const keys = new Map(initial)
+    let n = 0
+    return ApiKeyRepo.of({
+      authenticate: (key: ApiKey) => {
+        const owner = keys.get(`${key.prefix}.${Redacted.value(key.secret)}.${key.slug}`)
+        return owner === undefined
+          ? Effect.fail(new Unauthorized({ detail: "unknown sv-api-key" }))
+          : Effect.succeed(MerchantId.make(owner))
+      },
+      issue: (merchantId, prefix) =>
+        Effect.sync(() => {
+          n++
+          const slug = `issued${String(n).padStart(4, "0")}`
+          const secretPart = `${"k".repeat(42)}${n}`
+          keys.set(`${prefix}.${secretPart}.${slug}`, merchantId)
+          return {
+            apiKey: { prefix, secret: Redacted.make(secretPart), slug: ApiKeySlug.make(slug) },
+            createdAt: epoch
+          }
+        }),
+      revoke: (merchantId, slug) =>
+        Effect.sync(() => {
+          const found = [...keys].find(([key, owner]) => owner === merchantId && key.endsWith(`.${slug}`))
+          if (found !== undefined) keys.delete(found[0])
+          return found !== undefined
+        })
+    })
+  })
+
+/** A catalogue in memory whose upsert and retire work. */
+const catalogue = (initial: ReadonlyArray<Game>) =>
+  Layer.sync(GameCatalog, () => {
+    const games = new Map(initial.map((g) => [g.id, g]))
+    return GameCatalog.of({
+      find: (id) => {
+        const game = games.get(id)
+        return game === undefined ? Effect.fail(new GameNotFound({ gameId: id })) : Effect.succeed(game)
+      },
+      list: (query) =>
+        Effect.sync(() => {
+          const needle = query.search?.toLowerCase()
+          const matching = [...games.values()]
+            .filter((g) => needle === undefined || query.searchFields.some((f) => g[f].toLowerCase().includes(needle)))
+            .toSorted((a, b) => {
+              const order = String(a[query.sortBy]).localeCompare(String(b[query.sortBy])) || a.id.localeCompare(b.id)
+              return query.sortOrder === "ASC" ? order : -order
+            })
+          const start = (query.page - 1) * query.limit
+          return { games: matching.slice(start, start + query.limit), total: matching.length }
+        }),
+      upsert: (id, game) =>
+        Effect.sync(() => {
+          const saved = new Game({ id, ...game })
+          games.set(id, saved)
+          return saved
+        }),
+      retire: (id) =>
+        games.delete(id) ? Effect.void : Effect.fail(new GameNotFound({ gameId: id }))
+    })
+  })
+
+const details = (request: DetailsRequest) => {
+  switch (request.playerId) {
+    case "blocked":
+      return Effect.fail(new PlayerRejected({ detail: "the operator does not know this player" }))
+    case "slow":
+      return Effect.fail(new OperatorTimeout({ timeoutMs: 5000 }))
+    case "broken":
+      return Effect.fail(new OperatorBadResponse({ detail: "the operator answered 500" }))
+    case "crash":
+      return Effect.die(new Error("SELECT secret FROM merchants WHERE password = 'hunter2'"))
+    case "dollar":
+      return Effect.succeed(new PlayerDetails({ playerId: request.playerId, currency: "USD", balance: "1.00" }))
+    default:
+      return Effect.succeed(new PlayerDetails({ playerId: request.playerId, currency: "ETB", balance: "100.00" }))
+  }
+}
+
+export const games = [
+  oddEven,
+  new Game({ ...oddEven, id: "mega-ten", name: "Mega Ten", category: 2 }),
+  new Game({ ...oddEven, id: "lotto", name: "Lotto", category: 3 })
+]
+
+export interface Started {
+  readonly url: string
+  readonly ready: { value: boolean }
+  readonly dispose: () => Promise<void>
+}
+
+/** Serves the real HttpApi on 127.0.0.1 (random port) over in-memory ports. */
+export const start = async (auth: AuthBearer.BearerOptions = { secret: Redacted.make(secret) }): Promise<Started> => {
+  const ready = { value: true }
+  const ports = Layer.mergeAll(
+    merchantRepo([
+      makeMerchant({ MerchantSettings: makeSettings({ userDetailsUrl: "https://ops.example/details" }) }),
+      makeMerchant({ id: MerchantId.make(8), email: "second@example.com", accountStatus: "suspended" }),
+      makeMerchant({ id: MerchantId.make(9), email: "nodetails@example.com" })
+    ]),
+    apiKeys([[liveKey, 7], [suspendedKey, 8], [`sv_test.${"C".repeat(43)}.nodetails1`, 9]]),
+    catalogue(games),
+    operatorDetails([], details),
+    jsonSigner,
+    sequentialIds,
+    fixedCredentials,
+    Layer.succeed(Readiness, Readiness.of({ check: Effect.sync(() => ready.value) })),
+    AuthBearer.layer(auth)
+  )
+  const app = HttpLive.pipe(
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+    Layer.provide(ports)
+  )
+  const runtime = ManagedRuntime.make(app)
+  const server = await runtime.runPromise(Effect.gen(function*() {
+    return yield* HttpServer.HttpServer
+  }))
+  const address = server.address
+  if (address._tag === "UnixPathAddress") throw new Error("expected a TCP address")
+  return { url: `http://127.0.0.1:${address.port}`, ready, dispose: () => runtime.dispose() }
+}
+
+/** A bearer token signed with the test secret. */
+export const token = (options: {
+  readonly scope?: string
+  readonly expiresIn?: string | number
+  readonly key?: string
+  readonly issuer?: string
+  readonly audience?: string
+  readonly exp?: boolean
+} = {}) => {
+  const jwt = new SignJWT({ scope: options.scope ?? "read:users write:users" })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject("admin-1")
+    .setIssuedAt()
+  if (options.exp !== false) jwt.setExpirationTime(options.expiresIn ?? "5m")
+  if (options.issuer !== undefined) jwt.setIssuer(options.issuer)
+  if (options.audience !== undefined) jwt.setAudience(options.audience)
+  return jwt.sign(new TextEncoder().encode(options.key ?? secret))
+}
+
+/** An unsigned token (`alg: none`) with every claim an admin token would have. */
+export const unsignedToken = () => {
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url")
+  const now = Math.floor(Date.now() / 1000)
+  return `${part({ alg: "none", typ: "JWT" })}.${part({ sub: "admin-1", scope: "read:users write:users", iat: now, exp: now + 300 })}.`
+}

@@ -1,0 +1,35 @@
+import { Redacted } from "effect"
+import { createHmac, createPrivateKey, sign } from "node:crypto"
+
+/** The secrets a merchant's messages are signed with. */
+export interface SigningSecrets {
+  /** The merchant's Standard Webhooks secret, `whsec_<base64>`. */
+  readonly encryptionKey: Redacted.Redacted<string>
+  /** The merchant's Ed25519 private key, PKCS#8 PEM. */
+  readonly privateKey: Redacted.Redacted<string>
+}
+
+/** The three Standard Webhooks headers of one message. */
+export interface SignedHeaders {
+  readonly "webhook-id": string
+  readonly "webhook-timestamp": string
+  readonly "webhook-signature": string
+}
+
+const hmacKey = (secret: string): Buffer => Buffer.from(secret.startsWith("whsec_") ? secret.slice(6) : secret, "base64")
+
+/**
+ * Signs a message by the Standard Webhooks scheme: `v1,<base64 HMAC-SHA256>`
+ * with the encryptionKey and `v1a,<base64 Ed25519>` with the private key,
+ * both over `id.timestamp.body`.
+ */
+export const signMessage = (secrets: SigningSecrets, id: string, timestampSeconds: number, body: string): SignedHeaders => {
+  const content = `${id}.${timestampSeconds}.${body}`
+  const v1 = createHmac("sha256", hmacKey(Redacted.value(secrets.encryptionKey))).update(content).digest("base64")
+  const v1a = sign(null, Buffer.from(content), createPrivateKey(Redacted.value(secrets.privateKey))).toString("base64")
+  return {
+    "webhook-id": id,
+    "webhook-timestamp": String(timestampSeconds),
+    "webhook-signature": `v1,${v1} v1a,${v1a}`
+  }
+}

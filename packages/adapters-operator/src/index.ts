@@ -1,0 +1,8 @@
+export * as AddressGuard from "./AddressGuard.ts"
+export * as Credentials from "./Credentials.ts"
+export * as DetailsClient from "./DetailsClient.ts"
+export * as Ids from "./Ids.ts"
+export * as LaunchSigner from "./LaunchSigner.ts"
+export { OperatorHttp } from "./OperatorHttp.ts"
+export * as PasswordHash from "./PasswordHash.ts"
+export * as Signature from "./Signature.ts"

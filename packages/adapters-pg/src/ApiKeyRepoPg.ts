@@ -1,0 +1,70 @@
+import type { ApiKey, ApiKeyPrefix } from "@gateway/domain/ApiKey"
+import { ApiKeySlug } from "@gateway/domain/ApiKey"
+import { Unauthorized } from "@gateway/domain/Auth"
+import { MerchantId } from "@gateway/domain/Merchant"
+import { ApiKeyRepo } from "@gateway/domain/ports/ApiKeyRepo"
+import { Effect, Layer, Redacted, Schema } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto"
+
+const KeyRow = Schema.Struct({
+  merchant_id: MerchantId,
+  prefix: Schema.String,
+  secret_hash: Schema.Uint8Array,
+  revoked: Schema.Boolean
+})
+const decodeKeyRows = Schema.decodeUnknownEffect(Schema.Array(KeyRow))
+const decodeCreated = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ created_at: Schema.DateTimeUtcFromString })))
+
+const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+/** A new slug: 12 characters of [a-z0-9] drawn with a cryptographic generator. */
+export const makeSlug = (): string => Array.from({ length: 12 }, () => alphabet[randomInt(alphabet.length)]).join("")
+
+/** SHA-256 of the secret part of a key; the key is 32 random bytes, so a fast hash suffices. */
+export const hashSecret = (secret: Redacted.Redacted<string>): Buffer =>
+  createHash("sha256").update(Redacted.value(secret), "utf8").digest()
+
+const rejected = new Unauthorized({ detail: "unknown or revoked sv-api-key" })
+
+/** {@link ApiKeyRepo} on PostgreSQL: only the hash of a key's secret is stored. */
+export const layer: Layer.Layer<ApiKeyRepo, never, SqlClient> = Layer.effect(
+  ApiKeyRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+
+    const authenticate = Effect.fn("ApiKeyRepo.authenticate")(function*(key: ApiKey) {
+      const [row] = yield* sql`
+        SELECT merchant_id, prefix, secret_hash, revoked_at IS NOT NULL AS revoked
+        FROM api_keys WHERE slug = ${key.slug}`.pipe(Effect.flatMap(decodeKeyRows))
+      const given = hashSecret(key.secret)
+      const stored = row === undefined ? Buffer.alloc(given.length) : Buffer.from(row.secret_hash)
+      const same = stored.length === given.length && timingSafeEqual(stored, given)
+      if (row === undefined || !same || row.revoked || row.prefix !== key.prefix) return yield* rejected
+      return row.merchant_id
+    }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+
+    const issue = Effect.fn("ApiKeyRepo.issue")(function*(merchantId: MerchantId, prefix: ApiKeyPrefix) {
+      const secret = Redacted.make(randomBytes(32).toString("base64url"), { label: "ApiKeySecret" })
+      const slug = ApiKeySlug.make(makeSlug())
+      const [row] = yield* sql`
+        INSERT INTO api_keys (slug, merchant_id, prefix, secret_hash)
+        VALUES (${slug}, ${merchantId}, ${prefix}, ${hashSecret(secret)})
+        RETURNING to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`.pipe(
+        Effect.flatMap(decodeCreated)
+      )
+      if (row === undefined) return yield* Effect.die("INSERT … RETURNING gave no row")
+      return { apiKey: { prefix, secret, slug }, createdAt: row.created_at }
+    }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+
+    const revoke = Effect.fn("ApiKeyRepo.revoke")(function*(merchantId: MerchantId, slug: string) {
+      const rows = yield* sql`
+        UPDATE api_keys SET revoked_at = now()
+        WHERE slug = ${slug} AND merchant_id = ${merchantId} AND revoked_at IS NULL
+        RETURNING slug`
+      return rows.length > 0
+    }, Effect.catchTag("SqlError", Effect.die))
+
+    return ApiKeyRepo.of({ authenticate, issue, revoke })
+  })
+)

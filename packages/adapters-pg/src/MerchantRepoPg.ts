@@ -1,0 +1,184 @@
+import type { AccountStatus } from "@gateway/domain/Merchant"
+import { canChangeStatus, EmailTaken, Merchant, MerchantId, MerchantNotFound, StatusChangeRefused } from "@gateway/domain/Merchant"
+import { MerchantSettings, SettingsFields } from "@gateway/domain/MerchantSettings"
+import type { SettingsValues } from "@gateway/domain/MerchantSettings"
+import type { NewMerchant } from "@gateway/domain/ports/MerchantRepo"
+import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
+import type { ValidationFailed } from "@gateway/domain/Validation"
+import { Effect, Layer, Schema } from "effect"
+import type { Result } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import type { SqlError } from "effect/sql/SqlError"
+import { DataCipher } from "./DataCipher.ts"
+import { fieldsOfRow, rowOfValues } from "./SettingsColumns.ts"
+
+const Json = Schema.Record(Schema.String, Schema.Unknown)
+
+const MerchantRow = Schema.Struct({
+  id: Schema.Int,
+  email: Schema.String,
+  company_name: Schema.String,
+  country: Schema.String,
+  currency: Schema.String,
+  account_status: Schema.String,
+  client_id: Schema.String,
+  hashed_client_id: Schema.String,
+  phone_number: Schema.String,
+  provider_id: Schema.Int,
+  public_key: Schema.String,
+  is_default_password: Schema.Boolean,
+  verified_email: Schema.Boolean,
+  created_at: Schema.String,
+  updated_at: Schema.String,
+  settings_id: Schema.Int,
+  settings_created_at: Schema.String,
+  settings_updated_at: Schema.String,
+  settings: Json
+})
+type MerchantRow = typeof MerchantRow.Type
+
+const SecretsRow = Schema.Struct({ private_key_enc: Schema.String, encryption_key_enc: Schema.String })
+const StatusRow = Schema.Struct({ account_status: Schema.String })
+
+const decodeRows = <S extends Schema.Top & { readonly DecodingServices: never }>(schema: S) =>
+  Schema.decodeUnknownEffect(Schema.Array(schema))
+const decodeMerchant = Schema.decodeUnknownEffect(Merchant)
+const decodeSettings = Schema.decodeUnknownEffect(MerchantSettings)
+const decodeValues = Schema.decodeUnknownEffect(Schema.Struct(SettingsFields))
+
+const settingsOf = (row: MerchantRow) => ({
+  id: row.settings_id,
+  createdAt: row.settings_created_at,
+  updatedAt: row.settings_updated_at,
+  merchantId: row.id,
+  ...fieldsOfRow(row.settings)
+})
+
+const merchantOf = (row: MerchantRow) =>
+  decodeMerchant({
+    id: row.id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    email: row.email,
+    accountStatus: row.account_status,
+    clientId: row.client_id,
+    companyName: row.company_name,
+    country: row.country,
+    currency: row.currency,
+    hashedClientId: row.hashed_client_id,
+    phoneNumber: row.phone_number,
+    providerId: row.provider_id,
+    publicKey: row.public_key,
+    MerchantSettings: settingsOf(row),
+    isDefaultPassword: row.is_default_password,
+    verifiedEmail: row.verified_email
+  })
+
+const isEmailConflict = (error: SqlError): boolean =>
+  error.reason._tag === "UniqueViolation" && error.reason.constraint === "merchants_email_lower_key"
+
+/** {@link MerchantRepo} on PostgreSQL; the merchant's private key and encryption key are stored encrypted. */
+export const layer: Layer.Layer<MerchantRepo, never, SqlClient | DataCipher> = Layer.effect(
+  MerchantRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const cipher = yield* DataCipher
+    const iso = (column: string) => sql.literal(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`)
+
+    const load = (id: number) =>
+      sql`
+        SELECT m.id, m.email, m.company_name, m.country, m.currency, m.account_status, m.client_id::text AS client_id,
+          m.hashed_client_id, m.phone_number, m.provider_id, m.public_key, m.is_default_password, m.verified_email,
+          ${iso("m.created_at")} AS created_at, ${iso("m.updated_at")} AS updated_at,
+          s.id AS settings_id, ${iso("s.created_at")} AS settings_created_at,
+          ${iso("s.updated_at")} AS settings_updated_at, to_jsonb(s) AS settings
+        FROM merchants m JOIN merchant_settings s ON s.merchant_id = m.id
+        WHERE m.id = ${id}`.pipe(Effect.flatMap(decodeRows(MerchantRow)))
+
+    const findRow = (id: MerchantId) =>
+      load(id).pipe(Effect.flatMap(([row]) =>
+        row === undefined ? Effect.fail(new MerchantNotFound({ merchantId: id })) : Effect.succeed(row)
+      ))
+
+    const findById = (id: MerchantId) => findRow(id).pipe(Effect.flatMap(merchantOf))
+
+    const create = Effect.fn("MerchantRepo.create")(function*(input: NewMerchant) {
+      const privateKey = yield* cipher.encrypt(input.privateKey)
+      const encryptionKey = yield* cipher.encrypt(input.encryptionKey)
+      const merchant = yield* sql.withTransaction(Effect.gen(function*() {
+        const [inserted] = yield* sql`
+          INSERT INTO merchants ${
+          sql.insert({
+            email: input.email,
+            company_name: input.companyName,
+            country: input.country,
+            currency: input.currency,
+            client_id: input.clientId,
+            hashed_client_id: input.hashedClientId,
+            provider_id: input.providerId,
+            public_key: input.publicKey,
+            private_key_enc: privateKey,
+            encryption_key_enc: encryptionKey,
+            password_hash: input.passwordHash,
+            otp_hash: input.otpHash
+          })
+        } RETURNING id`.pipe(Effect.flatMap(decodeRows(Schema.Struct({ id: MerchantId }))))
+        if (inserted === undefined) return yield* Effect.die("INSERT … RETURNING gave no row")
+        yield* sql`INSERT INTO merchant_settings (merchant_id) VALUES (${inserted.id})`
+        return yield* findById(inserted.id)
+      }))
+      return merchant
+    }, Effect.catchTag("SqlError", (error) => isEmailConflict(error) ? Effect.fail(new EmailTaken()) : Effect.die(error)),
+      Effect.catchTags({ SchemaError: Effect.die, MerchantNotFound: Effect.die }))
+
+    const secrets = Effect.fn("MerchantRepo.secrets")(function*(id: MerchantId) {
+      const [row] = yield* sql`SELECT private_key_enc, encryption_key_enc FROM merchants WHERE id = ${id}`.pipe(
+        Effect.flatMap(decodeRows(SecretsRow))
+      )
+      if (row === undefined) return yield* new MerchantNotFound({ merchantId: id })
+      return {
+        privateKey: yield* cipher.decrypt(row.private_key_enc),
+        encryptionKey: yield* cipher.decrypt(row.encryption_key_enc)
+      }
+    }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die, DecryptionFailed: Effect.die }))
+
+    const changeSettings = Effect.fn("MerchantRepo.changeSettings")(function*(
+      id: MerchantId,
+      change: (current: SettingsValues) => Result.Result<SettingsValues, ValidationFailed>
+    ) {
+      return yield* sql.withTransaction(Effect.gen(function*() {
+        yield* sql`SELECT 1 FROM merchant_settings WHERE merchant_id = ${id} FOR UPDATE`
+        const row = yield* findRow(id)
+        const current = yield* decodeValues(fieldsOfRow(row.settings))
+        const next = yield* Effect.fromResult(change(current))
+        yield* sql`UPDATE merchant_settings SET ${sql.update(rowOfValues(next))}, updated_at = now()
+          WHERE merchant_id = ${id}`
+        return yield* findRow(id).pipe(Effect.flatMap((updated) => decodeSettings(settingsOf(updated))))
+      }))
+    }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+
+    const changeStatus = Effect.fn("MerchantRepo.changeStatus")(function*(id: MerchantId, to: AccountStatus) {
+      return yield* sql.withTransaction(Effect.gen(function*() {
+        const [row] = yield* sql`SELECT account_status FROM merchants WHERE id = ${id} FOR UPDATE`.pipe(
+          Effect.flatMap(decodeRows(StatusRow))
+        )
+        if (row === undefined) return yield* new MerchantNotFound({ merchantId: id })
+        const current = yield* findById(id)
+        if (!canChangeStatus(current.accountStatus, to)) {
+          return yield* new StatusChangeRefused({ from: current.accountStatus, to })
+        }
+        if (current.accountStatus === to) return current
+        yield* sql`UPDATE merchants SET account_status = ${to}, updated_at = now() WHERE id = ${id}`
+        return yield* findById(id)
+      }))
+    }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+
+    return MerchantRepo.of({
+      create,
+      findById: (id) => findById(id).pipe(Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die })),
+      secrets,
+      changeSettings,
+      changeStatus
+    })
+  })
+)

@@ -1,0 +1,40 @@
+import { Effect } from "effect"
+import * as Migrator from "effect/sql/Migrator"
+import { SqlClient } from "effect/sql/SqlClient"
+import type { SqlError } from "effect/sql/SqlError"
+import { m0001_core } from "./migrations/0001_core.ts"
+import { m0002_games_search } from "./migrations/0002_games_search.ts"
+
+/**
+ * The schema, one migration per entry keyed `<id>_<name>`. Migrations are
+ * append-only: later issues (game sessions, ledger, outbox) add entries
+ * `0003_…` onwards and never edit a released one.
+ */
+export const migrations = {
+  "0001_core": m0001_core,
+  "0002_games_search": m0002_games_search
+}
+
+/** The advisory lock key that serialises concurrent migrators on one database. */
+export const migrationLockKey = 7_246_031_001
+
+const migrate = Migrator.make({})
+
+/**
+ * Runs the pending migrations. Idempotent, and safe when several servers
+ * start at once: the migrator runs in one transaction that first takes a
+ * transaction-scoped advisory lock, so a second server waits and then finds
+ * nothing left to do.
+ */
+export const run: Effect.Effect<
+  ReadonlyArray<readonly [id: number, name: string]>,
+  Migrator.MigrationError | SqlError,
+  SqlClient
+> = Effect.gen(function*() {
+  const sql = yield* SqlClient
+  return yield* sql.withTransaction(
+    sql`SELECT pg_advisory_xact_lock(${sql.literal(String(migrationLockKey))})`.pipe(
+      Effect.andThen(migrate({ loader: Migrator.fromRecord(migrations), table: "gateway_migrations" }))
+    )
+  )
+})

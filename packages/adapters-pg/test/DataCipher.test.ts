@@ -1,0 +1,70 @@
+import { assert, describe, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Layer, Redacted } from "effect"
+import { randomBytes } from "node:crypto"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { DataCipher, DecryptionFailed, layer, layerConfig } from "../src/DataCipher.ts"
+
+const withEnv = (env: Record<string, string>) =>
+  layerConfig.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env))))
+
+const roundTrip = Effect.gen(function*() {
+  const cipher = yield* DataCipher
+  const stored = yield* cipher.encrypt(Redacted.make("whsec_secret"))
+  return { stored, plain: Redacted.value(yield* cipher.decrypt(stored)) }
+})
+
+describe("DataCipher", () => {
+  it.effect("encrypts with a fresh IV into v1:iv:tag:ciphertext and detects tampering", () =>
+    Effect.gen(function*() {
+      const cipher = yield* DataCipher
+      const a = yield* cipher.encrypt(Redacted.make("private key"))
+      const b = yield* cipher.encrypt(Redacted.make("private key"))
+      assert.notStrictEqual(a, b)
+      assert.match(a, /^v1:[\w-]{16}:[\w-]{22}:[\w-]+$/)
+      assert.notInclude(a, "private")
+      assert.strictEqual(Redacted.value(yield* cipher.decrypt(a)), "private key")
+      const parts = a.split(":")
+      const body = parts[3] ?? ""
+      const tampered = [...parts.slice(0, 3), `${body[0] === "A" ? "B" : "A"}${body.slice(1)}`].join(":")
+      assert.instanceOf(yield* Effect.flip(cipher.decrypt(tampered)), DecryptionFailed)
+      assert.instanceOf(yield* Effect.flip(cipher.decrypt("v2:x:y:z")), DecryptionFailed)
+    }).pipe(Effect.provide(layer(Redacted.make(randomBytes(32))))))
+
+  it.effect("reads DATA_ENCRYPTION_KEY as hex or base64 and refuses other lengths", () =>
+    Effect.gen(function*() {
+      const key = randomBytes(32)
+      const hex = yield* roundTrip.pipe(Effect.provide(withEnv({ DATA_ENCRYPTION_KEY: key.toString("hex") })))
+      const b64 = yield* roundTrip.pipe(Effect.provide(withEnv({ DATA_ENCRYPTION_KEY: key.toString("base64") })))
+      assert.strictEqual(hex.plain, "whsec_secret")
+      const crossed = yield* Effect.gen(function*() {
+        return Redacted.value(yield* (yield* DataCipher).decrypt(hex.stored))
+      }).pipe(Effect.provide(withEnv({ DATA_ENCRYPTION_KEY: key.toString("base64") })))
+      assert.strictEqual(crossed, b64.plain)
+      const short = yield* Effect.flip(roundTrip.pipe(Effect.provide(withEnv({ DATA_ENCRYPTION_KEY: "abcd" }))))
+      assert.strictEqual(short.message, "DATA_ENCRYPTION_KEY must be 32 bytes written as 64 hex digits or base64")
+    }))
+
+  it.effect("requires DATA_ENCRYPTION_KEY when DATABASE_URL is set", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(
+        roundTrip.pipe(Effect.provide(withEnv({ DATABASE_URL: "postgres://db.example/x" })))
+      )
+      assert.strictEqual(error.message, "DATA_ENCRYPTION_KEY is required when DATABASE_URL is set (32 bytes, hex or base64)")
+    }))
+
+  it.effect("in embedded mode generates DATA_DIR/encryption.key once (mode 0600) and reuses it", () =>
+    Effect.gen(function*() {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gateway-key-"))
+      const env = { DATA_DIR: path.join(dir, "data") }
+      const first = yield* roundTrip.pipe(Effect.provide(withEnv(env)))
+      const file = path.join(dir, "data", "encryption.key")
+      assert.strictEqual(fs.statSync(file).mode & 0o777, 0o600)
+      const again = yield* Effect.gen(function*() {
+        return Redacted.value(yield* (yield* DataCipher).decrypt(first.stored))
+      }).pipe(Effect.provide(withEnv(env)))
+      assert.strictEqual(again, "whsec_secret")
+      fs.rmSync(dir, { recursive: true, force: true })
+    }))
+})

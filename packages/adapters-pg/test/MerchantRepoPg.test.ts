@@ -1,0 +1,124 @@
+import { assert, describe, layer } from "@effect/vitest"
+import { EmailTaken, MerchantId } from "@gateway/domain/Merchant"
+import { applyChange } from "@gateway/domain/MerchantSettings"
+import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
+import { ValidationFailed } from "@gateway/domain/Validation"
+import { Effect, Redacted, Result } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { newMerchant, reposLayer } from "./fixtures.ts"
+
+describe("MerchantRepoPg", () => {
+  layer(reposLayer)((it) => {
+    it.effect("creates a merchant with empty settings and finds it", () =>
+      Effect.gen(function*() {
+        const repo = yield* MerchantRepo
+        const created = yield* repo.create(newMerchant("ops@one.example"))
+        assert.strictEqual(created.email, "ops@one.example")
+        assert.strictEqual(created.accountStatus, "active")
+        assert.strictEqual(created.phoneNumber, "")
+        assert.isTrue(created.isDefaultPassword)
+        assert.isFalse(created.verifiedEmail)
+        assert.strictEqual(created.MerchantSettings.merchantId, created.id)
+        assert.deepStrictEqual(Object.keys(created.MerchantSettings).sort(), ["createdAt", "id", "merchantId", "updatedAt"])
+        const found = yield* repo.findById(created.id)
+        assert.strictEqual(found.clientId, created.clientId)
+        assert.strictEqual(found.currency, "ETB")
+      }))
+
+    it.effect("refuses an email that exists in another case with EmailTaken", () =>
+      Effect.gen(function*() {
+        const repo = yield* MerchantRepo
+        yield* repo.create(newMerchant("Taken@Two.example"))
+        const again = yield* Effect.flip(repo.create(newMerchant("taken@TWO.example")))
+        assert.instanceOf(again, EmailTaken)
+        const sql = yield* SqlClient
+        const rows = yield* sql`SELECT count(*)::int AS n FROM merchants WHERE lower(email) = 'taken@two.example'`
+        assert.deepStrictEqual(rows, [{ n: 1 }])
+      }))
+
+    it.effect("encrypts the private key and encryption key at rest and decrypts them", () =>
+      Effect.gen(function*() {
+        const repo = yield* MerchantRepo
+        const input = newMerchant("secrets@three.example")
+        const created = yield* repo.create(input)
+        const sql = yield* SqlClient
+        const [raw] = yield* sql<{ readonly row: string }>`SELECT m::text AS row FROM merchants m WHERE id = ${created.id}`
+        assert.isDefined(raw)
+        assert.notInclude(raw?.row ?? "", "SUPER-SECRET-PRIVATE")
+        assert.notInclude(raw?.row ?? "", "c2VjcmV0LWVuY3J5cHRpb24ta2V5")
+        assert.include(raw?.row ?? "", "v1:")
+        const secrets = yield* repo.secrets(created.id)
+        assert.strictEqual(Redacted.value(secrets.privateKey), Redacted.value(input.privateKey))
+        assert.strictEqual(Redacted.value(secrets.encryptionKey), Redacted.value(input.encryptionKey))
+      }))
+
+    it.effect("changes settings, keeps them, and refuses minimumStake above maximumStake", () =>
+      Effect.gen(function*() {
+        const repo = yield* MerchantRepo
+        const { id } = yield* repo.create(newMerchant("settings@four.example"))
+        const settings = yield* repo.changeSettings(id, (current) =>
+          Result.succeed(applyChange(current, {
+            minimumStake: 1,
+            maximumStake: 100,
+            webhookUrl: "https://op.example/hook",
+            isSeperateWebhookUrl: false,
+            logo1xUrl: "https://op.example/logo.png"
+          })))
+        assert.strictEqual(settings.minimumStake, 1)
+        assert.strictEqual(settings.logo1xUrl, "https://op.example/logo.png")
+        assert.strictEqual(settings.isSeperateWebhookUrl, false)
+        const refused = yield* Effect.flip(repo.changeSettings(id, (current) => {
+          const next = applyChange(current, { minimumStake: 500 })
+          return next.minimumStake !== undefined && next.maximumStake !== undefined && next.minimumStake > next.maximumStake
+            ? Result.fail(new ValidationFailed({ field: "minimumStake", detail: "must not be greater than maximumStake" }))
+            : Result.succeed(next)
+        }))
+        assert.instanceOf(refused, ValidationFailed)
+        const cleared = yield* repo.changeSettings(id, (current) => Result.succeed(applyChange(current, { webhookUrl: null })))
+        assert.isUndefined(cleared.webhookUrl)
+        const found = yield* repo.findById(id)
+        assert.strictEqual(found.MerchantSettings.minimumStake, 1)
+        assert.strictEqual(found.MerchantSettings.maximumStake, 100)
+        assert.notProperty(found.MerchantSettings, "webhookUrl")
+      }))
+
+    it.effect("applies concurrent settings changes one after the other", () =>
+      Effect.gen(function*() {
+        const repo = yield* MerchantRepo
+        const { id } = yield* repo.create(newMerchant("race@five.example"))
+        yield* Effect.all(
+          Array.from({ length: 8 }, () =>
+            repo.changeSettings(id, (current) =>
+              Result.succeed(applyChange(current, { maximumStake: (current.maximumStake ?? 0) + 1 })))),
+          { concurrency: "unbounded" }
+        )
+        const found = yield* repo.findById(id)
+        assert.strictEqual(found.MerchantSettings.maximumStake, 8)
+      }))
+
+    it.effect("changes status, and closed is final", () =>
+      Effect.gen(function*() {
+        const repo = yield* MerchantRepo
+        const { id } = yield* repo.create(newMerchant("status@six.example"))
+        assert.strictEqual((yield* repo.changeStatus(id, "suspended")).accountStatus, "suspended")
+        assert.strictEqual((yield* repo.changeStatus(id, "active")).accountStatus, "active")
+        assert.strictEqual((yield* repo.changeStatus(id, "closed")).accountStatus, "closed")
+        const refused = yield* Effect.flip(repo.changeStatus(id, "active"))
+        assert.strictEqual(refused._tag, "StatusChangeRefused")
+        assert.strictEqual((yield* repo.findById(id)).accountStatus, "closed")
+      }))
+
+    it.effect("unknown merchants are MerchantNotFound", () =>
+      Effect.gen(function*() {
+        const repo = yield* MerchantRepo
+        const missing = MerchantId.make(999_999)
+        const errors = [
+          yield* Effect.flip(repo.findById(missing)),
+          yield* Effect.flip(repo.secrets(missing)),
+          yield* Effect.flip(repo.changeStatus(missing, "closed")),
+          yield* Effect.flip(repo.changeSettings(missing, Result.succeed))
+        ]
+        assert.deepStrictEqual(errors.map((e) => e._tag), Array(4).fill("MerchantNotFound"))
+      }))
+  })
+})

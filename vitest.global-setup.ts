@@ -1,0 +1,18 @@
+import { Effect, Exit, Redacted, Scope } from "effect"
+import { startThrowAwayServer } from "./packages/adapters-pg/src/PgTest.ts"
+
+/**
+ * Without DATABASE_URL, starts one embedded PostgreSQL in a temporary
+ * directory for the whole test run and hands its URL to the test workers;
+ * each test file then creates and drops its own database on it.
+ */
+export default async function setup(): Promise<() => Promise<void>> {
+  if (process.env["DATABASE_URL"] !== undefined && process.env["DATABASE_URL"] !== "") return async () => {}
+  const scope = await Effect.runPromise(Scope.make())
+  const server = await Effect.runPromise(Scope.provide(scope)(startThrowAwayServer))
+  process.env["DATABASE_URL"] = Redacted.value(server.url)
+  return async () => {
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    delete process.env["DATABASE_URL"]
+  }
+}
