@@ -2,6 +2,11 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { AuthBearer, HttpLive, Readiness } from "@gateway/adapters-http"
+import * as ApiKeyCache from "@gateway/adapters-http/ApiKeyCache"
+import { LaunchKeys } from "@gateway/adapters-http/LaunchKeys"
+import { LaunchKeyStore } from "@gateway/adapters-operator/LaunchKeyStore"
+import * as RateLimiter from "@gateway/adapters-http/RateLimiter"
+import * as OperatorUrlPolicy from "@gateway/adapters-operator/OperatorUrlPolicy"
 import * as DetailsClient from "@gateway/adapters-operator/DetailsClient"
 import * as LaunchSigner from "@gateway/adapters-operator/LaunchSigner"
 import { OperatorHttp } from "@gateway/adapters-operator/OperatorHttp"
@@ -14,6 +19,12 @@ const ReadinessLive = Layer.effect(
   Readiness,
   Effect.map(SqlClient, (sql) =>
     Readiness.of({ check: sql`SELECT 1`.pipe(Effect.as(true), Effect.orElseSucceed(() => false)) }))
+)
+
+/** The JWKS route and key rotation, over the shared launch key store. */
+const LaunchKeysLive = Layer.effect(
+  LaunchKeys,
+  Effect.map(LaunchKeyStore, (store) => LaunchKeys.of({ publicKeys: store.publicKeys, rotate: store.rotate }))
 )
 
 const HttpServerLive = Layer.unwrap(
@@ -33,7 +44,16 @@ const HttpServerLive = Layer.unwrap(
  */
 export const AppLive = HttpLive.pipe(
   Layer.provide(HttpServerLive),
-  Layer.provide([DetailsClient.layerConfig, LaunchSigner.layerConfig, ReadinessLive, AuthBearer.layerConfig]),
+  Layer.provide([
+    DetailsClient.layerConfig,
+    LaunchSigner.layer,
+    LaunchKeysLive,
+    ReadinessLive,
+    AuthBearer.layerConfig,
+    RateLimiter.layerConfig,
+    OperatorUrlPolicy.layerConfig,
+    ApiKeyCache.layerConfig
+  ]),
   Layer.provide(OperatorHttp.layerConfig),
   Layer.provide(PersistenceLive),
   Layer.provide([launchPolicyLayer, logLevelLayer])

@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { ApiKeyRepoPg, DataCipher, Database, GameCatalogPg, MerchantRepoPg } from "@gateway/adapters-pg"
+import * as LaunchKeyStorePg from "@gateway/adapters-pg/LaunchKeyStorePg"
 import * as Credentials from "@gateway/adapters-operator/Credentials"
 import * as Ids from "@gateway/adapters-operator/Ids"
 
@@ -12,6 +13,7 @@ export const PersistenceLive = Layer.mergeAll(
   MerchantRepoPg.layer,
   ApiKeyRepoPg.layer,
   GameCatalogPg.layerConfig,
+  LaunchKeyStorePg.layerConfig,
   Credentials.layer,
   Ids.layer
 ).pipe(

@@ -1,7 +1,6 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Console, Effect, Layer } from "effect"
 import { AppLive } from "./App.ts"
-import { ServerConfig } from "./Config.ts"
 import { withAuthSecret } from "./DevSecrets.ts"
 
 const oneLine = (cause: Cause.Cause<unknown>): string => {
@@ -11,19 +10,12 @@ const oneLine = (cause: Cause.Cause<unknown>): string => {
   return text.replace(/\s*\n\s*/g, " ")
 }
 
-const program = Effect.gen(function*() {
-  const config = yield* ServerConfig
-  yield* Layer.launch(
-    AppLive.pipe(Layer.merge(Layer.effectDiscard(Effect.logInfo(`gateway listening on port ${config.port}`))))
-  )
-}).pipe(
+const program = Layer.launch(AppLive).pipe(
   withAuthSecret,
   Effect.catchCause((cause) =>
     Cause.hasInterruptsOnly(cause)
       ? Effect.void
-      : Console.error(`gateway: cannot start: ${oneLine(cause)}`).pipe(
-        Effect.andThen(Effect.sync(() => process.exitCode = 1))
-      )
+      : Console.error(`gateway: cannot start: ${oneLine(cause)}`).pipe(Effect.andThen(Effect.fail("start-up failed")))
   )
 )
 

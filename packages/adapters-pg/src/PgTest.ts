@@ -1,6 +1,7 @@
 import { PgClient } from "@effect/sql-pg"
-import { Config, Effect, Layer, Option } from "effect"
+import { Config, Effect, Layer, Option, Redacted } from "effect"
 import type { Scope } from "effect"
+import * as Reactivity from "effect/reactivity/Reactivity"
 import { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import type { MigrationError } from "effect/sql/Migrator"
@@ -38,14 +39,15 @@ const serverUrl = Effect.gen(function*() {
 })
 
 /**
- * A database of its own for one test file: `CREATE DATABASE` with a random
- * name on the server at `DATABASE_URL` (else on an embedded server started
- * for this layer), dropped when the layer is released. Not migrated.
+ * A fresh empty database on the server at `DATABASE_URL` (else on an embedded
+ * server started for this scope), dropped when the scope closes: its URL, for
+ * clients in this process or a child process.
  */
-export const layerEmpty: Layer.Layer<
-  PgClient.PgClient | SqlClient,
-  SqlError | EmbeddedPostgres.EmbeddedPostgresError
-> = PgClient.layerFrom(Effect.gen(function*() {
+export const scopedDatabaseUrl: Effect.Effect<
+  Redacted.Redacted<string>,
+  SqlError | EmbeddedPostgres.EmbeddedPostgresError,
+  Scope.Scope
+> = Effect.gen(function*() {
   const url = yield* serverUrl
   const admin = yield* PgClient.make({ url, maxConnections: 1 })
   const database = `gw_test_${randomBytes(8).toString("hex")}`
@@ -53,7 +55,21 @@ export const layerEmpty: Layer.Layer<
     admin`CREATE DATABASE ${admin(database)}`,
     () => admin`DROP DATABASE IF EXISTS ${admin(database)} WITH (FORCE)`.pipe(Effect.ignore)
   )
-  return yield* PgClient.make({ url, database, maxConnections: 5 })
+  const parsed = new URL(Redacted.value(url))
+  parsed.pathname = `/${database}`
+  return Redacted.make(parsed.href)
+}).pipe(Effect.provide(Reactivity.layer))
+
+/**
+ * A database of its own for one test file ({@link scopedDatabaseUrl}),
+ * dropped when the layer is released. Not migrated.
+ */
+export const layerEmpty: Layer.Layer<
+  PgClient.PgClient | SqlClient,
+  SqlError | EmbeddedPostgres.EmbeddedPostgresError
+> = PgClient.layerFrom(Effect.gen(function*() {
+  const url = yield* scopedDatabaseUrl
+  return yield* PgClient.make({ url, maxConnections: 5 })
 }))
 
 /** {@link layerEmpty} with every migration applied. */

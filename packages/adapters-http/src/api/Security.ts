@@ -40,7 +40,8 @@ const accessToken = HttpApiSecurity.apiKey({ in: "header", key: "access-token" }
 const svApiKey = HttpApiSecurity.apiKey({ in: "header", key: "sv-api-key" }).pipe(
   HttpApiSecurity.annotate(
     OpenApi.Description,
-    "An operator API key `<Prefix>.<Key>.<Slug>` (prefix `sv_live` or `sv_test`), issued through the admin API."
+    "An operator API key `<Prefix>.<Key>.<Slug>` (prefix `sv_live` or `sv_test`), issued through the admin API. " +
+      "Rate limited per key (token bucket, per server instance): beyond it, 429 `RATE_LIMITED` with `retry-after` in seconds."
   )
 )
 

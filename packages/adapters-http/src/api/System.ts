@@ -1,19 +1,67 @@
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import * as Problem from "../Problem.ts"
+import { AdminAuth } from "./Security.ts"
 
 /** The answer of `/health` and `/ready`. */
 export class Status extends Schema.Class<Status>("@gateway/adapters-http/Status")({
   status: Schema.Literal("ok")
 }) {}
 
-/** Liveness and readiness probes. */
+/** A public key that signs launch tokens (RFC 8037 OKP JWK). */
+export const LaunchJwk = Schema.Struct({
+  kty: Schema.Literal("OKP"),
+  crv: Schema.Literal("Ed25519"),
+  x: Schema.String,
+  kid: Schema.String,
+  alg: Schema.Literal("EdDSA"),
+  use: Schema.Literal("sig")
+}).annotate({ identifier: "LaunchJwk" })
+export type LaunchJwk = typeof LaunchJwk.Type
+
+/** The JWK Set of the launch-token keys (RFC 7517). */
+export class Jwks extends Schema.Class<Jwks>("@gateway/adapters-http/Jwks")({
+  keys: Schema.Array(LaunchJwk)
+}) {}
+
+/** The answer of a key rotation: the id of the key that signs from now on. */
+export class RotatedKey extends Schema.Class<RotatedKey>("@gateway/adapters-http/RotatedKey")({
+  kid: Schema.String
+}) {}
+
+/** How long verifiers may cache the JWKS; a signer picks up a rotation within the same time. */
+export const jwksMaxAgeSeconds = 60
+
+const jwksCache = { "cache-control": Schema.Literal(`public, max-age=${jwksMaxAgeSeconds}`) }
+
+/** Liveness and readiness probes, and the launch-token keys. */
 export class SystemApi extends HttpApiGroup.make("system", { topLevel: true })
   .add(
     HttpApiEndpoint.get("health", "/health", { success: Status })
       .annotate(OpenApi.Summary, "Liveness: 200 while the process is up"),
     HttpApiEndpoint.get("ready", "/ready", { success: Status, error: Problem.response(503, ["NOT_READY"]) })
-      .annotate(OpenApi.Summary, "Readiness: 200 when the database answers, else 503 NOT_READY")
+      .annotate(OpenApi.Summary, "Readiness: 200 when the database answers, else 503 NOT_READY"),
+    HttpApiEndpoint.get("jwks", "/.well-known/jwks.json", { success: HttpApiSchema.WithHeaders(Jwks, jwksCache) })
+      .annotate(OpenApi.Summary, "The public keys of launch tokens (JWKS)")
+      .annotate(
+        OpenApi.Description,
+        "Ed25519 keys (`alg: EdDSA`) that verify launch JWTs by the `kid` of their header; no authentication. " +
+          "After a rotation the previous key stays listed until every token it signed has expired. " +
+          `Cacheable for ${jwksMaxAgeSeconds} s; refetch on an unknown kid.`
+      ),
+    HttpApiEndpoint.post("rotateLaunchKey", "/api/v1.1/operator-api/launch-keys/rotate", {
+      success: RotatedKey,
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN")
+    })
+      .middleware(AdminAuth)
+      .annotate(OpenApi.Summary, "Rotate the launch-token signing key (scope `write:users`)")
+      .annotate(
+        OpenApi.Description,
+        "Creates a new signing key and retires the others; answers its `kid`. Every instance signs with it " +
+          "within 60 s; retired keys stay in the JWKS while their tokens can be alive. When the server runs " +
+          "with `LAUNCH_SIGNING_KEY`, that key is managed outside the gateway: nothing changes and the answer " +
+          "is its kid."
+      )
   )
   .annotate(OpenApi.Title, "System")
 {}

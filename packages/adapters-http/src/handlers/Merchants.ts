@@ -1,6 +1,16 @@
 import { DateTime, Effect, Result } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ApiKey, ApiKeyRepo, createMerchant, MerchantCredentials, MerchantRepo, MerchantSettings, Validation } from "@gateway/domain"
+import {
+  ApiKey,
+  ApiKeyRepo,
+  checkOperatorUrls,
+  createMerchant,
+  MerchantCredentials,
+  MerchantRepo,
+  MerchantSettings,
+  OperatorUrlPolicy,
+  Validation
+} from "@gateway/domain"
 import { Api } from "../Api.ts"
 import { IssuedApiKey } from "../api/Merchants.ts"
 import * as Problem from "../Problem.ts"
@@ -22,12 +32,17 @@ export const MerchantsLive = HttpApiBuilder.group(
     const ports = yield* Effect.context<MerchantRepo | MerchantCredentials | ApiKeyRepo>()
     const merchants = yield* MerchantRepo
     const keys = yield* ApiKeyRepo
+    const urlPolicy = yield* Effect.context<OperatorUrlPolicy>()
     return handlers.handleAll({
       create: ({ payload }) =>
         createMerchant(payload).pipe(Effect.provideContext(ports), Effect.mapError(Problem.fromDomain)),
       get: ({ params }) => merchants.findById(params.id).pipe(Effect.mapError(Problem.fromDomain)),
       changeSettings: ({ params, payload }) =>
-        merchants.changeSettings(params.id, settingsChange(payload)).pipe(Effect.mapError(Problem.fromDomain)),
+        checkOperatorUrls(payload).pipe(
+          Effect.provideContext(urlPolicy),
+          Effect.andThen(merchants.changeSettings(params.id, settingsChange(payload))),
+          Effect.mapError(Problem.fromDomain)
+        ),
       changeStatus: ({ params, payload }) =>
         merchants.changeStatus(params.id, payload.accountStatus).pipe(Effect.mapError(Problem.fromDomain)),
       issueApiKey: ({ params, payload }) =>

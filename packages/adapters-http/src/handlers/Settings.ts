@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { MerchantRepo } from "@gateway/domain"
+import { checkOperatorUrls, MerchantRepo, OperatorUrlPolicy } from "@gateway/domain"
 import { Api } from "../Api.ts"
 import { CurrentMerchant } from "../api/Security.ts"
 import * as Problem from "../Problem.ts"
@@ -12,10 +12,14 @@ export const SettingsLive = HttpApiBuilder.group(
   "settings",
   Effect.fn(function*(handlers) {
     const merchants = yield* MerchantRepo
+    const urlPolicy = yield* Effect.context<OperatorUrlPolicy>()
     return handlers.handleAll({
       get: () => Effect.map(CurrentMerchant, (merchant) => merchant.MerchantSettings),
       change: ({ payload }) =>
-        Effect.flatMap(CurrentMerchant, (merchant) => merchants.changeSettings(merchant.id, settingsChange(payload))).pipe(
+        checkOperatorUrls(payload).pipe(
+          Effect.provideContext(urlPolicy),
+          Effect.andThen(CurrentMerchant),
+          Effect.flatMap((merchant) => merchants.changeSettings(merchant.id, settingsChange(payload))),
           Effect.mapError(Problem.fromDomain)
         )
     })

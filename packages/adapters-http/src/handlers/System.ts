@@ -1,18 +1,24 @@
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
 import { Api } from "../Api.ts"
-import { Status } from "../api/System.ts"
+import { Jwks, jwksMaxAgeSeconds, RotatedKey, Status } from "../api/System.ts"
+import { LaunchKeys } from "../LaunchKeys.ts"
 import * as Problem from "../Problem.ts"
 import { Readiness } from "../Readiness.ts"
 
 const ok = new Status({ status: "ok" })
+const jwksCache = { "cache-control": `public, max-age=${jwksMaxAgeSeconds}` as const }
 
-/** Liveness and readiness. A check that fails, dies or takes longer than 2 s counts as not ready. */
+/**
+ * Liveness, readiness and the launch-token keys. A readiness check that
+ * fails, dies or takes longer than 2 s counts as not ready.
+ */
 export const SystemLive = HttpApiBuilder.group(
   Api,
   "system",
   Effect.fn(function*(handlers) {
     const readiness = yield* Readiness
+    const launchKeys = yield* LaunchKeys
     return handlers.handleAll({
       health: () => Effect.succeed(ok),
       ready: () =>
@@ -22,7 +28,12 @@ export const SystemLive = HttpApiBuilder.group(
           Effect.flatMap((ready) =>
             ready ? Effect.succeed(ok) : Effect.fail(Problem.make("NOT_READY", "the database does not answer"))
           )
-        )
+        ),
+      jwks: () =>
+        launchKeys.publicKeys.pipe(
+          Effect.map((keys) => HttpApiSchema.withHeaders({ body: new Jwks({ keys }), headers: jwksCache }))
+        ),
+      rotateLaunchKey: () => launchKeys.rotate.pipe(Effect.map(({ kid }) => new RotatedKey({ kid })))
     })
   })
 )
