@@ -3,6 +3,7 @@ import { PgClient } from "@effect/sql-pg"
 import * as KeyStore from "@gateway/adapters-operator/LaunchKeyStore"
 import * as LaunchSigner from "@gateway/adapters-operator/LaunchSigner"
 import { LaunchClaims } from "@gateway/domain/LaunchToken"
+import { MerchantId } from "@gateway/domain/Merchant"
 import { LaunchTokenSigner } from "@gateway/domain/ports/LaunchTokenSigner"
 import { Config, ConfigProvider, Effect, Layer, Redacted } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
@@ -31,7 +32,7 @@ const claims = () => {
   const now = Math.floor(Date.now() / 1000)
   return new LaunchClaims({
     iss: "https://gateway.example", aud: "launch", sub: "player-1", jti: randomUUID(), iat: now, exp: now + 60,
-    mid: 7, gid: "odd-even", sid: "session-1", mode: "real", cur: "ETB", lobby: true
+    mid: MerchantId.make(7), gid: "odd-even", sid: "session-1", mode: "real", cur: "ETB", lobby: true
   })
 }
 

@@ -1,5 +1,6 @@
 import { Effect, Schema } from "effect"
 import { CurrencyCode } from "./Currency.ts"
+import { MerchantId } from "./Merchant.ts"
 
 /** Money play or free play. */
 export const LaunchMode = Schema.Literals(["real", "demo"])
@@ -29,7 +30,7 @@ export class LaunchClaims extends Schema.Class<LaunchClaims>("@gateway/domain/La
   jti: Schema.String.check(Schema.isUUID()),
   iat: Schema.Int,
   exp: Schema.Int,
-  mid: Schema.Int,
+  mid: MerchantId,
   gid: Schema.String,
   sid: Schema.String,
   mode: LaunchMode,

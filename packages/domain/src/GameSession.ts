@@ -1,0 +1,53 @@
+import { Schema } from "effect"
+import { CurrencyCode } from "./Currency.ts"
+import { LaunchMode } from "./LaunchToken.ts"
+import { MerchantId } from "./Merchant.ts"
+
+/** A player's game session, opened by redeeming a launch token once. */
+export class GameSession extends Schema.Class<GameSession>("@gateway/domain/GameSession")({
+  id: Schema.String.check(Schema.isUUID()),
+  merchantId: MerchantId,
+  playerId: Schema.String,
+  gameId: Schema.String,
+  operatorSessionId: Schema.String,
+  currency: CurrencyCode,
+  mode: LaunchMode,
+  lobby: Schema.Boolean,
+  createdAt: Schema.DateTimeUtcFromString,
+  expiresAt: Schema.DateTimeUtcFromString
+}) {}
+
+/** The body of `POST /game-api/sessions`. */
+export const RedeemRequest = Schema.Struct({
+  token: Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(4096))
+})
+
+/** The virtual balance a demo session starts with, in major units of its currency. */
+export const demoStartingBalance = "1000"
+
+/** A session token that is unknown or past its idle expiry. */
+export class SessionExpired extends Schema.TaggedError<SessionExpired>()("SessionExpired", {}) {
+  override get message(): string {
+    return "the game session is unknown or has expired; open the game again from the operator's site"
+  }
+}
+
+/** The merchant's branding and stake settings a game page needs. */
+export const PageSettings = Schema.Struct({
+  hideBalance: Schema.Boolean,
+  logo1xUrl: Schema.optionalKey(Schema.String),
+  logo2xUrl: Schema.optionalKey(Schema.String),
+  cupImageUrl: Schema.optionalKey(Schema.String),
+  fontFamilyUrl: Schema.optionalKey(Schema.String),
+  minimumStake: Schema.optionalKey(Schema.Number),
+  maximumStake: Schema.optionalKey(Schema.Number)
+})
+export type PageSettings = typeof PageSettings.Type
+
+/** The answer of `POST /game-api/sessions`. */
+export class SessionOpened extends Schema.Class<SessionOpened>("@gateway/domain/SessionOpened")({
+  sessionToken: Schema.String,
+  session: GameSession,
+  balance: Schema.String,
+  settings: PageSettings
+}) {}

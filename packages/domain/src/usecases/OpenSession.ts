@@ -1,0 +1,71 @@
+import { Effect, Redacted, Result } from "effect"
+import { Forbidden, type Unauthorized } from "../Auth.ts"
+import { demoStartingBalance, type PageSettings, SessionOpened } from "../GameSession.ts"
+import type { TokenAlreadyUsed } from "../LaunchToken.ts"
+import type { Merchant, MerchantNotFound } from "../Merchant.ts"
+import * as Money from "../Money.ts"
+import type { OperatorBadResponse, OperatorTimeout } from "../Operator.ts"
+import { DetailsUrlNotSet, type PlayerRejected } from "../Player.ts"
+import { GameSessionRepo } from "../ports/GameSessionRepo.ts"
+import { LaunchTokenVerifier } from "../ports/LaunchTokenVerifier.ts"
+import { MerchantRepo } from "../ports/MerchantRepo.ts"
+import { OperatorDetails } from "../ports/OperatorDetails.ts"
+
+/** The page settings of a merchant. */
+export const pageSettings = (merchant: Merchant): PageSettings => {
+  const s = merchant.MerchantSettings
+  return {
+    hideBalance: s.hideBalance ?? false,
+    ...(s.logo1xUrl === undefined ? {} : { logo1xUrl: s.logo1xUrl }),
+    ...(s.logo2xUrl === undefined ? {} : { logo2xUrl: s.logo2xUrl }),
+    ...(s.cupImageUrl === undefined ? {} : { cupImageUrl: s.cupImageUrl }),
+    ...(s.fontFamilyUrl === undefined ? {} : { fontFamilyUrl: s.fontFamilyUrl }),
+    ...(s.minimumStake === undefined ? {} : { minimumStake: s.minimumStake }),
+    ...(s.maximumStake === undefined ? {} : { maximumStake: s.maximumStake })
+  }
+}
+
+/**
+ * Redeems a launch token once and opens a game session. Demo sessions get a
+ * virtual balance; real sessions read the player's balance from the
+ * operator's Details URL.
+ */
+export const openSession = Effect.fn("openSession")(function*(token: string): Effect.fn.Return<
+  SessionOpened,
+  | Unauthorized
+  | Forbidden
+  | TokenAlreadyUsed
+  | MerchantNotFound
+  | DetailsUrlNotSet
+  | PlayerRejected
+  | OperatorTimeout
+  | OperatorBadResponse,
+  LaunchTokenVerifier | MerchantRepo | GameSessionRepo | OperatorDetails
+> {
+  const claims = yield* (yield* LaunchTokenVerifier).verify(token)
+  const merchant = yield* (yield* MerchantRepo).findById(claims.mid)
+  if (merchant.accountStatus !== "active") {
+    return yield* new Forbidden({ detail: `merchant account is ${merchant.accountStatus}` })
+  }
+  const demoBalance = Result.getOrThrow(Money.parse(demoStartingBalance, claims.cur)).minor
+  const opened = yield* (yield* GameSessionRepo).open(claims, claims.mode === "demo" ? demoBalance : 0n)
+  let balance = Money.format(Money.make(demoBalance, claims.cur))
+  if (claims.mode === "real") {
+    const url = merchant.MerchantSettings.userDetailsUrl
+    if (url === undefined) return yield* new DetailsUrlNotSet()
+    const player = yield* (yield* OperatorDetails).fetch(merchant, url, {
+      playerId: claims.sub,
+      sessionId: claims.sid,
+      gameId: claims.gid,
+      mode: claims.mode,
+      currency: claims.cur
+    })
+    balance = player.balance
+  }
+  return new SessionOpened({
+    sessionToken: Redacted.value(opened.sessionToken),
+    session: opened.session,
+    balance,
+    settings: pageSettings(merchant)
+  })
+})
