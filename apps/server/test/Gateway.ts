@@ -47,7 +47,7 @@ const waitUntilHealthy = async (url: string, child: ChildProcess, output: () => 
 export const spawnGateway = async (env: Record<string, string>): Promise<Gateway> => {
   const port = await freePort()
   const authSecret = env["AUTH_JWT_SECRET"] ?? randomBytes(32).toString("base64url")
-  const child = spawn(process.execPath, [main], {
+  const child = spawn(process.execPath, [...(process.env["GATEWAY_NODE_OPTIONS"]?.split(" ").filter(Boolean) ?? []), main], {
     env: { PATH: process.env["PATH"] ?? "", PORT: String(port), HOST: "127.0.0.1", AUTH_JWT_SECRET: authSecret, ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })

@@ -1,0 +1,137 @@
+import { CurrencyCode } from "@gateway/domain/Currency"
+import { GameSession, SessionExpired } from "@gateway/domain/GameSession"
+import type { LaunchClaims } from "@gateway/domain/LaunchToken"
+import { LaunchMode, TokenAlreadyUsed } from "@gateway/domain/LaunchToken"
+import { MerchantId } from "@gateway/domain/Merchant"
+import { GameSessionRepo } from "@gateway/domain/ports/GameSessionRepo"
+import { InsufficientFunds } from "@gateway/domain/Wallet"
+import { Config, Effect, Layer, Redacted, Schema } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import type { SqlError } from "effect/sql/SqlError"
+import { createHash, randomBytes, randomUUID } from "node:crypto"
+
+/** How long a session lives without being used. */
+export interface GameSessionRepoPgOptions {
+  readonly idleSeconds: number
+}
+
+/** An authenticate pushes the idle expiry forward only when the session was last seen longer ago than this. */
+export const touchAfterSeconds = 60
+
+const SessionRow = Schema.Struct({
+  id: Schema.String,
+  merchant_id: MerchantId,
+  player_id: Schema.String,
+  game_id: Schema.String,
+  operator_session_id: Schema.String,
+  currency: CurrencyCode,
+  mode: LaunchMode,
+  lobby: Schema.Boolean,
+  created_at: Schema.DateTimeUtcFromDate,
+  expires_at: Schema.DateTimeUtcFromDate
+})
+const decodeSessions = Schema.decodeUnknownEffect(Schema.Array(SessionRow))
+const decodeBalances = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ balance: Schema.BigInt })))
+
+const sessionOf = (row: typeof SessionRow.Type) =>
+  new GameSession({
+    id: row.id,
+    merchantId: row.merchant_id,
+    playerId: row.player_id,
+    gameId: row.game_id,
+    operatorSessionId: row.operator_session_id,
+    currency: row.currency,
+    mode: row.mode,
+    lobby: row.lobby,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at
+  })
+
+/** SHA-256 of a session token; the token is 32 random bytes, so a fast hash suffices. */
+export const hashToken = (token: string): Buffer => createHash("sha256").update(token, "utf8").digest()
+
+const isRedeemed = (error: SqlError): boolean =>
+  error.reason._tag === "UniqueViolation" && error.reason.constraint === "launch_redemptions_pkey"
+
+const columns = "id, merchant_id, player_id, game_id, operator_session_id, currency, mode, lobby, created_at, expires_at"
+
+/**
+ * {@link GameSessionRepo} on PostgreSQL. A launch token's `jti` is redeemed by
+ * inserting it into `launch_redemptions`: the primary key makes a second
+ * redemption fail even when two instances redeem at the same instant. The
+ * session token is 32 random bytes (base64url) and only its SHA-256 is stored.
+ */
+export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOptions) {
+  const sql = yield* SqlClient
+  const idle = sql.literal(`make_interval(secs => ${Math.trunc(options.idleSeconds)})`)
+  const cols = sql.literal(columns)
+
+  const open = Effect.fn("GameSessionRepo.open")(function*(claims: LaunchClaims, demoBalanceMinor: bigint) {
+    const token = randomBytes(32).toString("base64url")
+    const rows = yield* sql.withTransaction(
+      sql`INSERT INTO launch_redemptions (jti) VALUES (${claims.jti})`.pipe(Effect.andThen(sql`
+        INSERT INTO game_sessions (id, token_hash, merchant_id, player_id, game_id, operator_session_id, currency, mode,
+          lobby, demo_balance_minor, expires_at)
+        VALUES (${randomUUID()}, ${hashToken(token)}, ${claims.mid}, ${claims.sub}, ${claims.gid}, ${claims.sid},
+          ${claims.cur}, ${claims.mode}, ${claims.lobby}, ${claims.mode === "demo" ? demoBalanceMinor : null},
+          now() + ${idle})
+        RETURNING ${cols}`))
+    ).pipe(Effect.flatMap(decodeSessions))
+    const [row] = rows
+    if (row === undefined) return yield* Effect.die("INSERT … RETURNING gave no row")
+    return { session: sessionOf(row), sessionToken: Redacted.make(token, { label: "SessionToken" }) }
+  }, Effect.catchTag("SqlError", (error) => isRedeemed(error) ? Effect.fail(new TokenAlreadyUsed()) : Effect.die(error)),
+    Effect.catchTag("SchemaError", Effect.die))
+
+  const authenticate = Effect.fn("GameSessionRepo.authenticate")(function*(sessionToken: string) {
+    const [row] = yield* sql`
+      WITH live AS (
+        SELECT ${cols}, last_seen_at FROM game_sessions WHERE token_hash = ${hashToken(sessionToken)} AND expires_at > now()
+      ), touched AS (
+        UPDATE game_sessions g SET last_seen_at = now(), expires_at = now() + ${idle}
+        FROM live WHERE g.id = live.id AND live.last_seen_at < now() - make_interval(secs => ${touchAfterSeconds})
+        RETURNING g.id, g.expires_at
+      )
+      SELECT live.id, merchant_id, player_id, game_id, operator_session_id, currency, mode, lobby, created_at,
+        coalesce(touched.expires_at, live.expires_at) AS expires_at
+      FROM live LEFT JOIN touched ON touched.id = live.id`.pipe(Effect.flatMap(decodeSessions))
+    if (row === undefined) return yield* new SessionExpired()
+    return sessionOf(row)
+  }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+
+  const demoBalance = Effect.fn("GameSessionRepo.demoBalance")(function*(sessionId: string) {
+    const [row] = yield* sql`
+      SELECT demo_balance_minor AS balance FROM game_sessions WHERE id = ${sessionId} AND demo_balance_minor IS NOT NULL`
+      .pipe(Effect.flatMap(decodeBalances))
+    if (row === undefined) return yield* Effect.die(new Error(`no demo session ${sessionId}`))
+    return row.balance
+  }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+
+  const settleDemo = Effect.fn("GameSessionRepo.settleDemo")(function*(sessionId: string, stake: bigint, payout: bigint) {
+    if (stake < 0n || payout < 0n) return yield* Effect.die(new Error("stake and payout must not be negative"))
+    const [row] = yield* sql`
+      UPDATE game_sessions SET demo_balance_minor = demo_balance_minor - ${stake} + ${payout}
+      WHERE id = ${sessionId} AND demo_balance_minor >= ${stake}
+      RETURNING demo_balance_minor AS balance`.pipe(Effect.flatMap(decodeBalances))
+    if (row === undefined) return yield* new InsufficientFunds()
+    return row.balance
+  }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+
+  return GameSessionRepo.of({ open, authenticate, demoBalance, settleDemo })
+})
+
+/** The repository with an explicit idle expiry (tests, or apps that read their own config). */
+export const layer = (options: GameSessionRepoPgOptions): Layer.Layer<GameSessionRepo, never, SqlClient> =>
+  Layer.effect(GameSessionRepo, make(options))
+
+/** The repository with the idle expiry from `GAME_SESSION_IDLE_SECONDS` (default 1800). */
+export const layerConfig: Layer.Layer<GameSessionRepo, Config.ConfigError, SqlClient> = Layer.effect(
+  GameSessionRepo,
+  Effect.gen(function*() {
+    const idleSeconds = yield* Config.schema(
+      Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 2_592_000 })),
+      "GAME_SESSION_IDLE_SECONDS"
+    ).pipe(Config.withDefault(1800))
+    return yield* make({ idleSeconds })
+  })
+)

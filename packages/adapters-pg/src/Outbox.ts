@@ -1,0 +1,35 @@
+import type { WalletEventType, WalletTransaction } from "@gateway/domain/Wallet"
+import { toWebhookBody } from "@gateway/domain/Wallet"
+import { DateTime, Effect } from "effect"
+import type { SqlClient } from "effect/sql/SqlClient"
+
+/**
+ * The channel notified at commit whenever an outbox message becomes pending
+ * (by the triggers of migration 0004, which name it literally).
+ */
+export const channel = "gateway_outbox"
+
+/** A message to queue: its id is the `webhook-id` of every attempt. */
+export interface OutboxMessage {
+  readonly id: string
+  readonly merchantId: number
+  readonly type: WalletEventType
+  readonly body: string
+}
+
+/** The outbox message of a wallet transaction: id = transactionId, body fixed now with the current time. */
+export const ofTransaction = (tx: WalletTransaction): Effect.Effect<OutboxMessage> =>
+  Effect.map(DateTime.now, (now) => ({
+    id: tx.transactionId,
+    merchantId: tx.merchantId,
+    type: tx.type,
+    body: JSON.stringify(toWebhookBody(tx, DateTime.formatIso(now)))
+  }))
+
+/**
+ * Queues a message, due now. Run it inside the transaction that writes the
+ * rows causing it; the insert trigger notifies {@link channel} at commit.
+ */
+export const enqueue = (sql: SqlClient, message: OutboxMessage) =>
+  sql`INSERT INTO webhook_deliveries (id, merchant_id, type, body)
+    VALUES (${message.id}, ${message.merchantId}, ${message.type}, ${message.body})`
