@@ -1,5 +1,5 @@
 import { Effect, Exit, Scope } from "effect"
-import { SignJWT } from "jose"
+import { createRemoteJWKSet, jwtVerify, SignJWT } from "jose"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { json, startOperator } from "../../../packages/adapters-operator/test/OperatorServer.ts"
 import { type Answer, adminToken, call } from "./Client.ts"
@@ -190,6 +190,30 @@ describe("the seed endpoints on PostgreSQL, served by the real server process", 
       const [name, value] = bad.split("=")
       assertProblem(await launch(apiKey, { [name ?? ""]: value ?? "" }), 400, "VALIDATION_FAILED")
     }
+  })
+
+  it("50 concurrent real launches all succeed with distinct jti, and each token verifies against the JWKS", async () => {
+    const { merchant, apiKey } = await newMerchant()
+    await setDetailsUrl(merchant.id, "/details")
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => launch(apiKey, { playerId: `p-${i}`, sessionId: `s-${i}` }))
+    )
+    const jwks = createRemoteJWKSet(new URL(`${gw.url}/.well-known/jwks.json`))
+    const jtis = new Set<string>()
+    for (const [i, answer] of answers.entries()) {
+      assert.strictEqual(answer.status, 200, answer.text)
+      const token = new URL(answer.body.url).searchParams.get("token") ?? ""
+      const { payload, protectedHeader } = await jwtVerify(token, jwks, {
+        algorithms: ["EdDSA"], audience: "launch", issuer: gw.url
+      })
+      assert.isString(protectedHeader.kid)
+      assert.deepStrictEqual(Object.keys(payload).sort(),
+        ["aud", "cur", "exp", "gid", "iat", "iss", "jti", "lobby", "mid", "mode", "sid", "sub"])
+      assert.include(payload, { sub: `p-${i}`, sid: `s-${i}`, gid: "odd-even", mid: merchant.id, mode: "real", cur: "ETB", lobby: true })
+      assert.strictEqual(Number(payload.exp) - Number(payload.iat), 60)
+      jtis.add(String(payload.jti))
+    }
+    assert.strictEqual(jtis.size, 50)
   })
 
   it("demo launches never call the operator", async () => {

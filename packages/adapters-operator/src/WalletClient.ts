@@ -60,4 +60,4 @@ export const layer = (timeoutMs: number): Layer.Layer<WalletClient, never, Opera
   Layer.effect(WalletClient, make(timeoutMs))
 
 /** Reads `WEBHOOK_TIMEOUT_MS` (default 5000). */
-export const layerConfig = Layer.effect(WalletClient, Effect.flatMap(WebhookConfig.timeoutMs.asEffect(), make))
+export const layerConfig = Layer.effect(WalletClient, Effect.flatMap(WebhookConfig.timeoutMs, make))

@@ -1,0 +1,50 @@
+import type { WalletTransaction } from "@gateway/domain/Wallet"
+import { Effect, Schema } from "effect"
+import type { SqlClient } from "effect/sql/SqlClient"
+import * as Outbox from "./Outbox.ts"
+
+const RoundRow = Schema.Struct({ stake_minor: Schema.BigInt, debit_id: Schema.String })
+const decodeRounds = Schema.decodeUnknownEffect(Schema.Array(RoundRow))
+
+type Status = "settled" | "refused" | "failed"
+
+/**
+ * Closes a round that is still `debiting`, under its row lock; any other
+ * state is a defect (the round was closed already: a repeated call, or the
+ * stale-debit sweep got there first), so nothing is ever booked twice.
+ */
+export const close = (
+  sql: SqlClient,
+  roundId: string,
+  status: Status,
+  outcome: string | null = null,
+  payout: bigint | null = null
+) =>
+  sql`
+    UPDATE rounds SET status = ${status}, outcome = ${outcome}, payout_minor = ${payout}, updated_at = now()
+    WHERE id = ${roundId} AND status = 'debiting'
+    RETURNING stake_minor, debit_id::text AS debit_id`.pipe(
+    Effect.flatMap(decodeRounds),
+    Effect.flatMap(([row]) =>
+      row === undefined
+        ? Effect.die(new Error(`round ${roundId} is not debiting: it was closed already or never begun`))
+        : Effect.succeed(row)
+    )
+  )
+
+/** Appends one ledger row; a transaction id booked before fails the transaction (unique). */
+export const book = (sql: SqlClient, roundId: string, kind: "debit" | "credit" | "refund", transactionId: string,
+  amountMinor: bigint, currency: string) =>
+  sql`INSERT INTO ledger_entries (round_id, transaction_id, kind, amount_minor, currency)
+    VALUES (${roundId}, ${transactionId}, ${kind}, ${amountMinor}, ${currency})`
+
+/**
+ * Fails a locked `debiting` round: the refund in the ledger and queued, in
+ * the caller's transaction.
+ */
+export const refundRound = (sql: SqlClient, roundId: string, refund: WalletTransaction) =>
+  Effect.gen(function*() {
+    yield* close(sql, roundId, "failed")
+    yield* book(sql, roundId, "refund", refund.transactionId, refund.amount.minor, refund.amount.currency)
+    yield* Outbox.enqueue(sql, yield* Outbox.ofTransaction(refund))
+  })
