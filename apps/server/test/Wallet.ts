@@ -1,0 +1,99 @@
+import { json, type Received, startOperator } from "../../../packages/adapters-operator/test/OperatorServer.ts"
+import { adminToken, call } from "./Client.ts"
+import type { Gateway } from "./Gateway.ts"
+
+/** What the fake wallet does with a message: answer it now, later, or not at all. */
+export type WalletReply = (received: Received, body: WalletMessage) =>
+  | { readonly status: number; readonly body?: unknown; readonly delayMs?: number; readonly headers?: Record<string, string> }
+  | "hang"
+
+/** A wallet webhook as the operator receives it. */
+export interface WalletMessage {
+  readonly type: string
+  readonly timestamp: string
+  readonly data: {
+    readonly transactionId: string
+    readonly refTransactionId?: string
+    readonly roundId: string
+    readonly roundClosed: boolean
+    readonly amount: string
+    readonly currency: string
+    readonly playerId: string
+  }
+}
+
+/** A real operator on 127.0.0.1: Details URL at /details, the wallet at /wallet; `reply` decides wallet answers. */
+export const startWallet = async (initial: WalletReply) => {
+  let reply = initial
+  const inFlight = new Map<string, number>()
+  let overlaps = 0
+  const operator = await startOperator((r, res) => {
+    const body = JSON.parse(r.body || "{}")
+    if (r.url === "/details") return json(res, 200, { playerId: body.playerId, currency: "ETB", balance: "1000.00" })
+    const id = String(r.headers["webhook-id"])
+    const now = (inFlight.get(id) ?? 0) + 1
+    if (now > 1) overlaps++
+    inFlight.set(id, now)
+    const done = () => inFlight.set(id, (inFlight.get(id) ?? 1) - 1)
+    const answer = reply(r, body)
+    if (answer === "hang") return void res.on("close", done)
+    setTimeout(() => {
+      done()
+      res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers })
+      res.end(JSON.stringify(answer.body ?? { balance: "1000.00" }))
+    }, answer.delayMs ?? 0)
+  })
+  const messages = () =>
+    operator.received.filter((r) => r.url === "/wallet").map((r) => ({ headers: r.headers, body: JSON.parse(r.body) as WalletMessage }))
+  return {
+    ...operator,
+    messages,
+    overlaps: () => overlaps,
+    setReply: (next: WalletReply) => {
+      reply = next
+    }
+  }
+}
+
+/** A merchant whose Details URL and single webhook URL point at `operatorUrl`, and a real-mode session for it. */
+export const playerSession = async (gw: Gateway, operatorUrl: string, email: string, mode: "real" | "demo" = "real") => {
+  const admin = { authorization: `Bearer ${await adminToken(gw.authSecret)}` }
+  const api = `${gw.url}/api/v1.1/operator-api`
+  const merchant = await call(`${api}/create`, {
+    method: "POST", headers: admin, json: { countryCodes: ["ET"], companyName: "Wallet Co", email, providerId: 1 }
+  })
+  await call(`${api}/merchants/${merchant.body.id}/settings`, {
+    method: "PUT", headers: admin,
+    json: { userDetailsUrl: `${operatorUrl}/details`, webhookUrl: `${operatorUrl}/wallet`, minimumStake: 1, maximumStake: 500 }
+  })
+  const key = (await call(`${api}/merchants/${merchant.body.id}/api-keys`, { method: "POST", headers: admin })).body.apiKey
+  const newSession = async () => {
+    const launch = await call(`${api}/games/generate-launch-url?gameId=odd-even&playerId=p-1&sessionId=s-${email}&mode=${mode}`, {
+      headers: { "sv-api-key": key }
+    })
+    const token = new URL(launch.body.url).searchParams.get("token") ?? ""
+    const opened = await call(`${gw.url}/api/v1.1/game-api/sessions`, { method: "POST", json: { token } })
+    return { token, opened, sessionToken: String(opened.body?.sessionToken) }
+  }
+  const bet = (sessionToken: string, stake = "10.00", selection = "odd") =>
+    call(`${gw.url}/api/v1.1/game-api/rounds`, {
+      method: "POST", headers: { authorization: `Bearer ${sessionToken}` }, json: { stake, selection }
+    })
+  return {
+    merchantId: Number(merchant.body.id),
+    encryptionKey: String(merchant.body.encryptionKey),
+    admin,
+    api,
+    newSession,
+    bet
+  }
+}
+
+/** Polls until `check` holds or `ms` pass. */
+export const eventually = async (check: () => boolean, ms = 15_000) => {
+  const deadline = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time")
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
