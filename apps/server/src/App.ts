@@ -4,7 +4,14 @@ import { SqlClient } from "effect/sql/SqlClient"
 import { AuthBearer, HttpLive, Readiness } from "@gateway/adapters-http"
 import * as ApiKeyCache from "@gateway/adapters-http/ApiKeyCache"
 import { LaunchKeys } from "@gateway/adapters-http/LaunchKeys"
+import { WebhookDeliveries } from "@gateway/adapters-http/WebhookDeliveries"
+import { DeliveryQueue } from "@gateway/adapters-operator/DeliveryQueue"
+import * as DeliveryWorker from "@gateway/adapters-operator/DeliveryWorker"
+import * as GameEngine from "@gateway/adapters-operator/GameEngine"
 import { LaunchKeyStore } from "@gateway/adapters-operator/LaunchKeyStore"
+import * as LaunchTokenVerifier from "@gateway/adapters-operator/LaunchTokenVerifier"
+import * as WalletClient from "@gateway/adapters-operator/WalletClient"
+import { RoundLedgerPg } from "@gateway/adapters-pg"
 import * as RateLimiter from "@gateway/adapters-http/RateLimiter"
 import * as OperatorUrlPolicy from "@gateway/adapters-operator/OperatorUrlPolicy"
 import * as DetailsClient from "@gateway/adapters-operator/DetailsClient"
@@ -42,11 +49,25 @@ const HttpServerLive = Layer.unwrap(
  * lets in-flight requests finish, closes the pool and stops an embedded
  * database.
  */
-export const AppLive = HttpLive.pipe(
-  Layer.provide(HttpServerLive),
+/** The admin endpoints' view of the outbox. */
+const WebhookDeliveriesLive = Layer.effect(
+  WebhookDeliveries,
+  Effect.map(DeliveryQueue, (q) =>
+    WebhookDeliveries.of({ listFailed: q.listFailed, redeliver: q.redeliver, enqueueTest: q.enqueueTest }))
+)
+
+export const AppLive = Layer.mergeAll(
+  HttpLive.pipe(Layer.provide(HttpServerLive)),
+  DeliveryWorker.layerConfig,
+  RoundLedgerPg.layerRecoveryConfig
+).pipe(
   Layer.provide([
     DetailsClient.layerConfig,
     LaunchSigner.layer,
+    LaunchTokenVerifier.layer,
+    WalletClient.layerConfig,
+    GameEngine.layer,
+    WebhookDeliveriesLive,
     LaunchKeysLive,
     ReadinessLive,
     AuthBearer.layerConfig,

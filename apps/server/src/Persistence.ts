@@ -1,5 +1,14 @@
 import { Layer } from "effect"
-import { ApiKeyRepoPg, DataCipher, Database, GameCatalogPg, MerchantRepoPg } from "@gateway/adapters-pg"
+import {
+  ApiKeyRepoPg,
+  DataCipher,
+  Database,
+  DeliveryQueuePg,
+  GameCatalogPg,
+  GameSessionRepoPg,
+  MerchantRepoPg,
+  RoundLedgerPg
+} from "@gateway/adapters-pg"
 import * as LaunchKeyStorePg from "@gateway/adapters-pg/LaunchKeyStorePg"
 import * as Credentials from "@gateway/adapters-operator/Credentials"
 import * as Ids from "@gateway/adapters-operator/Ids"
@@ -14,6 +23,9 @@ export const PersistenceLive = Layer.mergeAll(
   ApiKeyRepoPg.layer,
   GameCatalogPg.layerConfig,
   LaunchKeyStorePg.layerConfig,
+  GameSessionRepoPg.layerConfig,
+  RoundLedgerPg.layer,
+  DeliveryQueuePg.layer(),
   Credentials.layer,
   Ids.layer
 ).pipe(

@@ -57,7 +57,7 @@ export const spawnGateway = async (env: Record<string, string>): Promise<Gateway
   const url = `http://127.0.0.1:${port}`
   const stop = (signal: NodeJS.Signals = "SIGTERM") =>
     new Promise<number | null>((resolve) => {
-      if (child.exitCode !== null) return resolve(child.exitCode)
+      if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode)
       child.once("exit", (code) => resolve(code))
       child.kill(signal)
     })

@@ -1,7 +1,20 @@
 import { Data, Effect, Schema, SchemaTransformation } from "effect"
 import { HttpServerRespondable, HttpServerResponse } from "effect/http"
 import { HttpApiSchema } from "effect/http-api"
-import type { Auth, Currency, Game, LaunchToken, Merchant, Money, Operator, Player, RateLimit, Validation } from "@gateway/domain"
+import type {
+  Auth,
+  Currency,
+  Game,
+  GameSession,
+  LaunchToken,
+  Merchant,
+  Money,
+  Operator,
+  Player,
+  RateLimit,
+  Validation,
+  Wallet
+} from "@gateway/domain"
 
 /** The media type of every error answer (RFC 9457). */
 export const contentType = "application/problem+json"
@@ -10,6 +23,7 @@ export const contentType = "application/problem+json"
 export const titles = {
   400: "Bad Request",
   401: "Unauthorized",
+  402: "Payment Required",
   403: "Forbidden",
   404: "Not Found",
   405: "Method Not Allowed",
@@ -29,10 +43,14 @@ export type ProblemStatus = keyof typeof titles
 export const codes = {
   VALIDATION_FAILED: 400,
   UNAUTHORIZED: 401,
+  SESSION_EXPIRED: 401,
+  BET_REFUSED: 402,
+  INSUFFICIENT_FUNDS: 402,
   FORBIDDEN: 403,
   GAME_NOT_FOUND: 404,
   MERCHANT_NOT_FOUND: 404,
   API_KEY_NOT_FOUND: 404,
+  DELIVERY_NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   EMAIL_TAKEN: 409,
@@ -43,9 +61,11 @@ export const codes = {
   CURRENCY_MISMATCH: 422,
   PLAYER_REJECTED: 422,
   DETAILS_URL_NOT_SET: 422,
+  WEBHOOK_URL_NOT_SET: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   OPERATOR_BAD_RESPONSE: 502,
+  WALLET_UNAVAILABLE: 502,
   NOT_READY: 503,
   OPERATOR_TIMEOUT: 504
 } as const satisfies Record<string, ProblemStatus>
@@ -110,6 +130,11 @@ export type DomainError =
   | Operator.OperatorBadResponse
   | Operator.OperatorTimeout
   | Money.InvalidAmount
+  | GameSession.SessionExpired
+  | Wallet.BetRefused
+  | Wallet.InsufficientFunds
+  | Wallet.WalletUnavailable
+  | Wallet.WebhookUrlNotSet
 
 const codeOfTag: { readonly [K in DomainError["_tag"]]: ProblemCode } = {
   ValidationFailed: "VALIDATION_FAILED",
@@ -126,7 +151,12 @@ const codeOfTag: { readonly [K in DomainError["_tag"]]: ProblemCode } = {
   DetailsUrlNotSet: "DETAILS_URL_NOT_SET",
   RateLimited: "RATE_LIMITED",
   OperatorBadResponse: "OPERATOR_BAD_RESPONSE",
-  OperatorTimeout: "OPERATOR_TIMEOUT"
+  OperatorTimeout: "OPERATOR_TIMEOUT",
+  SessionExpired: "SESSION_EXPIRED",
+  BetRefused: "BET_REFUSED",
+  InsufficientFunds: "INSUFFICIENT_FUNDS",
+  WalletUnavailable: "WALLET_UNAVAILABLE",
+  WebhookUrlNotSet: "WEBHOOK_URL_NOT_SET"
 }
 
 /** The one mapping from domain errors (by `_tag`) to status and code; the detail is the error's message. */

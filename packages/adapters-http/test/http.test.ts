@@ -340,6 +340,8 @@ describe("routing, probes and documents", () => {
     expect(json.info).toMatchObject({ title: "Operator Gateway", version: "1.1.0" })
     expect(Object.keys(json.paths).sort()).toEqual([
       "/.well-known/jwks.json",
+      "/api/v1.1/game-api/rounds",
+      "/api/v1.1/game-api/sessions",
       "/api/v1.1/operator-api/create",
       "/api/v1.1/operator-api/games",
       "/api/v1.1/operator-api/games/generate-launch-url",
@@ -350,9 +352,14 @@ describe("routing, probes and documents", () => {
       "/api/v1.1/operator-api/merchants/{id}/api-keys/{slug}",
       "/api/v1.1/operator-api/merchants/{id}/settings",
       "/api/v1.1/operator-api/merchants/{id}/status",
+      "/api/v1.1/operator-api/merchants/{id}/webhook-deliveries",
+      "/api/v1.1/operator-api/merchants/{id}/webhook-deliveries/{deliveryId}/redeliver",
+      "/api/v1.1/operator-api/merchants/{id}/webhook-test",
       "/api/v1.1/operator-api/settings",
       "/health",
-      "/ready"
+      "/play/{gameId}",
+      "/ready",
+      "/static/games/{file}"
     ])
     expect(json.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "Bearer" })
     expect(json.components.securitySchemes.svApiKey).toMatchObject({ type: "apiKey", in: "header", name: "sv-api-key" })

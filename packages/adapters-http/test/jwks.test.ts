@@ -25,7 +25,9 @@ import {
   operatorDetails,
   sequentialIds
 } from "../../domain/test/doubles.ts"
+import { makeMemoryQueue } from "../../adapters-operator/test/MemoryDeliveryQueue.ts"
 import * as AuthBearer from "../src/AuthBearer.ts"
+import { gamePorts } from "./gameDoubles.ts"
 import { LaunchKeys } from "../src/LaunchKeys.ts"
 import * as RateLimiter from "../src/RateLimiter.ts"
 import { Readiness } from "../src/Readiness.ts"
@@ -68,7 +70,12 @@ beforeAll(async () => {
     RateLimiter.layer({ rps: 0, burst: 0 }),
     OperatorUrlPolicy.layer(true),
     Layer.merge(SignerLive, LaunchKeysLive).pipe(Layer.provideMerge(keys)),
-    Layer.succeed(LaunchPolicy, { issuer, ttlSeconds: 60 })
+    Layer.succeed(LaunchPolicy, { issuer, ttlSeconds: 60 }),
+    gamePorts({
+      log: { begun: [], settled: [], refused: [], failed: [] },
+      deliveries: await Effect.runPromise(makeMemoryQueue),
+      draw: 17
+    })
   )
   const app = HttpLive.pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),

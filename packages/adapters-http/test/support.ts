@@ -29,6 +29,9 @@ import * as AuthBearer from "../src/AuthBearer.ts"
 import * as RateLimiter from "../src/RateLimiter.ts"
 import { Readiness } from "../src/Readiness.ts"
 import { HttpLive } from "../src/Server.ts"
+import { makeMemoryQueue, type MemoryQueue } from "../../adapters-operator/test/MemoryDeliveryQueue.ts"
+import type { Merchant } from "../../domain/src/Merchant.ts"
+import { gamePorts, type LedgerLog } from "./gameDoubles.ts"
 
 export const secret = "test-secret-that-is-at-least-32-characters-long"
 export const issuer = "https://auth.example"
@@ -130,6 +133,10 @@ export interface Started {
   readonly ready: { value: boolean }
   /** How often the in-memory ApiKeyRepo (below the cache) was asked to authenticate a key. */
   readonly keyLookups: { value: number }
+  /** The in-memory webhook outbox behind the admin deliveries endpoints. */
+  readonly deliveries: MemoryQueue
+  /** What the in-memory round ledger was told. */
+  readonly ledger: LedgerLog
   readonly dispose: () => Promise<void>
 }
 
@@ -140,18 +147,28 @@ export interface Protections {
   readonly allowPrivateOperatorUrls?: boolean
 }
 
+/** Game options of a test server: merchants beyond the usual three, and the engine's fixed draw (default 17, odd). */
+export interface GameOptions {
+  readonly merchants?: ReadonlyArray<Merchant>
+  readonly draw?: number
+}
+
 /** Serves the real HttpApi on 127.0.0.1 (random port) over in-memory ports. */
 export const start = async (
   auth: AuthBearer.BearerOptions = { secret: Redacted.make(secret) },
-  protections: Protections = {}
+  protections: Protections = {},
+  game: GameOptions = {}
 ): Promise<Started> => {
   const ready = { value: true }
   const keyLookups = { value: 0 }
+  const deliveries = await Effect.runPromise(makeMemoryQueue)
+  const log: LedgerLog = { begun: [], settled: [], refused: [], failed: [] }
   const ports = Layer.mergeAll(
     merchantRepo([
       makeMerchant({ MerchantSettings: makeSettings({ userDetailsUrl: "https://ops.example/details" }) }),
       makeMerchant({ id: MerchantId.make(8), email: "second@example.com", accountStatus: "suspended" }),
-      makeMerchant({ id: MerchantId.make(9), email: "nodetails@example.com" })
+      makeMerchant({ id: MerchantId.make(9), email: "nodetails@example.com" }),
+      ...(game.merchants ?? [])
     ]),
     ApiKeyCache.layer({ ttlMs: protections.apiKeyCacheTtlMs ?? 5000 }).pipe(
       Layer.provide(apiKeys([[liveKey, 7], [suspendedKey, 8], [`sv_test.${"C".repeat(43)}.nodetails1`, 9]], keyLookups))
@@ -165,7 +182,8 @@ export const start = async (
     fixedCredentials,
     Layer.succeed(Readiness, Readiness.of({ check: Effect.sync(() => ready.value) })),
     AuthBearer.layer(auth),
-    Layer.succeed(LaunchKeys, LaunchKeys.of({ publicKeys: Effect.succeed([]), rotate: Effect.die("not used") }))
+    Layer.succeed(LaunchKeys, LaunchKeys.of({ publicKeys: Effect.succeed([]), rotate: Effect.die("not used") })),
+    gamePorts({ log, deliveries, draw: game.draw ?? 17 })
   )
   const app = HttpLive.pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
@@ -177,7 +195,14 @@ export const start = async (
   }))
   const address = server.address
   if (address._tag === "UnixPathAddress") throw new Error("expected a TCP address")
-  return { url: `http://127.0.0.1:${address.port}`, ready, keyLookups, dispose: () => runtime.dispose() }
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    ready,
+    keyLookups,
+    deliveries,
+    ledger: log,
+    dispose: () => runtime.dispose()
+  }
 }
 
 /** A bearer token signed with the test secret. */

@@ -6,7 +6,8 @@ import { OperatorHttp } from "./OperatorHttp.ts"
 import { parseRetryAfter } from "./RetryAfter.ts"
 import { signMessage } from "./Signature.ts"
 import * as WebhookConfig from "./WebhookConfig.ts"
-import { noWebhookUrl, webhookUrl } from "./WebhookUrl.ts"
+import { webhookUrlFor } from "@gateway/domain/Wallet"
+import { noWebhookUrl } from "./WebhookUrl.ts"
 
 /** How the delivery worker runs. */
 export interface WorkerOptions {
@@ -60,7 +61,7 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
     const merchant = yield* merchants.findById(delivery.merchantId).pipe(
       Effect.mapError(() => notDelivered("the merchant does not exist"))
     )
-    const url = webhookUrl(merchant.MerchantSettings, delivery.type)
+    const url = webhookUrlFor(merchant.MerchantSettings, delivery.type)
     if (url === undefined) return notDelivered(noWebhookUrl)
     const secrets = yield* merchants.secrets(delivery.merchantId).pipe(
       Effect.mapError(() => notDelivered("the merchant's signing keys could not be read"))

@@ -6,7 +6,8 @@ import { BetRefused, toWebhookBody, WalletUnavailable, type WalletTransaction } 
 import { OperatorHttp } from "./OperatorHttp.ts"
 import { signMessage } from "./Signature.ts"
 import * as WebhookConfig from "./WebhookConfig.ts"
-import { noWebhookUrl, webhookUrl } from "./WebhookUrl.ts"
+import { webhookUrlFor } from "@gateway/domain/Wallet"
+import { noWebhookUrl } from "./WebhookUrl.ts"
 
 /** The operator's answer to an accepted debit: its balance, a decimal string (a float is refused). */
 const DebitAnswer = Schema.Struct({
@@ -29,7 +30,7 @@ export const make = Effect.fnUntraced(function*(timeoutMs: number) {
   const merchants = yield* MerchantRepo
   const unavailable = (detail: string) => new WalletUnavailable({ detail })
   const debit = Effect.fnUntraced(function*(merchant: Merchant, tx: WalletTransaction) {
-    const url = webhookUrl(merchant.MerchantSettings, "transaction.debit")
+    const url = webhookUrlFor(merchant.MerchantSettings, "transaction.debit")
     if (url === undefined) return yield* unavailable(noWebhookUrl)
     const secrets = yield* merchants.secrets(merchant.id).pipe(
       Effect.mapError(() => unavailable("the merchant's signing keys could not be read"))

@@ -9,6 +9,10 @@ export const timeoutMs = Config.schema(
 
 const Seconds = Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 7 * 86_400 }))
 
+const Delay = Schema.String.check(
+  Schema.isPattern(/^\d{1,6}(\.\d{1,3})?$/, { message: "must be a number of seconds like 5 or 0.05" })
+).pipe(Schema.decodeTo(Schema.NumberFromString.pipe(Schema.decodeTo(Seconds))))
+
 /** Comma-separated seconds (`"5,300,1800"`) as a non-empty schedule. */
 export const ScheduleFromString = Schema.String.pipe(
   Schema.decodeTo(
@@ -19,7 +23,7 @@ export const ScheduleFromString = Schema.String.pipe(
     })
   ),
   Schema.decodeTo(
-    Schema.Array(Schema.NumberFromString.pipe(Schema.decodeTo(Seconds))).check(
+    Schema.Array(Delay).check(
       Schema.isMinLength(1, { message: "must list at least one delay" })
     )
   )

@@ -1,3 +1,4 @@
+import * as WebhookConfig from "@gateway/adapters-operator/WebhookConfig"
 import { CurrencyCode } from "@gateway/domain/Currency"
 import * as Money from "@gateway/domain/Money"
 import type { WalletTransaction } from "@gateway/domain/Wallet"
@@ -91,10 +92,7 @@ export const staleMarginSeconds = 60
  */
 export const layerRecoveryConfig: Layer.Layer<never, Config.ConfigError, SqlClient> = Layer.unwrap(
   Effect.gen(function*() {
-    const timeoutMs = yield* Config.schema(
-      Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 600_000 })),
-      "WEBHOOK_TIMEOUT_MS"
-    ).pipe(Config.withDefault(5000))
+    const timeoutMs = yield* WebhookConfig.timeoutMs
     return layerRecovery({ olderThanSeconds: Math.ceil(timeoutMs / 1000) + staleMarginSeconds, every: "30 seconds" })
   })
 )

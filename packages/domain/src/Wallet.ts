@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import type { CurrencyCode } from "./Currency.ts"
+import type { MerchantSettings } from "./MerchantSettings.ts"
 import * as Money from "./Money.ts"
 
 /** The webhook event types of the seamless wallet (CONTRACT §5). */
@@ -72,4 +73,28 @@ export class InsufficientFunds extends Schema.TaggedError<InsufficientFunds>()("
 /** The operator's answer to a debit: its balance after the debit, a decimal string. */
 export interface DebitAccepted {
   readonly balance: string
+}
+
+const specificUrl = {
+  "transaction.debit": "debitWebhookUrl",
+  "transaction.credit": "creditWebhookUrl",
+  "transaction.refund": "refundWebhookUrl",
+  "webhook.test": "creditWebhookUrl"
+} as const satisfies Record<WalletEventType, keyof MerchantSettings>
+
+/**
+ * The URL a wallet message of `type` goes to (CONTRACT §5). With
+ * `isSeperateWebhookUrl` the type's own URL — debit, credit, refund; a
+ * `webhook.test` ping goes to the credit URL, where queued messages arrive —
+ * falling back to `webhookUrl` when that one is not set; otherwise
+ * `webhookUrl`. Undefined when none is set.
+ */
+export const webhookUrlFor = (settings: MerchantSettings, type: WalletEventType): string | undefined =>
+  settings.isSeperateWebhookUrl === true ? settings[specificUrl[type]] ?? settings.webhookUrl : settings.webhookUrl
+
+/** A real-mode bet for a merchant with no webhook URL for debits: nothing is sent, nothing is booked. */
+export class WebhookUrlNotSet extends Schema.TaggedError<WebhookUrlNotSet>()("WebhookUrlNotSet", {}) {
+  override get message(): string {
+    return "the merchant has no webhook URL for debits; set webhookUrl (or debitWebhookUrl) in MerchantSettings"
+  }
 }

@@ -12,7 +12,14 @@ import { RoundLedger } from "../ports/RoundLedger.ts"
 import { WalletClient } from "../ports/WalletClient.ts"
 import { type PlayRequest, RoundResult } from "../Round.ts"
 import { ValidationFailed } from "../Validation.ts"
-import type { BetRefused, InsufficientFunds, WalletTransaction, WalletUnavailable } from "../Wallet.ts"
+import {
+  type BetRefused,
+  type InsufficientFunds,
+  type WalletTransaction,
+  type WalletUnavailable,
+  webhookUrlFor,
+  WebhookUrlNotSet
+} from "../Wallet.ts"
 
 const toMinor = (major: number, digits: number): bigint => BigInt(Math.round(major * 10 ** digits))
 
@@ -54,7 +61,14 @@ export const playRound = Effect.fn("playRound")(function*(
   request: PlayRequest
 ): Effect.fn.Return<
   RoundResult,
-  SessionExpired | MerchantNotFound | Forbidden | ValidationFailed | InsufficientFunds | BetRefused | WalletUnavailable,
+  | SessionExpired
+  | MerchantNotFound
+  | Forbidden
+  | ValidationFailed
+  | InsufficientFunds
+  | BetRefused
+  | WalletUnavailable
+  | WebhookUrlNotSet,
   GameSessionRepo | MerchantRepo | GameEngine | WalletClient | RoundLedger | Ids
 > {
   const sessions = yield* GameSessionRepo
@@ -76,6 +90,7 @@ export const playRound = Effect.fn("playRound")(function*(
     return new RoundResult({ roundId, outcome: outcome.outcome, payout: format(outcome.payout), balance: format(balance) })
   }
 
+  if (webhookUrlFor(merchant.MerchantSettings, "transaction.debit") === undefined) return yield* new WebhookUrlNotSet()
   const transaction = (type: WalletTransaction["type"], transactionId: string, amount: bigint, roundClosed: boolean,
     refTransactionId?: string): WalletTransaction => ({
     type,

@@ -1,0 +1,74 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { Merchant, Wallet } from "@gateway/domain"
+import * as Problem from "../Problem.ts"
+import { AdminAuth } from "./Security.ts"
+
+/** A webhook message whose retries are exhausted. */
+export class FailedDelivery extends Schema.Class<FailedDelivery>("@gateway/adapters-http/FailedDelivery")({
+  id: Schema.String,
+  merchantId: Schema.Int,
+  type: Wallet.WalletEventType,
+  attempts: Schema.Int,
+  lastError: Schema.String,
+  lastStatus: Schema.optionalKey(Schema.Int),
+  createdAt: Schema.String,
+  failedAt: Schema.String
+}) {}
+
+/** The answer of the failed-deliveries list. */
+export class FailedDeliveries extends Schema.Class<FailedDeliveries>("@gateway/adapters-http/FailedDeliveries")({
+  data: Schema.Array(FailedDelivery)
+}) {}
+
+/** The answer of a webhook test: the id of the queued `webhook.test` message (its `webhook-id`). */
+export class TestQueued extends Schema.Class<TestQueued>("@gateway/adapters-http/TestQueued")({
+  deliveryId: Schema.String
+}) {}
+
+/** The largest number of failed deliveries listed at once (oldest first). */
+export const maxListed = 500
+
+const id = { id: Merchant.MerchantId }
+
+/** The wallet webhook outbox of a merchant: failed messages, redelivery and a test ping (bearer). */
+export class DeliveriesApi extends HttpApiGroup.make("deliveries")
+  .add(
+    HttpApiEndpoint.get("listFailed", "/merchants/:id/webhook-deliveries", {
+      params: id,
+      query: { status: Schema.Literal("failed").annotate({ description: "only `failed` is supported" }) },
+      success: FailedDeliveries,
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND")
+    })
+      .annotate(OpenApi.Summary, "List failed webhook deliveries (scope `read:users`)")
+      .annotate(
+        OpenApi.Description,
+        `Messages whose retries are exhausted, at most ${maxListed}. \`status\` other than \`failed\`: 400 VALIDATION_FAILED.`
+      ),
+    HttpApiEndpoint.post("redeliver", "/merchants/:id/webhook-deliveries/:deliveryId/redeliver", {
+      params: { ...id, deliveryId: Schema.String.check(Schema.isMaxLength(64)) },
+      success: HttpApiSchema.Accepted,
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND", "DELIVERY_NOT_FOUND")
+    })
+      .annotate(OpenApi.Summary, "Redeliver a failed webhook message")
+      .annotate(
+        OpenApi.Description,
+        "Puts the failed message back in the queue, due now, with the same webhook-id and body and a fresh " +
+          "retry schedule. Not a failed message of this merchant: 404 DELIVERY_NOT_FOUND."
+      ),
+    HttpApiEndpoint.post("test", "/merchants/:id/webhook-test", {
+      params: id,
+      success: TestQueued.pipe(HttpApiSchema.status(202)),
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND")
+    })
+      .annotate(OpenApi.Summary, "Send a webhook.test ping")
+      .annotate(
+        OpenApi.Description,
+        "Queues a signed `webhook.test` message, delivered and retried like a credit: to `webhookUrl`, or with " +
+          "`isSeperateWebhookUrl` to `creditWebhookUrl` (falling back to `webhookUrl`)."
+      )
+  )
+  .middleware(AdminAuth)
+  .prefix("/api/v1.1/operator-api")
+  .annotate(OpenApi.Title, "Webhook deliveries")
+{}

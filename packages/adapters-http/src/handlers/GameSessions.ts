@@ -1,0 +1,54 @@
+import { Effect, Redacted } from "effect"
+import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
+import {
+  GameEngine,
+  GameSessionRepo,
+  Ids,
+  LaunchTokenVerifier,
+  MerchantRepo,
+  OperatorDetails,
+  openSession,
+  playRound,
+  RoundLedger,
+  WalletClient
+} from "@gateway/domain"
+import { Api } from "../Api.ts"
+import { SessionToken } from "../api/SessionAuth.ts"
+import * as Problem from "../Problem.ts"
+
+const noStore = { "cache-control": "no-store" as const }
+
+/** Sessions and rounds, for the game front-end. */
+export const GameSessionsLive = HttpApiBuilder.group(
+  Api,
+  "gameSessions",
+  Effect.fn(function*(handlers) {
+    const ports = yield* Effect.context<
+      | LaunchTokenVerifier
+      | MerchantRepo
+      | GameSessionRepo
+      | OperatorDetails
+      | GameEngine
+      | WalletClient
+      | RoundLedger
+      | Ids
+    >()
+    return handlers.handleAll({
+      open: ({ payload }) =>
+        openSession(payload.token).pipe(
+          Effect.provideContext(ports),
+          Effect.mapError(Problem.fromDomain),
+          Effect.map((body) => HttpApiSchema.withHeaders({ body, headers: noStore }))
+        ),
+      play: ({ payload }) =>
+        Effect.gen(function*() {
+          const token = yield* SessionToken
+          const result = yield* playRound(Redacted.value(token), payload).pipe(
+            Effect.provideContext(ports),
+            Effect.mapError(Problem.fromDomain)
+          )
+          return HttpApiSchema.withHeaders({ body: result, headers: noStore })
+        })
+    })
+  })
+)

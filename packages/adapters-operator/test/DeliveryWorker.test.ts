@@ -1,0 +1,226 @@
+import { assert, describe, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Layer, Redacted, Schema } from "effect"
+import { MerchantId } from "@gateway/domain/Merchant"
+import type { Merchant } from "@gateway/domain/Merchant"
+import type { SettingsValues } from "@gateway/domain/MerchantSettings"
+import type { ServerResponse } from "node:http"
+import { Webhook } from "standardwebhooks"
+import { DeliveryQueue } from "../src/DeliveryQueue.ts"
+import * as DeliveryWorker from "../src/DeliveryWorker.ts"
+import { OperatorHttp } from "../src/OperatorHttp.ts"
+import * as WebhookConfig from "../src/WebhookConfig.ts"
+import { makeMemoryQueue, type MemoryQueue } from "./MemoryDeliveryQueue.ts"
+import { credentials, merchants, merchantWith, signedHeaders } from "./fixtures.ts"
+import { json, type Received, startOperator } from "./OperatorServer.ts"
+
+const mid = MerchantId.make(7)
+const body = (id: string) =>
+  JSON.stringify({ type: "transaction.credit", timestamp: "2026-11-21T22:00:00.000Z", data: { transactionId: id, amount: "19.50" } })
+const credit = (id: string) => ({ id, merchantId: mid, type: "transaction.credit" as const, body: body(id) })
+const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`
+
+/** Polls `check` every 10 ms until it holds, for at most `ms`. */
+const eventually = (check: () => boolean, ms = 5000) =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + ms
+    while (!check()) {
+      if (Date.now() > deadline) return yield* Effect.die(new Error("condition not reached in time"))
+      yield* Effect.sleep(10)
+    }
+  })
+
+interface World {
+  readonly url: string
+  readonly received: Array<Received>
+  readonly queue: MemoryQueue
+  readonly merchant: { value: Merchant }
+}
+
+/** A real operator, the in-memory queue and `workers` workers, for the duration of `f`. */
+const withWorld = <A>(
+  reply: (r: Received, res: ServerResponse, count: number) => void,
+  settings: (url: string) => SettingsValues,
+  f: (world: World) => Effect.Effect<A>,
+  options: { readonly schedule?: ReadonlyArray<number>; readonly workers?: number; readonly timeoutMs?: number } = {}
+) =>
+  Effect.acquireUseRelease(
+    Effect.promise(() => {
+      let count = 0
+      return startOperator((r, res) => reply(r, res, ++count))
+    }),
+    (op) =>
+      Effect.gen(function*() {
+        const queue = yield* makeMemoryQueue
+        const merchant = { value: merchantWith(settings(op.url)) }
+        const worker = DeliveryWorker.layer({
+          timeoutMs: options.timeoutMs ?? 2000,
+          schedule: options.schedule ?? [0.05, 0.05, 0.05],
+          pollInterval: 20
+        }).pipe(
+          Layer.provide([
+            Layer.succeed(DeliveryQueue, queue.service),
+            merchants(merchant),
+            Layer.effect(OperatorHttp, OperatorHttp.make(true))
+          ])
+        )
+        const workers = Layer.mergeAll(worker, ...Array.from({ length: (options.workers ?? 1) - 1 }, () => worker))
+        return yield* Effect.scoped(
+          Effect.andThen(Layer.build(Layer.fresh(workers)), f({ url: op.url, received: op.received, queue, merchant }))
+        )
+      }),
+    (op) => Effect.promise(op.close)
+  )
+
+const verify = (r: Received) => new Webhook(Redacted.value(credentials.encryptionKey)).verify(r.body, signedHeaders(r.headers))
+
+describe("DeliveryWorker with a real operator on 127.0.0.1", () => {
+  it.live("retries a credit answered 500 with the same webhook-id and body until a 200, then never again", () =>
+    withWorld(
+      (_r, res, n) => json(res, n < 3 ? 500 : 200, { balance: "10.00" }),
+      (url) => ({ webhookUrl: `${url}/wallet` }),
+      ({ received, queue }) =>
+        Effect.gen(function*() {
+          yield* queue.enqueue(credit(uuid(1)))
+          yield* eventually(() => queue.rows.get(uuid(1))?.status === "delivered")
+          yield* Effect.sleep(300)
+          assert.strictEqual(received.length, 3)
+          for (const r of received) {
+            assert.strictEqual(r.url, "/wallet")
+            assert.strictEqual(r.headers["webhook-id"], uuid(1))
+            assert.strictEqual(r.body, body(uuid(1)))
+            verify(r)
+          }
+          assert.strictEqual(queue.rows.get(uuid(1))?.attempts, 3)
+        })
+    ))
+
+  it.live("honours Retry-After (seconds) over a shorter schedule", () =>
+    withWorld(
+      (_r, res, n) => {
+        if (n === 1) {
+          res.writeHead(503, { "retry-after": "1" })
+          res.end()
+        } else json(res, 200, {})
+      },
+      (url) => ({ webhookUrl: url }),
+      ({ received, queue }) =>
+        Effect.gen(function*() {
+          const started = Date.now()
+          yield* queue.enqueue(credit(uuid(2)))
+          yield* eventually(() => queue.rows.get(uuid(2))?.status === "delivered")
+          assert.deepStrictEqual(queue.rows.get(uuid(2))?.delays, [1])
+          assert.strictEqual(received.length, 2)
+          assert.isAtLeast(Date.now() - started, 950)
+        })
+    ))
+
+  it.live("marks a message failed when the schedule is exhausted, with the last status", () =>
+    withWorld(
+      (_r, res) => json(res, 500, {}),
+      (url) => ({ webhookUrl: url }),
+      ({ received, queue }) =>
+        Effect.gen(function*() {
+          yield* queue.enqueue(credit(uuid(3)))
+          yield* eventually(() => queue.rows.get(uuid(3))?.status === "failed")
+          const row = queue.rows.get(uuid(3))
+          assert.strictEqual(row?.attempts, 3)
+          assert.strictEqual(row?.lastStatus, 500)
+          assert.match(row?.lastError ?? "", /HTTP 500/)
+          yield* Effect.sleep(200)
+          assert.strictEqual(received.length, 3)
+        }),
+      { schedule: [0.05, 0.05] }
+    ))
+
+  it.live("chooses the URL at send time from the merchant's current settings, by type", () =>
+    withWorld(
+      (r, res) => json(res, r.url === "/old" ? 500 : 200, {}),
+      (url) => ({ webhookUrl: `${url}/old` }),
+      ({ url, received, queue, merchant }) =>
+        Effect.gen(function*() {
+          yield* queue.enqueue(credit(uuid(4)))
+          yield* eventually(() => received.length === 1)
+          merchant.value = merchantWith({
+            isSeperateWebhookUrl: true,
+            webhookUrl: `${url}/old`,
+            creditWebhookUrl: `${url}/credit`,
+            refundWebhookUrl: `${url}/refund`,
+            debitWebhookUrl: `${url}/debit`
+          })
+          yield* queue.enqueue({ ...credit(uuid(5)), type: "transaction.refund" })
+          yield* eventually(() => ["delivered"].includes(queue.rows.get(uuid(4))?.status ?? "") &&
+            queue.rows.get(uuid(5))?.status === "delivered")
+          const id = yield* queue.service.enqueueTest(mid)
+          yield* eventually(() => queue.rows.get(id)?.status === "delivered")
+          const urlOf = (webhookId: string) => received.filter((r) => r.headers["webhook-id"] === webhookId).map((r) => r.url)
+          assert.deepStrictEqual(urlOf(uuid(4)), ["/old", "/credit"])
+          assert.deepStrictEqual(urlOf(uuid(5)), ["/refund"])
+          assert.deepStrictEqual(urlOf(id), ["/credit"])
+        })
+    ))
+
+  it.live("never sends a message twice at once, even with two workers on one queue", () => {
+    const inFlight = new Map<string, number>()
+    let overlap = 0
+    return withWorld(
+      (r, res) => {
+        const id = String(r.headers["webhook-id"])
+        const now = (inFlight.get(id) ?? 0) + 1
+        if (now > 1) overlap++
+        inFlight.set(id, now)
+        setTimeout(() => {
+          inFlight.set(id, (inFlight.get(id) ?? 1) - 1)
+          json(res, 200, {})
+        }, 50)
+      },
+      (url) => ({ webhookUrl: url }),
+      ({ received, queue }) =>
+        Effect.gen(function*() {
+          for (let n = 10; n < 50; n++) yield* queue.enqueue(credit(uuid(n)))
+          yield* eventually(() => [...queue.rows.values()].every((r) => r.status === "delivered"))
+          yield* Effect.sleep(100)
+          assert.strictEqual(overlap, 0)
+          assert.strictEqual(received.length, 40)
+          assert.strictEqual(new Set(received.map((r) => r.headers["webhook-id"])).size, 40)
+        }),
+      { workers: 2 }
+    )
+  })
+
+  it.live("a merchant without a webhook URL is retried, then failed, without any call", () =>
+    withWorld(
+      (_r, res) => json(res, 200, {}),
+      () => ({}),
+      ({ received, queue }) =>
+        Effect.gen(function*() {
+          yield* queue.enqueue(credit(uuid(6)))
+          yield* eventually(() => queue.rows.get(uuid(6))?.status === "failed")
+          assert.strictEqual(queue.rows.get(uuid(6))?.lastError, "no webhook URL configured")
+          assert.strictEqual(received.length, 0)
+        }),
+      { schedule: [0.01] }
+    ))
+})
+
+describe("WEBHOOK_RETRY_SCHEDULE", () => {
+  const read = (value: string | undefined) =>
+    Effect.gen(function*() {
+      return yield* WebhookConfig.retrySchedule
+    }).pipe(
+      Effect.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(value === undefined ? {} : { WEBHOOK_RETRY_SCHEDULE: value }))),
+      Effect.exit
+    )
+
+  it.effect("parses comma-separated seconds and defaults to the contract's schedule", () =>
+    Effect.gen(function*() {
+      const tiny = yield* read("0.05, 0.05,1")
+      assert.deepStrictEqual(tiny._tag === "Success" ? tiny.value : "failure", [0.05, 0.05, 1])
+      const fallback = yield* read(undefined)
+      assert.deepStrictEqual(fallback._tag === "Success" ? fallback.value : "failure", [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400])
+      for (const bad of ["5,,6", "-1", "abc", "5;300"]) assert.strictEqual((yield* read(bad))._tag, "Failure", bad)
+    }))
+
+  it("decodes with the schema alone", () => {
+    assert.deepStrictEqual(Schema.decodeUnknownSync(WebhookConfig.ScheduleFromString)("5,300"), [5, 300])
+  })
+})

@@ -1,0 +1,180 @@
+import { assert, describe, layer } from "@effect/vitest"
+import { PgClient } from "@effect/sql-pg"
+import { DeliveryQueue } from "@gateway/adapters-operator/DeliveryQueue"
+import { Array as Arr, Config, Effect, Ref, Stream } from "effect"
+import * as Reactivity from "effect/reactivity/Reactivity"
+import { SqlClient } from "effect/sql/SqlClient"
+import { randomUUID } from "node:crypto"
+import { merchant, walletLayer } from "./walletFixtures.ts"
+
+/** Empties the outbox and queues `count` due messages of a new merchant; their ids. */
+const seed = (count: number) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const m = yield* merchant
+    yield* sql`DELETE FROM webhook_deliveries`
+    const ids = Array.from({ length: count }, () => randomUUID())
+    const rows = ids.map((id) => ({ id, merchant_id: m.id, type: "transaction.credit", body: `{"id":"${id}"}` }))
+    if (Arr.isArrayNonEmpty(rows)) yield* sql`INSERT INTO webhook_deliveries ${sql.insert(rows)}`
+    return { merchantId: m.id, ids }
+  })
+
+const row = (id: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const [found] = yield* sql<{
+      readonly status: string
+      readonly attempts: number
+      readonly last_error: string | null
+      readonly last_status: number | null
+      readonly leased: boolean
+    }>`SELECT status, attempts, last_error, last_status, lease_until IS NOT NULL AS leased
+      FROM webhook_deliveries WHERE id = ${id}`
+    return found
+  })
+
+/** A connection of its own on this file's database, as another server instance would have. */
+const otherConnection = Effect.gen(function*() {
+  const sql = yield* SqlClient
+  const [db] = yield* sql<{ readonly name: string }>`SELECT current_database() AS name`
+  const url = yield* Config.Redacted("DATABASE_URL")
+  return yield* PgClient.make({ url, database: db?.name ?? "", maxConnections: 1 }).pipe(Effect.provide(Reactivity.layer))
+})
+
+describe("DeliveryQueuePg", () => {
+  layer(walletLayer, { excludeTestServices: true })((it) => {
+    it.effect("two concurrent claimers never get the same message, and together get all of them", () =>
+      Effect.gen(function*() {
+        const queue = yield* DeliveryQueue
+        const { ids } = yield* seed(200)
+        const drain = Effect.gen(function*() {
+          const got: Array<string> = []
+          while (true) {
+            const batch = yield* queue.claim(10, 60_000)
+            if (batch.length === 0) return got
+            for (const delivery of batch) {
+              assert.strictEqual(delivery.attempts, 1)
+              got.push(delivery.id)
+            }
+          }
+        })
+        const [a, b] = yield* Effect.all([drain, drain], { concurrency: "unbounded" })
+        const inB = new Set(b)
+        assert.deepStrictEqual(a.filter((id) => inB.has(id)), [])
+        assert.deepStrictEqual([...a, ...b].sort(), [...ids].sort())
+        assert.isAbove(a.length, 0)
+        assert.isAbove(b.length, 0)
+      }))
+
+    it.effect("a lease that runs out is claimed again with its attempt counted", () =>
+      Effect.gen(function*() {
+        const queue = yield* DeliveryQueue
+        const { ids } = yield* seed(1)
+        const [first] = yield* queue.claim(5, 200)
+        assert.strictEqual(first?.id, ids[0])
+        assert.strictEqual(first?.attempts, 1)
+        assert.strictEqual(first?.body, `{"id":"${ids[0]}"}`)
+        assert.deepStrictEqual(yield* queue.claim(5, 200), [])
+        yield* Effect.sleep("300 millis")
+        const [again] = yield* queue.claim(5, 60_000)
+        assert.strictEqual(again?.id, ids[0])
+        assert.strictEqual(again?.attempts, 2)
+      }))
+
+    it.effect("retryLater releases the lease and hides the message until its time; delivered is final", () =>
+      Effect.gen(function*() {
+        const queue = yield* DeliveryQueue
+        const { ids: [id = ""] } = yield* seed(1)
+        yield* queue.claim(5, 60_000)
+        yield* queue.retryLater(id, 1, "HTTP 503", 503)
+        assert.deepStrictEqual(yield* row(id), {
+          status: "pending", attempts: 1, last_error: "HTTP 503", last_status: 503, leased: false
+        })
+        assert.deepStrictEqual(yield* queue.claim(5, 60_000), [])
+        yield* Effect.sleep("1100 millis")
+        const [due] = yield* queue.claim(5, 60_000)
+        assert.strictEqual(due?.id, id)
+        assert.strictEqual(due?.attempts, 2)
+        yield* queue.delivered(id)
+        yield* queue.retryLater(id, 0, "late", 500)
+        yield* queue.failed(id, "late", 500)
+        assert.strictEqual((yield* row(id))?.status, "delivered")
+        assert.deepStrictEqual(yield* queue.claim(5, 60_000), [])
+      }))
+
+    it.effect("failed messages are listed per merchant and redelivery makes them due again", () =>
+      Effect.gen(function*() {
+        const queue = yield* DeliveryQueue
+        const { merchantId, ids: [id = ""] } = yield* seed(1)
+        const other = yield* merchant
+        yield* queue.claim(5, 60_000)
+        yield* queue.failed(id, "HTTP 500 after 10 attempts", 500)
+        assert.deepStrictEqual(yield* queue.claim(5, 60_000), [])
+        const [listed] = yield* queue.listFailed(merchantId, 10)
+        assert.strictEqual(listed?.id, id)
+        assert.strictEqual(listed?.type, "transaction.credit")
+        assert.strictEqual(listed?.lastError, "HTTP 500 after 10 attempts")
+        assert.strictEqual(listed?.lastStatus, 500)
+        assert.strictEqual(listed?.attempts, 1)
+        assert.deepStrictEqual(yield* queue.listFailed(other.id, 10), [])
+
+        assert.isFalse(yield* queue.redeliver(other.id, id))
+        assert.isFalse(yield* queue.redeliver(merchantId, "no-such-id"))
+        assert.isTrue(yield* queue.redeliver(merchantId, id))
+        assert.isFalse(yield* queue.redeliver(merchantId, id))
+        assert.deepStrictEqual(yield* queue.listFailed(merchantId, 10), [])
+        const [due] = yield* queue.claim(5, 60_000)
+        assert.strictEqual(due?.id, id)
+        assert.strictEqual(due?.attempts, 1)
+      }))
+
+    it.effect("enqueueTest queues a webhook.test ping with its own id form", () =>
+      Effect.gen(function*() {
+        const queue = yield* DeliveryQueue
+        const { merchantId } = yield* seed(0)
+        const id = yield* queue.enqueueTest(merchantId)
+        assert.match(id, /^test_[0-9a-f-]{36}$/)
+        const [ping] = yield* queue.claim(5, 60_000)
+        assert.strictEqual(ping?.id, id)
+        assert.strictEqual(ping?.type, "webhook.test")
+        const body = JSON.parse(ping?.body ?? "{}")
+        assert.deepStrictEqual(body, { type: "webhook.test", timestamp: body.timestamp, data: { merchantId } })
+        assert.isTrue(Math.abs(Date.parse(body.timestamp) - Date.now()) < 60_000)
+      }))
+
+    it.effect("wakeups: an insert or a redelivery on another connection wakes the worker within a second; claims do not", () =>
+      Effect.gen(function*() {
+        const queue = yield* DeliveryQueue
+        const { merchantId } = yield* seed(0)
+        const other = yield* otherConnection
+        const count = yield* Ref.make(0)
+        yield* queue.wakeups.pipe(Stream.runForEach(() => Ref.update(count, (n) => n + 1)), Effect.forkScoped)
+        yield* Effect.sleep("500 millis")
+        const woken = (before: number) =>
+          Effect.gen(function*() {
+            const deadline = Date.now() + 1000
+            while (Date.now() < deadline) {
+              const now = yield* Ref.get(count)
+              if (now > before) return now
+              yield* Effect.sleep("20 millis")
+            }
+            return before
+          })
+
+        const idle = yield* Ref.get(count)
+        const id = randomUUID()
+        yield* other`INSERT INTO webhook_deliveries (id, merchant_id, type, body)
+          VALUES (${id}, ${merchantId}, 'transaction.refund', '{}')`
+        const afterInsert = yield* woken(idle)
+        assert.isAbove(afterInsert, idle)
+
+        yield* queue.claim(5, 60_000)
+        yield* queue.failed(id, "gave up")
+        yield* Effect.sleep("300 millis")
+        assert.strictEqual(yield* Ref.get(count), afterInsert)
+
+        assert.isTrue(yield* queue.redeliver(merchantId, id))
+        assert.isAbove(yield* woken(afterInsert), afterInsert)
+      }).pipe(Effect.scoped))
+  })
+})

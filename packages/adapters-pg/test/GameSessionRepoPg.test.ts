@@ -1,0 +1,115 @@
+import { assert, describe, layer } from "@effect/vitest"
+import { SessionExpired } from "@gateway/domain/GameSession"
+import { TokenAlreadyUsed } from "@gateway/domain/LaunchToken"
+import { GameSessionRepo } from "@gateway/domain/ports/GameSessionRepo"
+import { InsufficientFunds } from "@gateway/domain/Wallet"
+import { DateTime, Effect, Exit, Redacted, Result } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { randomUUID } from "node:crypto"
+import { hashToken } from "../src/GameSessionRepoPg.ts"
+import { claimsOf, idleSeconds, merchant, openSession, walletLayer } from "./walletFixtures.ts"
+
+const secondsFromNow = (at: DateTime.Utc) => (DateTime.toEpochMillis(at) - Date.now()) / 1000
+
+describe("GameSessionRepoPg", () => {
+  layer(walletLayer, { excludeTestServices: true })((it) => {
+    it.effect("opens a session once per jti, stores only the token's hash, and authenticates with the token", () =>
+      Effect.gen(function*() {
+        const sessions = yield* GameSessionRepo
+        const m = yield* merchant
+        const claims = claimsOf(m.id)
+        const opened = yield* sessions.open(claims, 0n)
+        const token = Redacted.value(opened.sessionToken)
+        assert.match(token, /^[A-Za-z0-9_-]{43}$/)
+        assert.strictEqual(opened.session.merchantId, m.id)
+        assert.strictEqual(opened.session.operatorSessionId, "op-session-1")
+        assert.strictEqual(opened.session.mode, "real")
+        assert.closeTo(secondsFromNow(opened.session.expiresAt), idleSeconds, 5)
+
+        const sql = yield* SqlClient
+        const rows = yield* sql<{ readonly row: string; readonly hash: Uint8Array }>`
+          SELECT s::text AS row, token_hash AS hash FROM game_sessions s WHERE id = ${opened.session.id}`
+        assert.notInclude(rows[0]?.row ?? token, token)
+        assert.deepStrictEqual(Buffer.from(rows[0]?.hash ?? []), hashToken(token))
+
+        const authenticated = yield* sessions.authenticate(token)
+        assert.strictEqual(authenticated.id, opened.session.id)
+        assert.instanceOf(yield* Effect.flip(sessions.open(claims, 0n)), TokenAlreadyUsed)
+      }))
+
+    it.effect("10 concurrent redemptions of one jti: exactly one opens a session", () =>
+      Effect.gen(function*() {
+        const sessions = yield* GameSessionRepo
+        const m = yield* merchant
+        const claims = claimsOf(m.id)
+        const results = yield* Effect.all(Array.from({ length: 10 }, () => Effect.result(sessions.open(claims, 0n))), {
+          concurrency: "unbounded"
+        })
+        assert.strictEqual(results.filter(Result.isSuccess).length, 1)
+        for (const failure of results.filter(Result.isFailure)) assert.instanceOf(failure.failure, TokenAlreadyUsed)
+        const sql = yield* SqlClient
+        const count = yield* sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM game_sessions WHERE merchant_id = ${m.id}`
+        assert.strictEqual(count[0]?.n, 1)
+      }))
+
+    it.effect("refuses wrong and expired tokens; pushes the idle expiry forward at most once a minute", () =>
+      Effect.gen(function*() {
+        const sessions = yield* GameSessionRepo
+        const sql = yield* SqlClient
+        const { session, sessionToken } = yield* openSession()
+        const token = Redacted.value(sessionToken)
+        const wrong = `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`
+        assert.instanceOf(yield* Effect.flip(sessions.authenticate(wrong)), SessionExpired)
+        assert.instanceOf(yield* Effect.flip(sessions.authenticate("")), SessionExpired)
+
+        yield* sql`UPDATE game_sessions SET expires_at = now() + interval '30 seconds' WHERE id = ${session.id}`
+        const recent = yield* sessions.authenticate(token)
+        assert.closeTo(secondsFromNow(recent.expiresAt), 30, 5)
+
+        yield* sql`UPDATE game_sessions SET last_seen_at = now() - interval '2 minutes' WHERE id = ${session.id}`
+        const touched = yield* sessions.authenticate(token)
+        assert.closeTo(secondsFromNow(touched.expiresAt), idleSeconds, 5)
+        const stored = yield* sql<{ readonly s: number }>`
+          SELECT extract(epoch FROM expires_at - now())::int AS s FROM game_sessions WHERE id = ${session.id}`
+        assert.closeTo(stored[0]?.s ?? 0, idleSeconds, 5)
+
+        yield* sql`UPDATE game_sessions SET expires_at = now() - interval '1 second' WHERE id = ${session.id}`
+        assert.instanceOf(yield* Effect.flip(sessions.authenticate(token)), SessionExpired)
+      }))
+
+    it.effect("a demo balance refuses to go below zero", () =>
+      Effect.gen(function*() {
+        const sessions = yield* GameSessionRepo
+        const { session } = yield* openSession("demo", 100_000n)
+        assert.strictEqual(yield* sessions.demoBalance(session.id), 100_000n)
+        assert.strictEqual(yield* sessions.settleDemo(session.id, 60_000n, 0n), 40_000n)
+        assert.instanceOf(yield* Effect.flip(sessions.settleDemo(session.id, 50_000n, 200_000n)), InsufficientFunds)
+        assert.strictEqual(yield* sessions.settleDemo(session.id, 40_000n, 5_000n), 5_000n)
+        assert.strictEqual(yield* sessions.demoBalance(session.id), 5_000n)
+
+        const real = yield* openSession("real")
+        assert.instanceOf(yield* Effect.flip(sessions.settleDemo(real.session.id, 1n, 0n)), InsufficientFunds)
+        assert.isTrue(Exit.hasDies(yield* Effect.exit(sessions.demoBalance(real.session.id))))
+        assert.isTrue(Exit.hasDies(yield* Effect.exit(sessions.demoBalance(randomUUID()))))
+      }))
+
+    it.effect("20 concurrent demo settlements are atomic: the balance never goes below zero nor loses an update", () =>
+      Effect.gen(function*() {
+        const sessions = yield* GameSessionRepo
+        const { session } = yield* openSession("demo", 400n)
+        const results = yield* Effect.all(
+          Array.from({ length: 20 }, (_, i) => Effect.result(sessions.settleDemo(session.id, 30n, i % 2 === 0 ? 0n : 1n))),
+          { concurrency: "unbounded" }
+        )
+        const won = results.filter(Result.isSuccess)
+        const refused = results.filter(Result.isFailure)
+        for (const failure of refused) assert.instanceOf(failure.failure, InsufficientFunds)
+        const balance = yield* sessions.demoBalance(session.id)
+        const paid = results.flatMap((r, i) => Result.isSuccess(r) && i % 2 === 1 ? [1n] : []).length
+        assert.strictEqual(balance, 400n - 30n * BigInt(won.length) + BigInt(paid))
+        assert.isAtLeast(won.length, 13)
+        assert.isTrue(balance >= 0n && balance < 30n)
+        assert.strictEqual(new Set(won.map((r) => r.success)).size, won.length)
+      }))
+  })
+})

@@ -1,0 +1,208 @@
+import { assert, describe, layer } from "@effect/vitest"
+import type { GameSession } from "@gateway/domain/GameSession"
+import { RoundLedger } from "@gateway/domain/ports/RoundLedger"
+import { toWebhookBody, type WalletTransaction } from "@gateway/domain/Wallet"
+import { Effect, Exit, Layer } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { randomUUID } from "node:crypto"
+import * as Outbox from "../src/Outbox.ts"
+import * as RoundLedgerPg from "../src/RoundLedgerPg.ts"
+import { openSession, transaction, walletLayer } from "./walletFixtures.ts"
+
+interface Ledger {
+  readonly kind: string
+  readonly transaction_id: string
+  readonly amount_minor: bigint
+}
+interface Queued {
+  readonly id: string
+  readonly type: string
+  readonly body: string
+  readonly status: string
+}
+
+const state = (roundId: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const [round] = yield* sql<{ readonly status: string; readonly outcome: string | null; readonly payout_minor: bigint | null }>`
+      SELECT status, outcome, payout_minor FROM rounds WHERE id = ${roundId}`
+    const ledger = yield* sql<Ledger>`
+      SELECT kind, transaction_id::text AS transaction_id, amount_minor FROM ledger_entries WHERE round_id = ${roundId} ORDER BY id`
+    const outbox = yield* sql<Queued>`
+      SELECT id, type, body, status FROM webhook_deliveries WHERE body::jsonb -> 'data' ->> 'roundId' = ${roundId}`
+    return { round, ledger, outbox }
+  })
+
+/** A round begun on a real session: its id and debit. */
+const begin = (session: GameSession, stake = 1250n) =>
+  Effect.gen(function*() {
+    const roundId = randomUUID()
+    const debit = transaction(session, "transaction.debit", roundId, stake)
+    yield* (yield* RoundLedger).begin({ roundId, sessionId: session.id, stake, selection: "odd", debit })
+    return { roundId, debit }
+  })
+
+const assertBody = (queued: Queued | undefined, tx: WalletTransaction) => {
+  const body = JSON.parse(queued?.body ?? "{}")
+  assert.strictEqual(queued?.id, tx.transactionId)
+  assert.strictEqual(queued?.type, tx.type)
+  assert.strictEqual(queued?.status, "pending")
+  assert.strictEqual(queued?.body, JSON.stringify(toWebhookBody(tx, body.timestamp)))
+  assert.isTrue(Math.abs(Date.parse(body.timestamp) - Date.now()) < 60_000)
+}
+
+describe("RoundLedgerPg", () => {
+  layer(walletLayer, { excludeTestServices: true })((it) => {
+    it.effect("settle books the debit and the credit and queues the credit; a repeat is a defect that books nothing", () =>
+      Effect.gen(function*() {
+        const ledger = yield* RoundLedger
+        const { session } = yield* openSession()
+        const { roundId, debit } = yield* begin(session)
+        assert.strictEqual((yield* state(roundId)).round?.status, "debiting")
+        const credit = transaction(session, "transaction.credit", roundId, 2500n, debit.transactionId)
+        yield* ledger.settle(roundId, "odd", 2500n, credit)
+
+        const after = yield* state(roundId)
+        assert.deepStrictEqual(after.round, { status: "settled", outcome: "odd", payout_minor: 2500n })
+        assert.deepStrictEqual(after.ledger, [
+          { kind: "debit", transaction_id: debit.transactionId, amount_minor: 1250n },
+          { kind: "credit", transaction_id: credit.transactionId, amount_minor: 2500n }
+        ])
+        assert.strictEqual(after.outbox.length, 1)
+        assertBody(after.outbox[0], credit)
+        assert.strictEqual(JSON.parse(after.outbox[0]?.body ?? "{}").data.amount, "25.00")
+
+        const again = transaction(session, "transaction.credit", roundId, 2500n, debit.transactionId)
+        assert.isTrue(Exit.hasDies(yield* Effect.exit(ledger.settle(roundId, "odd", 2500n, again))))
+        assert.isTrue(Exit.hasDies(yield* Effect.exit(ledger.fail(roundId, again))))
+        assert.isTrue(Exit.hasDies(yield* Effect.exit(ledger.refuse(roundId))))
+        assert.deepStrictEqual(yield* state(roundId), after)
+      }))
+
+    it.effect("settle is one transaction: a failure in the middle or at the end leaves nothing", () =>
+      Effect.gen(function*() {
+        const ledger = yield* RoundLedger
+        const sql = yield* SqlClient
+        const { session } = yield* openSession()
+        const first = yield* begin(session)
+        const credit = transaction(session, "transaction.credit", first.roundId, 0n, first.debit.transactionId)
+        yield* ledger.settle(first.roundId, "even", 0n, credit)
+
+        const second = yield* begin(session)
+        const duplicate = { ...credit, roundId: second.roundId, refTransactionId: second.debit.transactionId }
+        assert.isTrue(Exit.hasDies(yield* Effect.exit(ledger.settle(second.roundId, "odd", 2500n, duplicate))))
+        const afterLedgerClash = yield* state(second.roundId)
+        assert.deepStrictEqual(afterLedgerClash.round, { status: "debiting", outcome: null, payout_minor: null })
+        assert.deepStrictEqual(afterLedgerClash.ledger, [])
+        assert.deepStrictEqual(afterLedgerClash.outbox, [])
+
+        const queuedFirst = transaction(session, "transaction.credit", second.roundId, 2500n, second.debit.transactionId)
+        yield* Outbox.enqueue(sql, { id: queuedFirst.transactionId, merchantId: session.merchantId, type: "webhook.test", body: "{}" })
+        assert.isTrue(Exit.hasDies(yield* Effect.exit(ledger.settle(second.roundId, "odd", 2500n, queuedFirst))))
+        const afterOutboxClash = yield* state(second.roundId)
+        assert.deepStrictEqual(afterOutboxClash.round, { status: "debiting", outcome: null, payout_minor: null })
+        assert.deepStrictEqual(afterOutboxClash.ledger, [])
+
+        const good = transaction(session, "transaction.credit", second.roundId, 2500n, second.debit.transactionId)
+        yield* ledger.settle(second.roundId, "odd", 2500n, good)
+        assert.strictEqual((yield* state(second.roundId)).ledger.length, 2)
+      }))
+
+    it.effect("refuse closes the round and queues nothing; fail books and queues the refund", () =>
+      Effect.gen(function*() {
+        const ledger = yield* RoundLedger
+        const { session } = yield* openSession()
+        const refused = yield* begin(session)
+        yield* ledger.refuse(refused.roundId)
+        assert.deepStrictEqual(yield* state(refused.roundId), {
+          round: { status: "refused", outcome: null, payout_minor: null },
+          ledger: [],
+          outbox: []
+        })
+
+        const failed = yield* begin(session, 700n)
+        const refund = transaction(session, "transaction.refund", failed.roundId, 700n, failed.debit.transactionId)
+        yield* ledger.fail(failed.roundId, refund)
+        const after = yield* state(failed.roundId)
+        assert.strictEqual(after.round?.status, "failed")
+        assert.deepStrictEqual(after.ledger, [{ kind: "refund", transaction_id: refund.transactionId, amount_minor: 700n }])
+        assert.strictEqual(after.outbox.length, 1)
+        assertBody(after.outbox[0], refund)
+      }))
+
+    it.effect("the ledger is append-only: UPDATE, DELETE and TRUNCATE raise", () =>
+      Effect.gen(function*() {
+        const ledger = yield* RoundLedger
+        const sql = yield* SqlClient
+        const { session } = yield* openSession()
+        const { roundId, debit } = yield* begin(session)
+        yield* ledger.settle(roundId, "odd", 0n, transaction(session, "transaction.credit", roundId, 0n, debit.transactionId))
+        const before = yield* state(roundId)
+        const update = yield* Effect.flip(sql`UPDATE ledger_entries SET amount_minor = 1 WHERE round_id = ${roundId}`)
+        const raised = (error: typeof update) => `${error.reason.cause}`
+        assert.include(raised(update), "append-only: UPDATE refused")
+        assert.include(raised(yield* Effect.flip(sql`DELETE FROM ledger_entries WHERE round_id = ${roundId}`)), "DELETE refused")
+        assert.include(raised(yield* Effect.flip(sql`TRUNCATE ledger_entries CASCADE`)), "TRUNCATE refused")
+        assert.deepStrictEqual(yield* state(roundId), before)
+      }))
+
+    it.effect("two concurrent sweepers refund each stale debiting round exactly once and leave fresh ones", () =>
+      Effect.gen(function*() {
+        const ledger = yield* RoundLedger
+        const sql = yield* SqlClient
+        const { session } = yield* openSession()
+        const stale = yield* Effect.all(Array.from({ length: 8 }, () => begin(session, 300n)))
+        const fresh = yield* begin(session)
+        yield* sql`UPDATE rounds SET created_at = now() - interval '10 minutes'
+          WHERE id IN ${sql.in(stale.map((r) => r.roundId))}`
+
+        const counts = yield* Effect.all(
+          [RoundLedgerPg.recoverStaleDebits(120), RoundLedgerPg.recoverStaleDebits(120)],
+          { concurrency: "unbounded" }
+        )
+        assert.strictEqual(counts[0] + counts[1], stale.length)
+        for (const { roundId, debit } of stale) {
+          const after = yield* state(roundId)
+          assert.strictEqual(after.round?.status, "failed")
+          assert.strictEqual(after.ledger.length, 1)
+          assert.strictEqual(after.ledger[0]?.kind, "refund")
+          assert.strictEqual(after.ledger[0]?.amount_minor, 300n)
+          assert.strictEqual(after.outbox.length, 1)
+          const body = JSON.parse(after.outbox[0]?.body ?? "{}")
+          assert.strictEqual(after.outbox[0]?.id, after.ledger[0]?.transaction_id)
+          assert.deepStrictEqual(body.data, {
+            transactionId: after.ledger[0]?.transaction_id,
+            refTransactionId: debit.transactionId,
+            roundId,
+            roundClosed: true,
+            merchantId: session.merchantId,
+            playerId: session.playerId,
+            sessionId: session.operatorSessionId,
+            gameId: session.gameId,
+            amount: "3.00",
+            currency: "ETB"
+          })
+          assert.strictEqual(body.type, "transaction.refund")
+          const late = transaction(session, "transaction.credit", roundId, 0n, debit.transactionId)
+          assert.isTrue(Exit.hasDies(yield* Effect.exit(ledger.settle(roundId, "odd", 0n, late))))
+        }
+        assert.strictEqual((yield* state(fresh.roundId)).round?.status, "debiting")
+        assert.strictEqual(yield* RoundLedgerPg.recoverStaleDebits(120), 0)
+      }))
+
+    it.effect("layerRecovery sweeps in the background from start-up", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient
+        const { session } = yield* openSession()
+        const { roundId } = yield* begin(session)
+        yield* sql`UPDATE rounds SET created_at = now() - interval '10 minutes' WHERE id = ${roundId}`
+        yield* Layer.build(RoundLedgerPg.layerRecovery({ olderThanSeconds: 120, every: "1 hour" }))
+        let status = (yield* state(roundId)).round?.status
+        for (let i = 0; i < 50 && status === "debiting"; i++) {
+          yield* Effect.sleep("20 millis")
+          status = (yield* state(roundId)).round?.status
+        }
+        assert.strictEqual(status, "failed")
+      }).pipe(Effect.scoped))
+  })
+})

@@ -1,0 +1,75 @@
+import { LaunchClaims } from "@gateway/domain/LaunchToken"
+import type { LaunchMode } from "@gateway/domain/LaunchToken"
+import { MerchantId } from "@gateway/domain/Merchant"
+import * as Money from "@gateway/domain/Money"
+import { GameSessionRepo } from "@gateway/domain/ports/GameSessionRepo"
+import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
+import type { WalletTransaction } from "@gateway/domain/Wallet"
+import { Effect, Layer, Redacted } from "effect"
+import { randomBytes, randomUUID } from "node:crypto"
+import * as DataCipher from "../src/DataCipher.ts"
+import * as DeliveryQueuePg from "../src/DeliveryQueuePg.ts"
+import * as GameSessionRepoPg from "../src/GameSessionRepoPg.ts"
+import * as MerchantRepoPg from "../src/MerchantRepoPg.ts"
+import * as PgTest from "../src/PgTest.ts"
+import * as RoundLedgerPg from "../src/RoundLedgerPg.ts"
+import { newMerchant } from "./fixtures.ts"
+
+export const idleSeconds = 1800
+
+/**
+ * The wallet adapters on a migrated database of this test file, plus the
+ * merchants and the SqlClient / PgClient for raw checks. The fallback tick of
+ * the queue is an hour, so a wakeup within a test comes from NOTIFY.
+ */
+export const walletLayer = Layer.mergeAll(
+  GameSessionRepoPg.layer({ idleSeconds }),
+  RoundLedgerPg.layer,
+  DeliveryQueuePg.layer({ pollInterval: "1 hour" }),
+  MerchantRepoPg.layer
+).pipe(
+  Layer.provideMerge(DataCipher.layer(Redacted.make(randomBytes(32)))),
+  Layer.provideMerge(PgTest.layer)
+)
+
+/** A new merchant (a unique e-mail each time). */
+export const merchant = Effect.gen(function*() {
+  return yield* (yield* MerchantRepo).create(newMerchant(`${randomUUID()}@wallet.example`))
+}).pipe(Effect.orDie)
+
+/** Launch claims of a merchant with a fresh jti. */
+export const claimsOf = (merchantId: number, mode: LaunchMode = "real", jti: string = randomUUID()) => {
+  const now = Math.floor(Date.now() / 1000)
+  return new LaunchClaims({
+    iss: "https://gateway.example", aud: "launch", sub: "player-1", jti, iat: now, exp: now + 60,
+    mid: MerchantId.make(merchantId), gid: "odd-even", sid: "op-session-1", mode, cur: "ETB", lobby: true
+  })
+}
+
+/** A session opened on a new merchant. */
+export const openSession = (mode: LaunchMode = "real", demoBalance = 0n) =>
+  Effect.gen(function*() {
+    const m = yield* merchant
+    const opened = yield* (yield* GameSessionRepo).open(claimsOf(m.id, mode), demoBalance).pipe(Effect.orDie)
+    return { merchant: m, ...opened }
+  })
+
+/** A wallet transaction of a session's round, in ETB. */
+export const transaction = (
+  session: { readonly merchantId: number; readonly playerId: string; readonly operatorSessionId: string; readonly gameId: string },
+  type: WalletTransaction["type"],
+  roundId: string,
+  amount: bigint,
+  refTransactionId?: string
+): WalletTransaction => ({
+  type,
+  transactionId: randomUUID(),
+  refTransactionId,
+  roundId,
+  roundClosed: type !== "transaction.debit",
+  merchantId: session.merchantId,
+  playerId: session.playerId,
+  sessionId: session.operatorSessionId,
+  gameId: session.gameId,
+  amount: Money.make(amount, "ETB")
+})
