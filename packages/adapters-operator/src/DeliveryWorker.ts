@@ -5,6 +5,7 @@ import { type Delivery, DeliveryQueue } from "./DeliveryQueue.ts"
 import { OperatorHttp } from "./OperatorHttp.ts"
 import { parseRetryAfter } from "./RetryAfter.ts"
 import { signMessage } from "./Signature.ts"
+import * as SigningKeyCache from "./SigningKeyCache.ts"
 import * as WebhookConfig from "./WebhookConfig.ts"
 import { webhookUrlFor } from "@gateway/domain/Wallet"
 import { noWebhookUrl } from "./WebhookUrl.ts"
@@ -52,6 +53,7 @@ const notDelivered = (error: string, status?: number, retryAfter?: number): NotD
 export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
   const queue = yield* DeliveryQueue
   const merchants = yield* MerchantRepo
+  const keysOf = SigningKeyCache.make(merchants)
   const http = yield* OperatorHttp
   const concurrency = options.concurrency ?? 16
   const leaseMs = options.leaseMs ?? Math.max(30_000, options.timeoutMs * 3)
@@ -63,7 +65,7 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
     )
     const url = webhookUrlFor(merchant.MerchantSettings, delivery.type)
     if (url === undefined) return notDelivered(noWebhookUrl)
-    const secrets = yield* merchants.secrets(delivery.merchantId).pipe(
+    const secrets = yield* keysOf(delivery.merchantId).pipe(
       Effect.mapError(() => notDelivered("the merchant's signing keys could not be read"))
     )
     const now = yield* Clock.currentTimeMillis
@@ -127,10 +129,11 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
   )
 
   const inFlight = yield* FiberSet.make()
+  const refill = Math.max(1, Math.floor(concurrency / 2))
   let active = 0
   const step = Effect.gen(function*() {
     const free = concurrency - active
-    const batch = free > 0 ? yield* queue.claim(free, leaseMs) : []
+    const batch = free >= refill ? yield* queue.claim(free, leaseMs) : []
     for (const delivery of batch) {
       active++
       yield* FiberSet.run(

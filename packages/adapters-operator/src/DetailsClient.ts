@@ -6,6 +6,7 @@ import { OperatorDetails } from "@gateway/domain/ports/OperatorDetails"
 import { randomUUID } from "node:crypto"
 import { OperatorHttp } from "./OperatorHttp.ts"
 import { signMessage } from "./Signature.ts"
+import * as SigningKeyCache from "./SigningKeyCache.ts"
 
 const decodeDetails = Schema.decodeUnknownExit(Schema.fromJsonString(PlayerDetails))
 
@@ -20,10 +21,11 @@ export const make = (timeoutMs: number) =>
   Effect.gen(function*() {
     const http = yield* OperatorHttp
     const merchants = yield* MerchantRepo
+    const keysOf = SigningKeyCache.make(merchants)
     return OperatorDetails.of({
       fetch: (merchant, url, request) =>
         Effect.gen(function*() {
-          const secrets = yield* Effect.orDie(merchants.secrets(merchant.id))
+          const secrets = yield* Effect.orDie(keysOf(merchant.id))
           const body = JSON.stringify(request)
           const headers = signMessage(secrets, `msg_${randomUUID()}`, Math.floor(Date.now() / 1000), body)
           const answer = yield* http.post(url, { ...headers }, body).pipe(

@@ -1,5 +1,5 @@
 import { Redacted } from "effect"
-import { createHmac, createPrivateKey, sign } from "node:crypto"
+import { createHmac, createPrivateKey, type KeyObject, sign } from "node:crypto"
 
 /** The secrets a merchant's messages are signed with. */
 export interface SigningSecrets {
@@ -16,17 +16,30 @@ export interface SignedHeaders {
   readonly "webhook-signature": string
 }
 
-const hmacKey = (secret: string): Buffer => Buffer.from(secret.startsWith("whsec_") ? secret.slice(6) : secret, "base64")
+/** A merchant's secrets parsed once: the HMAC key bytes and the Ed25519 key object. */
+export interface SigningKeys {
+  readonly hmacKey: Buffer
+  readonly privateKey: KeyObject
+}
+
+/** Parses a merchant's secrets for signing (`whsec_` base64 secret, PKCS#8 PEM key). */
+export const prepare = (secrets: SigningSecrets): SigningKeys => {
+  const secret = Redacted.value(secrets.encryptionKey)
+  return {
+    hmacKey: Buffer.from(secret.startsWith("whsec_") ? secret.slice(6) : secret, "base64"),
+    privateKey: createPrivateKey(Redacted.value(secrets.privateKey))
+  }
+}
 
 /**
  * Signs a message by the Standard Webhooks scheme: `v1,<base64 HMAC-SHA256>`
  * with the encryptionKey and `v1a,<base64 Ed25519>` with the private key,
  * both over `id.timestamp.body`.
  */
-export const signMessage = (secrets: SigningSecrets, id: string, timestampSeconds: number, body: string): SignedHeaders => {
+export const signMessage = (keys: SigningKeys, id: string, timestampSeconds: number, body: string): SignedHeaders => {
   const content = `${id}.${timestampSeconds}.${body}`
-  const v1 = createHmac("sha256", hmacKey(Redacted.value(secrets.encryptionKey))).update(content).digest("base64")
-  const v1a = sign(null, Buffer.from(content), createPrivateKey(Redacted.value(secrets.privateKey))).toString("base64")
+  const v1 = createHmac("sha256", keys.hmacKey).update(content).digest("base64")
+  const v1a = sign(null, Buffer.from(content), keys.privateKey).toString("base64")
   return {
     "webhook-id": id,
     "webhook-timestamp": String(timestampSeconds),

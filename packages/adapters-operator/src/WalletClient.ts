@@ -5,6 +5,7 @@ import { WalletClient } from "@gateway/domain/ports/WalletClient"
 import { BetRefused, toWebhookBody, WalletUnavailable, type WalletTransaction } from "@gateway/domain/Wallet"
 import { OperatorHttp } from "./OperatorHttp.ts"
 import { signMessage } from "./Signature.ts"
+import * as SigningKeyCache from "./SigningKeyCache.ts"
 import * as WebhookConfig from "./WebhookConfig.ts"
 import { webhookUrlFor } from "@gateway/domain/Wallet"
 import { noWebhookUrl } from "./WebhookUrl.ts"
@@ -28,11 +29,12 @@ const decodeAnswer = Schema.decodeUnknownExit(Schema.fromJsonString(DebitAnswer)
 export const make = Effect.fnUntraced(function*(timeoutMs: number) {
   const http = yield* OperatorHttp
   const merchants = yield* MerchantRepo
+  const keysOf = SigningKeyCache.make(merchants)
   const unavailable = (detail: string) => new WalletUnavailable({ detail })
   const debit = Effect.fnUntraced(function*(merchant: Merchant, tx: WalletTransaction) {
     const url = webhookUrlFor(merchant.MerchantSettings, "transaction.debit")
     if (url === undefined) return yield* unavailable(noWebhookUrl)
-    const secrets = yield* merchants.secrets(merchant.id).pipe(
+    const secrets = yield* keysOf(merchant.id).pipe(
       Effect.mapError(() => unavailable("the merchant's signing keys could not be read"))
     )
     const now = yield* Clock.currentTimeMillis
