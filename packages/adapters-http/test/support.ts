@@ -5,15 +5,15 @@ import { SignJWT } from "jose"
 import { createServer } from "node:http"
 import { type ApiKey, ApiKeySlug } from "../../domain/src/ApiKey.ts"
 import { Unauthorized } from "../../domain/src/Auth.ts"
-import { Game, GameNotFound } from "../../domain/src/Game.ts"
+import { Game } from "../../domain/src/Game.ts"
 import { MerchantId } from "../../domain/src/Merchant.ts"
 import { OperatorBadResponse, OperatorTimeout } from "../../domain/src/Operator.ts"
 import { type DetailsRequest, PlayerDetails, PlayerRejected } from "../../domain/src/Player.ts"
 import { ApiKeyRepo } from "../../domain/src/ports/ApiKeyRepo.ts"
 import { LaunchKeys } from "../src/LaunchKeys.ts"
-import { GameCatalog } from "../../domain/src/ports/GameCatalog.ts"
 import {
   epoch,
+  gameCatalog,
   fixedCredentials,
   jsonSigner,
   makeMerchant,
@@ -70,38 +70,6 @@ const apiKeys = (initial: ReadonlyArray<readonly [string, number]>, lookups: { v
           if (found !== undefined) keys.delete(found[0])
           return found !== undefined
         })
-    })
-  })
-
-/** A catalogue in memory whose upsert and retire work. */
-const catalogue = (initial: ReadonlyArray<Game>) =>
-  Layer.sync(GameCatalog, () => {
-    const games = new Map(initial.map((g) => [g.id, g]))
-    return GameCatalog.of({
-      find: (id) => {
-        const game = games.get(id)
-        return game === undefined ? Effect.fail(new GameNotFound({ gameId: id })) : Effect.succeed(game)
-      },
-      list: (query) =>
-        Effect.sync(() => {
-          const needle = query.search?.toLowerCase()
-          const matching = [...games.values()]
-            .filter((g) => needle === undefined || query.searchFields.some((f) => g[f].toLowerCase().includes(needle)))
-            .toSorted((a, b) => {
-              const order = String(a[query.sortBy]).localeCompare(String(b[query.sortBy])) || a.id.localeCompare(b.id)
-              return query.sortOrder === "ASC" ? order : -order
-            })
-          const start = (query.page - 1) * query.limit
-          return { games: matching.slice(start, start + query.limit), total: matching.length }
-        }),
-      upsert: (id, game) =>
-        Effect.sync(() => {
-          const saved = new Game({ id, ...game })
-          games.set(id, saved)
-          return saved
-        }),
-      retire: (id) =>
-        games.delete(id) ? Effect.void : Effect.fail(new GameNotFound({ gameId: id }))
     })
   })
 
@@ -175,7 +143,7 @@ export const start = async (
     ),
     RateLimiter.layer(protections.rateLimit ?? { rps: 100, burst: 200 }),
     OperatorUrlPolicy.layer(protections.allowPrivateOperatorUrls ?? true),
-    catalogue(games),
+    gameCatalog(games),
     operatorDetails([], details),
     jsonSigner,
     sequentialIds,

@@ -1,17 +1,11 @@
 import { Context, Effect, Layer, Redacted, Schema } from "effect"
+import { LaunchJwk } from "@gateway/domain/LaunchToken"
 import { calculateJwkThumbprint, exportJWK } from "jose"
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto"
 
 /** The public half of a launch signing key as published in the JWKS. */
-export const PublicJwk = Schema.Struct({
-  kty: Schema.Literal("OKP"),
-  crv: Schema.Literal("Ed25519"),
-  x: Schema.String,
-  kid: Schema.String,
-  alg: Schema.Literal("EdDSA"),
-  use: Schema.Literal("sig")
-})
-export type PublicJwk = typeof PublicJwk.Type
+export const PublicJwk = LaunchJwk
+export type PublicJwk = LaunchJwk
 
 /** An Ed25519 signing key with its key id (the JWK thumbprint of its public half). */
 export interface SigningKey {

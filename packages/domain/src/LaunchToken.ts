@@ -38,6 +38,17 @@ export class LaunchClaims extends Schema.Class<LaunchClaims>("@gateway/domain/La
   lobby: Schema.Boolean
 }) {}
 
+/** A public key that verifies launch tokens, as published in the JWKS (RFC 8037 OKP JWK). */
+export const LaunchJwk = Schema.Struct({
+  kty: Schema.Literal("OKP"),
+  crv: Schema.Literal("Ed25519"),
+  x: Schema.String,
+  kid: Schema.String,
+  alg: Schema.Literal("EdDSA"),
+  use: Schema.Literal("sig")
+}).annotate({ identifier: "LaunchJwk" })
+export type LaunchJwk = typeof LaunchJwk.Type
+
 /** A launch token that was redeemed before. */
 export class TokenAlreadyUsed extends Schema.TaggedError<TokenAlreadyUsed>()("TokenAlreadyUsed", {}) {
   override get message(): string {

@@ -127,19 +127,19 @@ export const oddEven = new Game({
   imageUrl: "https://games.example/odd-even.png"
 })
 
-/** A fixed catalogue, listed by sorting and slicing in memory. */
-export const gameCatalog = (games: ReadonlyArray<Game>) =>
-  Layer.succeed(
-    GameCatalog,
-    GameCatalog.of({
+/** A catalogue in memory whose upsert and retire work. */
+export const gameCatalog = (initial: ReadonlyArray<Game>) =>
+  Layer.sync(GameCatalog, () => {
+    const games = new Map(initial.map((g) => [g.id, g]))
+    return GameCatalog.of({
       find: (id) => {
-        const game = games.find((g) => g.id === id)
+        const game = games.get(id)
         return game === undefined ? Effect.fail(new GameNotFound({ gameId: id })) : Effect.succeed(game)
       },
       list: (query) =>
         Effect.sync(() => {
           const needle = query.search?.toLowerCase()
-          const matching = games
+          const matching = [...games.values()]
             .filter((g) => needle === undefined || query.searchFields.some((f) => g[f].toLowerCase().includes(needle)))
             .toSorted((a, b) => {
               const order = String(a[query.sortBy]).localeCompare(String(b[query.sortBy])) || a.id.localeCompare(b.id)
@@ -148,10 +148,16 @@ export const gameCatalog = (games: ReadonlyArray<Game>) =>
           const start = (query.page - 1) * query.limit
           return { games: matching.slice(start, start + query.limit), total: matching.length }
         }),
-      upsert: () => Effect.die("not used"),
-      retire: () => Effect.die("not used")
+      upsert: (id, game) =>
+        Effect.sync(() => {
+          const saved = new Game({ id, ...game })
+          games.set(id, saved)
+          return saved
+        }),
+      retire: (id) =>
+        games.delete(id) ? Effect.void : Effect.fail(new GameNotFound({ gameId: id }))
     })
-  )
+  })
 
 export type DetailsAnswer = Effect.Effect<PlayerDetails, OperatorTimeout | OperatorBadResponse | PlayerRejected>
 

@@ -1,3 +1,4 @@
+import { LaunchJwk } from "@gateway/domain/LaunchToken"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import * as Problem from "../Problem.ts"
@@ -8,16 +9,7 @@ export class Status extends Schema.Class<Status>("@gateway/adapters-http/Status"
   status: Schema.Literal("ok")
 }) {}
 
-/** A public key that signs launch tokens (RFC 8037 OKP JWK). */
-export const LaunchJwk = Schema.Struct({
-  kty: Schema.Literal("OKP"),
-  crv: Schema.Literal("Ed25519"),
-  x: Schema.String,
-  kid: Schema.String,
-  alg: Schema.Literal("EdDSA"),
-  use: Schema.Literal("sig")
-}).annotate({ identifier: "LaunchJwk" })
-export type LaunchJwk = typeof LaunchJwk.Type
+export { LaunchJwk }
 
 /** The JWK Set of the launch-token keys (RFC 7517). */
 export class Jwks extends Schema.Class<Jwks>("@gateway/adapters-http/Jwks")({
