@@ -13,6 +13,7 @@ import * as LaunchTokenVerifier from "@gateway/adapters-operator/LaunchTokenVeri
 import * as WalletClient from "@gateway/adapters-operator/WalletClient"
 import { RoundLedgerPg } from "@gateway/adapters-pg"
 import * as RateLimiter from "@gateway/adapters-http/RateLimiter"
+import * as ReadCache from "@gateway/adapters-http/ReadCache"
 import * as OperatorUrlPolicy from "@gateway/adapters-operator/OperatorUrlPolicy"
 import * as DetailsClient from "@gateway/adapters-operator/DetailsClient"
 import * as LaunchSigner from "@gateway/adapters-operator/LaunchSigner"
@@ -73,7 +74,8 @@ export const AppLive = Layer.mergeAll(
     AuthBearer.layerConfig,
     RateLimiter.layerConfig,
     OperatorUrlPolicy.layerConfig,
-    ApiKeyCache.layerConfig
+    ApiKeyCache.layerConfig,
+    ReadCache.layerConfig
   ]),
   Layer.provide(OperatorHttp.layerConfig),
   Layer.provide(PersistenceLive),
