@@ -97,3 +97,14 @@ export const eventually = async (check: () => boolean, ms = 15_000) => {
     await new Promise((r) => setTimeout(r, 50))
   }
 }
+
+/** Reads until `done` holds for the answer, or fails after `ms`. */
+export const poll = async <A>(read: () => Promise<A>, done: (a: A) => boolean, ms = 20_000): Promise<A> => {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const answer = await read()
+    if (done(answer)) return answer
+    if (Date.now() > deadline) throw new Error("condition not met in time")
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}

@@ -4,7 +4,7 @@ import { Webhook } from "standardwebhooks"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { call } from "./Client.ts"
 import { type Gateway, gateway } from "./Gateway.ts"
-import { eventually, playerSession, startWallet } from "./Wallet.ts"
+import { eventually, playerSession, poll, startWallet } from "./Wallet.ts"
 
 const scope = Effect.runSync(Scope.make())
 let gw: Gateway
@@ -155,5 +155,40 @@ describe("game sessions and the seamless wallet, served by the real server proce
     }
     const unknown = await player.bet("not-a-session")
     assert.strictEqual(unknown.status, 401)
+  })
+
+  it("a credit that exhausts its schedule is listed as failed, redelivered by an admin, and a ping verifies", async () => {
+    wallet.setReply((_r, body) => body.type === "transaction.credit" ? { status: 503 } : { status: 200 })
+    const player = await playerSession(gw, wallet.url, email())
+    const { sessionToken } = await player.newSession()
+    const round = await player.bet(sessionToken)
+    assert.strictEqual(round.status, 200, round.text)
+    const deliveries = `${player.api}/merchants/${player.merchantId}/webhook-deliveries`
+    const failed = await poll(() => call(`${deliveries}?status=failed`, { headers: player.admin }), (a) => a.body?.data?.length === 1)
+    const [entry] = failed.body.data
+    assert.strictEqual(entry.type, "transaction.credit")
+    assert.strictEqual(entry.attempts, 5)
+    assert.strictEqual(entry.lastStatus, 503)
+    wallet.setReply(() => ({ status: 200 }))
+    const redeliver = await call(`${deliveries}/${entry.id}/redeliver`, { method: "POST", headers: player.admin })
+    assert.strictEqual(redeliver.status, 202, redeliver.text)
+    await eventually(() => wallet.messages().filter((m) => m.body.data.transactionId === entry.id).length === 6)
+    const after = await call(`${deliveries}?status=failed`, { headers: player.admin })
+    assert.deepStrictEqual(after.body.data, [])
+    const unknown = await call(`${deliveries}/nope/redeliver`, { method: "POST", headers: player.admin })
+    assert.strictEqual(unknown.status, 404)
+    const ping = await call(`${player.api}/merchants/${player.merchantId}/webhook-test`, { method: "POST", headers: player.admin })
+    assert.strictEqual(ping.status, 202, ping.text)
+    await eventually(() => wallet.received.some((r) => r.headers["webhook-id"] === ping.body.deliveryId))
+    const received = wallet.received.find((r) => r.headers["webhook-id"] === ping.body.deliveryId)
+    assert.isDefined(received)
+    if (received !== undefined) {
+      assert.strictEqual(JSON.parse(received.body).type, "webhook.test")
+      new Webhook(player.encryptionKey).verify(received.body, {
+        "webhook-id": String(received.headers["webhook-id"]),
+        "webhook-timestamp": String(received.headers["webhook-timestamp"]),
+        "webhook-signature": String(received.headers["webhook-signature"])
+      })
+    }
   })
 })
