@@ -11,7 +11,7 @@ import * as GameEngine from "@gateway/adapters-operator/GameEngine"
 import { LaunchKeyStore } from "@gateway/adapters-operator/LaunchKeyStore"
 import * as LaunchTokenVerifier from "@gateway/adapters-operator/LaunchTokenVerifier"
 import * as WalletClient from "@gateway/adapters-operator/WalletClient"
-import { RoundLedgerPg } from "@gateway/adapters-pg"
+import { Housekeeping, RoundLedgerPg } from "@gateway/adapters-pg"
 import * as RateLimiter from "@gateway/adapters-http/RateLimiter"
 import * as ReadCache from "@gateway/adapters-http/ReadCache"
 import * as OperatorUrlPolicy from "@gateway/adapters-operator/OperatorUrlPolicy"
@@ -60,7 +60,8 @@ const WebhookDeliveriesLive = Layer.effect(
 export const AppLive = Layer.mergeAll(
   HttpLive.pipe(Layer.provide(HttpServerLive)),
   DeliveryWorker.layerConfig,
-  RoundLedgerPg.layerRecoveryConfig
+  RoundLedgerPg.layerRecoveryConfig,
+  Housekeeping.layer
 ).pipe(
   Layer.provide([
     DetailsClient.layerConfig,
