@@ -158,6 +158,7 @@ describe("the seed endpoints on PostgreSQL, served by the real server process", 
     assertProblem(await games("not.a-key"), 401, "UNAUTHORIZED")
     assertProblem(await games(apiKey.replace(/\.[^.]+\./, `.${"A".repeat(43)}.`)), 401, "UNAUTHORIZED")
     assertProblem(await launch(`sv_live.${"A".repeat(43)}.unknown99`, { mode: "demo" }), 401, "UNAUTHORIZED")
+    assertProblem(await launch(`sv_live.${"A".repeat(43)}.unknown99`, { mode: "fun", gameId: "nope" }), 401, "UNAUTHORIZED")
     const revoke = await call(`${gw.url}${API}/merchants/${merchant.id}/api-keys/${slug}`, { method: "DELETE", headers: asAdmin() })
     assert.strictEqual(revoke.status, 204)
     assertProblem(await games(apiKey), 401, "UNAUTHORIZED")
@@ -167,6 +168,7 @@ describe("the seed endpoints on PostgreSQL, served by the real server process", 
     })
     assert.strictEqual(suspend.status, 200, suspend.text)
     assertProblem(await games(other.apiKey), 403, "FORBIDDEN")
+    assertProblem(await launch(other.apiKey, { mode: "fun" }), 403, "FORBIDDEN")
   })
 
   it("launches in real mode through the operator's Details URL, with every error of the contract", async () => {

@@ -21,6 +21,17 @@ const admit = (limiter: RateLimiter["Service"], header: string | undefined): Eff
     : Effect.mapError(limiter.take(parsed.success.slug), Problem.fromDomain)
 }
 
+/** The merchant of a header, as the domain authenticates it. */
+const authenticator = Effect.gen(function*() {
+  const ports = yield* Effect.context<ApiKeyRepo | MerchantRepo>()
+  const limiter = yield* RateLimiter
+  return (header: string | undefined) =>
+    admit(limiter, header).pipe(
+      Effect.andThen(() => authenticateApiKey(header).pipe(Effect.provideContext(ports))),
+      Effect.mapError((error) => error instanceof Problem.Problem ? error : Problem.fromDomain(error))
+    )
+})
+
 /**
  * The OperatorAuth middleware: the merchant of an `sv-api-key` (401
  * unknown/revoked, 403 not active), after the key's rate limit (429).
@@ -28,38 +39,30 @@ const admit = (limiter: RateLimiter["Service"], header: string | undefined): Eff
 export const OperatorAuthLive: Layer.Layer<OperatorAuth, never, ApiKeyRepo | MerchantRepo | RateLimiter> =
   Layer.effect(
     OperatorAuth,
-    Effect.gen(function*() {
-      const ports = yield* Effect.context<ApiKeyRepo | MerchantRepo>()
-      const limiter = yield* RateLimiter
-      const authenticate = (header: string | undefined) =>
-        authenticateApiKey(header).pipe(Effect.provideContext(ports), Effect.mapError(Problem.fromDomain))
-      return OperatorAuth.of({
-        svApiKey: (httpEffect, { credential }) => {
-          const header = headerOf(credential)
-          return admit(limiter, header).pipe(
-            Effect.andThen(() => authenticate(header)),
+    Effect.map(authenticator, (authenticate) =>
+      OperatorAuth.of({
+        svApiKey: (httpEffect, { credential }) =>
+          authenticate(headerOf(credential)).pipe(
             Effect.flatMap((merchant) => Effect.provideService(httpEffect, CurrentMerchant, merchant))
           )
-        }
-      })
-    })
+      }))
   )
 
 /**
- * The LaunchKey middleware: a present, well-formed `sv-api-key` within its
- * rate limit; the launch use case looks it up.
+ * The LaunchKey middleware: the key is authenticated (401/403/429) before
+ * the query is even decoded, so the contract's order of checks holds — key,
+ * then game, … The launch use case checks it again from the header (served by
+ * the key and read caches).
  */
-export const LaunchKeyLive: Layer.Layer<LaunchKey, never, RateLimiter> = Layer.effect(
+export const LaunchKeyLive: Layer.Layer<LaunchKey, never, ApiKeyRepo | MerchantRepo | RateLimiter> = Layer.effect(
   LaunchKey,
-  Effect.gen(function*() {
-    const limiter = yield* RateLimiter
-    return LaunchKey.of({
+  Effect.map(authenticator, (authenticate) =>
+    LaunchKey.of({
       svApiKey: (httpEffect, { credential }) =>
-        admit(limiter, headerOf(credential)).pipe(
+        authenticate(headerOf(credential)).pipe(
           Effect.andThen(Effect.provideService(httpEffect, ApiKeyHeader, credential))
         )
-    })
-  })
+    }))
 )
 
 /** Both API-key middlewares; provide a {@link RateLimiter} (`RateLimiter.layerConfig`). */
