@@ -2,7 +2,7 @@ import { Effect, Schema, SchemaTransformation } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Game, LaunchToken, MerchantSettings, Paging } from "@gateway/domain"
 import * as Problem from "../Problem.ts"
-import { AdminAuth, LaunchKey, OperatorAuth } from "./Security.ts"
+import { AdminAuth, OperatorAuth } from "./Security.ts"
 
 const PositiveInt = (field: string, max?: number) =>
   Schema.Int.annotate({ message: "must be an integer" }).check(
@@ -74,7 +74,7 @@ export class GamesApi extends HttpApiGroup.make("games")
         "OPERATOR_TIMEOUT"
       )
     })
-      .middleware(LaunchKey)
+      .middleware(OperatorAuth)
       .annotate(OpenApi.Summary, "Generate a launch URL")
       .annotate(
         OpenApi.Description,

@@ -1,4 +1,4 @@
-import { Context, type Redacted } from "effect"
+import { Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import type { Auth, Merchant } from "@gateway/domain"
 import * as Problem from "../Problem.ts"
@@ -17,11 +17,6 @@ export class CurrentAdmin extends Context.Service<CurrentAdmin, AdminClaims>()(
 /** The merchant behind the current request's `sv-api-key`. */
 export class CurrentMerchant extends Context.Service<CurrentMerchant, Merchant.Merchant>()(
   "@gateway/adapters-http/api/Security/CurrentMerchant"
-) {}
-
-/** The raw `sv-api-key` header of the current request, well formed but not yet looked up. */
-export class ApiKeyHeader extends Context.Service<ApiKeyHeader, Redacted.Redacted<string>>()(
-  "@gateway/adapters-http/api/Security/ApiKeyHeader"
 ) {}
 
 const bearer = HttpApiSecurity.bearer.pipe(
@@ -59,14 +54,5 @@ export class AdminAuth extends HttpApiMiddleware.Service<AdminAuth, { provides: 
 /** Operator endpoints: an active merchant's `sv-api-key`. */
 export class OperatorAuth extends HttpApiMiddleware.Service<OperatorAuth, { provides: CurrentMerchant }>()(
   "@gateway/adapters-http/api/Security/OperatorAuth",
-  { security: { svApiKey }, error: authErrors }
-) {}
-
-/**
- * The launch endpoint: a well-formed `sv-api-key`, looked up by the launch
- * use case itself (which checks it first, as the contract orders).
- */
-export class LaunchKey extends HttpApiMiddleware.Service<LaunchKey, { provides: ApiKeyHeader }>()(
-  "@gateway/adapters-http/api/Security/LaunchKey",
   { security: { svApiKey }, error: authErrors }
 ) {}

@@ -1,17 +1,15 @@
-import { Effect, Redacted } from "effect"
+import { Effect } from "effect"
 import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
 import {
-  ApiKeyRepo,
   GameCatalog,
-  generateLaunchUrl,
   Ids,
+  launchFor,
   LaunchTokenSigner,
   listGames,
-  MerchantRepo,
   OperatorDetails
 } from "@gateway/domain"
 import { Api } from "../Api.ts"
-import { ApiKeyHeader } from "../api/Security.ts"
+import { CurrentMerchant } from "../api/Security.ts"
 import { GameList } from "../api/Games.ts"
 import * as Problem from "../Problem.ts"
 
@@ -23,7 +21,7 @@ export const GamesLive = HttpApiBuilder.group(
   "games",
   Effect.fn(function*(handlers) {
     const ports = yield* Effect.context<
-      ApiKeyRepo | MerchantRepo | GameCatalog | OperatorDetails | LaunchTokenSigner | Ids
+      GameCatalog | OperatorDetails | LaunchTokenSigner | Ids
     >()
     return handlers.handleAll({
       list: ({ query }) =>
@@ -33,8 +31,7 @@ export const GamesLive = HttpApiBuilder.group(
         }).pipe(Effect.map((list) => new GameList(list)), Effect.provideContext(ports)),
       generateLaunchUrl: ({ query }) =>
         Effect.gen(function*() {
-          const header = yield* ApiKeyHeader
-          const url = yield* generateLaunchUrl(Redacted.value(header), query).pipe(
+          const url = yield* launchFor(yield* CurrentMerchant, query).pipe(
             Effect.provideContext(ports),
             Effect.mapError(Problem.fromDomain)
           )

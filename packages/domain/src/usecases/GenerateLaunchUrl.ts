@@ -2,6 +2,7 @@ import { Clock, Effect } from "effect"
 import type { Forbidden, Unauthorized } from "../Auth.ts"
 import { type CurrencyMismatch, resolveLaunchCurrency } from "../Currency.ts"
 import type { GameNotFound } from "../Game.ts"
+import type { Merchant } from "../Merchant.ts"
 import { LaunchPolicy } from "../LaunchPolicy.ts"
 import { LaunchClaims, type LaunchRequest, LaunchUrl, launchAudience, launchUrl } from "../LaunchToken.ts"
 import type { OperatorBadResponse, OperatorTimeout } from "../Operator.ts"
@@ -25,19 +26,18 @@ export type LaunchError =
   | CurrencyMismatch
 
 /**
- * A signed, time-limited launch URL, checked in the contract's order:
- * API key → game → (real mode) the operator's Details URL → currency rule →
- * token. Demo launches never call the operator.
+ * The launch URL of an authenticated merchant: game → (real mode) the
+ * operator's Details URL → currency rule → signed token. Demo launches never
+ * call the operator.
  */
-export const generateLaunchUrl = Effect.fn("generateLaunchUrl")(function*(
-  apiKey: string | undefined,
+export const launchFor = Effect.fn("launchFor")(function*(
+  merchant: Merchant,
   request: LaunchRequest
 ): Effect.fn.Return<
   LaunchUrl,
-  LaunchError,
-  ApiKeyRepo | MerchantRepo | GameCatalog | OperatorDetails | LaunchTokenSigner | Ids
+  Exclude<LaunchError, Unauthorized | Forbidden>,
+  GameCatalog | OperatorDetails | LaunchTokenSigner | Ids
 > {
-  const merchant = yield* authenticateApiKey(apiKey)
   const game = yield* (yield* GameCatalog).find(request.gameId)
   let playerCurrency: string | undefined
   if (request.mode === "real") {
@@ -76,4 +76,20 @@ export const generateLaunchUrl = Effect.fn("generateLaunchUrl")(function*(
   })
   const token = yield* (yield* LaunchTokenSigner).sign(claims)
   return new LaunchUrl({ success: true, url: launchUrl(game.baseLaunchUrl, token) })
+})
+
+/**
+ * A signed, time-limited launch URL, checked in the contract's order:
+ * API key → game → (real mode) the operator's Details URL → currency rule →
+ * token. Demo launches never call the operator.
+ */
+export const generateLaunchUrl = Effect.fn("generateLaunchUrl")(function*(
+  apiKey: string | undefined,
+  request: LaunchRequest
+): Effect.fn.Return<
+  LaunchUrl,
+  LaunchError,
+  ApiKeyRepo | MerchantRepo | GameCatalog | OperatorDetails | LaunchTokenSigner | Ids
+> {
+  return yield* launchFor(yield* authenticateApiKey(apiKey), request)
 })
