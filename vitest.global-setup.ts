@@ -1,5 +1,5 @@
 import { Effect, Exit, Redacted, Scope } from "effect"
-import { startThrowAwayServer } from "./packages/adapters-pg/src/PgTest.ts"
+import { startThrowAwayServer } from "@gateway/adapters-pg/testing"
 
 /**
  * Without DATABASE_URL, starts one embedded PostgreSQL in a temporary

@@ -10,11 +10,11 @@ import { Effect, Exit, Redacted, Scope } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import { randomBytes, randomUUID } from "node:crypto"
 import { Agent, request } from "undici"
-import { PgTest } from "@gateway/adapters-pg"
-import { prepare, signMessage } from "@gateway/adapters-operator/Signature"
-import { json, startOperator } from "../packages/adapters-operator/test/OperatorServer.ts"
-import { adminToken, call } from "../apps/server/test/Client.ts"
-import { spawnGateway } from "../apps/server/test/Gateway.ts"
+import * as PgTest from "@gateway/adapters-pg/testing"
+import { prepare, signMessage } from "@gateway/adapters-operator/webhooks/Signature"
+import { json, startOperator } from "@gateway/adapters-operator/testing"
+import { adminToken, call } from "@gateway/adapters-http/testing"
+import { spawnGateway } from "@gateway/server/testing"
 
 const messages = Number(process.env["BENCH_MESSAGES"] ?? 5000)
 let received = 0

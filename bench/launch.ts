@@ -9,9 +9,9 @@
 import { Effect, Exit, Scope } from "effect"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
-import { json, startOperator } from "../packages/adapters-operator/test/OperatorServer.ts"
-import { adminToken, call } from "../apps/server/test/Client.ts"
-import { gateway } from "../apps/server/test/Gateway.ts"
+import { json, startOperator } from "@gateway/adapters-operator/testing"
+import { adminToken, call } from "@gateway/adapters-http/testing"
+import { gateway } from "@gateway/server/testing"
 import { autocannon, report } from "./autocannon.ts"
 
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 10)

@@ -1,84 +1,132 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql/SqlClient"
-import { AuthBearer, HttpLive, Readiness } from "@gateway/adapters-http"
-import * as ApiKeyCache from "@gateway/adapters-http/ApiKeyCache"
-import { LaunchKeys } from "@gateway/adapters-http/LaunchKeys"
-import { WebhookDeliveries } from "@gateway/adapters-http/WebhookDeliveries"
-import { DeliveryQueue } from "@gateway/adapters-operator/DeliveryQueue"
-import * as DeliveryWorker from "@gateway/adapters-operator/DeliveryWorker"
-import * as GameEngine from "@gateway/adapters-operator/GameEngine"
-import { LaunchKeyStore } from "@gateway/adapters-operator/LaunchKeyStore"
-import * as LaunchTokenVerifier from "@gateway/adapters-operator/LaunchTokenVerifier"
-import * as WalletClient from "@gateway/adapters-operator/WalletClient"
-import { Housekeeping, RoundLedgerPg } from "@gateway/adapters-pg"
-import * as RateLimiter from "@gateway/adapters-http/RateLimiter"
-import * as ReadCache from "@gateway/adapters-http/ReadCache"
-import * as OperatorUrlPolicy from "@gateway/adapters-operator/OperatorUrlPolicy"
-import * as DetailsClient from "@gateway/adapters-operator/DetailsClient"
-import * as LaunchSigner from "@gateway/adapters-operator/LaunchSigner"
-import { OperatorHttp } from "@gateway/adapters-operator/OperatorHttp"
-import { createServer } from "node:http"
-import { launchPolicyLayer, logLevelLayer, ServerConfig } from "./Config.ts"
-import { PersistenceLive } from "./Persistence.ts"
-
-/** Ready when the database answers `SELECT 1`. */
-const ReadinessLive = Layer.effect(
-  Readiness,
-  Effect.map(SqlClient, (sql) =>
-    Readiness.of({ check: sql`SELECT 1`.pipe(Effect.as(true), Effect.orElseSucceed(() => false)) }))
-)
-
-/** The JWKS route and key rotation, over the shared launch key store. */
-const LaunchKeysLive = Layer.effect(
+import { Effect, Layer, Option, type Redacted } from "effect"
+import { LaunchPolicy, retiredKeyRetentionSeconds } from "@gateway/domain/LaunchPolicy"
+import { AdminAuth, HttpLive, RateLimiter } from "@gateway/adapters-http"
+import {
+  DeliveryWorker,
+  GameEngineNode,
+  IdsNode,
   LaunchKeys,
-  Effect.map(LaunchKeyStore, (store) => LaunchKeys.of({ publicKeys: store.publicKeys, rotate: store.rotate }))
-)
+  LaunchTokenSignerJwt,
+  LaunchTokenVerifierJwt,
+  MerchantCredentialsNode,
+  MerchantSigningKeys,
+  OperatorDetailsHttp,
+  OperatorHttp,
+  OperatorUrlPolicy,
+  SignedPost,
+  WalletClientHttp
+} from "@gateway/adapters-operator"
+import {
+  ApiKeyRepoPg,
+  CachedApiKeyRepo,
+  CachedGameCatalog,
+  CachedMerchantRepo,
+  Database,
+  DataCipher,
+  DeliveryQueuePg,
+  GameCatalogPg,
+  GameSessionRepoPg,
+  Housekeeping,
+  LaunchKeyStorePg,
+  MerchantRepoPg,
+  ReadinessPg,
+  RoundLedgerPg,
+  StaleDebits
+} from "@gateway/adapters-pg"
+import { createServer } from "node:http"
+import { GatewayConfig, logLevelLayer, publicBaseUrl } from "./Config.ts"
+import * as Secrets from "./Secrets.ts"
 
-const HttpServerLive = Layer.unwrap(
-  Effect.map(ServerConfig, (config) =>
-    NodeHttpServer.layer(createServer, {
-      port: config.port,
-      host: config.host,
-      gracefulShutdownTimeout: "10 seconds"
-    }))
-)
+/** Launch tokens: issuer = the public base URL, lifetime from `LAUNCH_TOKEN_TTL_SECONDS`. */
+const launchPolicy = (config: GatewayConfig) => ({ issuer: publicBaseUrl(config), ttlSeconds: config.launchTtlSeconds })
+
+/** The launch keys: `LAUNCH_SIGNING_KEY` alone, else keys shared through the database. */
+const launchKeys = (config: GatewayConfig) =>
+  Option.match(config.launchSigningKey, {
+    onSome: LaunchKeys.layerFixed,
+    onNone: () =>
+      LaunchKeyStorePg.layer({
+        retention: `${retiredKeyRetentionSeconds(launchPolicy(config))} seconds`
+      }).pipe(Layer.provide(LaunchKeys.generatorLayer))
+  })
 
 /**
- * The whole gateway: HTTP server, API, operator calls and the database,
- * configured from the environment. Releasing it stops accepting connections,
- * lets in-flight requests finish, closes the pool and stops an embedded
- * database.
+ * The migrated database (from `DATABASE_URL`, else embedded in `DATA_DIR`)
+ * with the repositories of the domain ports on it, uncached, and the
+ * `node:crypto` generators of ids and credentials: what the ops CLI needs,
+ * and what the background jobs read.
  */
-/** The admin endpoints' view of the outbox. */
-const WebhookDeliveriesLive = Layer.effect(
-  WebhookDeliveries,
-  Effect.map(DeliveryQueue, (q) =>
-    WebhookDeliveries.of({ listFailed: q.listFailed, redeliver: q.redeliver, enqueueTest: q.enqueueTest }))
-)
+export const repositories = (config: GatewayConfig, dataKey: Redacted.Redacted<Buffer>) =>
+  Layer.mergeAll(
+    MerchantRepoPg.layer,
+    ApiKeyRepoPg.layer,
+    GameCatalogPg.layer(publicBaseUrl(config)),
+    GameSessionRepoPg.layer({ idleSeconds: config.gameSessionIdleSeconds }),
+    RoundLedgerPg.layer,
+    DeliveryQueuePg.layer(),
+    ReadinessPg.layer,
+    launchKeys(config),
+    IdsNode.layer,
+    MerchantCredentialsNode.layer
+  ).pipe(
+    Layer.provide(DataCipher.layer(dataKey)),
+    Layer.provideMerge(Database.layer({ url: config.databaseUrl, dataDir: config.dataDir }))
+  )
 
-export const AppLive = Layer.mergeAll(
-  HttpLive.pipe(Layer.provide(HttpServerLive)),
-  DeliveryWorker.layerConfig,
-  RoundLedgerPg.layerRecoveryConfig,
-  Housekeeping.layer
-).pipe(
-  Layer.provide([
-    DetailsClient.layerConfig,
-    LaunchSigner.layer,
-    LaunchTokenVerifier.layer,
-    WalletClient.layerConfig,
-    GameEngine.layer,
-    WebhookDeliveriesLive,
-    LaunchKeysLive,
-    ReadinessLive,
-    AuthBearer.layerConfig,
-    RateLimiter.layerConfig,
-    OperatorUrlPolicy.layerConfig,
-    ApiKeyCache.layerConfig,
-    ReadCache.layerConfig
-  ]),
-  Layer.provide(OperatorHttp.layerConfig),
-  Layer.provide(PersistenceLive),
-  Layer.provide([launchPolicyLayer, logLevelLayer])
+/**
+ * The whole gateway from its configuration. The HTTP side reads merchants,
+ * games and API keys through short caches; the delivery worker and the
+ * background jobs read the repositories themselves. Every call to an
+ * operator goes through one signed-POST path with one cache of merchant keys.
+ * Releasing it stops accepting connections, lets in-flight requests finish,
+ * closes the pool and stops an embedded database.
+ */
+export const app = (
+  config: GatewayConfig,
+  adminTokens: AdminAuth.AdminTokenOptions,
+  dataKey: Redacted.Redacted<Buffer>
+) => {
+  const caches = Layer.mergeAll(
+    CachedMerchantRepo.layer(config.readCacheTtlMs),
+    CachedGameCatalog.layer(config.readCacheTtlMs),
+    CachedApiKeyRepo.layer(config.apiKeyCacheTtlMs)
+  )
+  const httpPorts = Layer.mergeAll(
+    caches,
+    OperatorDetailsHttp.layer(config.detailsTimeoutMs),
+    WalletClientHttp.layer(config.webhookTimeoutMs),
+    LaunchTokenSignerJwt.layer,
+    LaunchTokenVerifierJwt.layer,
+    GameEngineNode.layer,
+    OperatorUrlPolicy.layer(config.allowPrivateOperatorUrls),
+    AdminAuth.layerTokens(adminTokens),
+    RateLimiter.layer(config.rateLimit)
+  )
+  const server = NodeHttpServer.layer(createServer, {
+    port: config.port,
+    host: config.host,
+    gracefulShutdownTimeout: "10 seconds"
+  })
+  const background = Layer.mergeAll(
+    DeliveryWorker.layer({ timeoutMs: config.webhookTimeoutMs, schedule: config.webhookRetrySchedule }),
+    StaleDebits.layerAfterTimeout(config.webhookTimeoutMs),
+    Housekeeping.layer
+  )
+  const signedPost = SignedPost.layer.pipe(
+    Layer.provide([MerchantSigningKeys.layer(), OperatorHttp.layer(config.allowPrivateOperatorUrls)])
+  )
+  return Layer.mergeAll(HttpLive.pipe(Layer.provide(server), Layer.provide(httpPorts)), background).pipe(
+    Layer.provide(signedPost),
+    Layer.provide(repositories(config, dataKey)),
+    Layer.provide([Layer.succeed(LaunchPolicy, launchPolicy(config)), logLevelLayer(config)])
+  )
+}
+
+/** The gateway configured from the environment. */
+export const AppLive = Layer.unwrap(
+  Effect.gen(function*() {
+    const config = yield* GatewayConfig
+    return app(config, yield* Secrets.adminTokens(config), yield* Secrets.dataEncryptionKey(config))
+  })
 )

@@ -1,37 +1,81 @@
-import { Config, Effect, Layer, Option, References, Schema } from "effect"
-import { LaunchPolicy } from "@gateway/domain/LaunchPolicy"
+import { Config, Layer, Option, References, Schema, SchemaTransformation } from "effect"
+import { defaultSchedule } from "@gateway/domain/RetrySchedule"
 
-/** The settings the app itself reads (each adapter reads its own in its `layerConfig`). */
-export const ServerConfig = Config.all({
+const between = (minimum: number, maximum: number) => Schema.Int.check(Schema.isBetween({ minimum, maximum }))
+
+const Delay = Schema.String.check(
+  Schema.isPattern(/^\d{1,6}(\.\d{1,3})?$/, { message: "must be a number of seconds like 5 or 0.05" })
+).pipe(
+  Schema.decodeTo(Schema.NumberFromString.pipe(
+    Schema.decodeTo(Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 7 * 86_400 })))
+  ))
+)
+
+/** Comma-separated seconds (`"5,300,1800"`) as a non-empty schedule: the form of `WEBHOOK_RETRY_SCHEDULE`. */
+export const ScheduleFromString = Schema.String.pipe(
+  Schema.decodeTo(
+    Schema.Array(Schema.String),
+    SchemaTransformation.transform({
+      decode: (text: string): ReadonlyArray<string> => text.split(",").map((part) => part.trim()),
+      encode: (parts: ReadonlyArray<string>) => parts.join(",")
+    })
+  ),
+  Schema.decodeTo(Schema.Array(Delay).check(Schema.isMinLength(1, { message: "must list at least one delay" })))
+)
+
+/**
+ * Every environment variable the gateway reads (CONTRACT §7), read once,
+ * here, with its default; the layers get the values from the app. A bad
+ * value fails naming its variable.
+ */
+export const GatewayConfig = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(8080)),
   host: Config.String("HOST").pipe(Config.withDefault("0.0.0.0")),
   publicBaseUrl: Config.option(Config.URL("PUBLIC_BASE_URL")),
-  launchTtlSeconds: Config.schema(
-    Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 3600 })),
-    "LAUNCH_TOKEN_TTL_SECONDS"
-  ).pipe(Config.withDefault(60)),
-  logLevel: Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info"))
+  dataDir: Config.String("DATA_DIR").pipe(Config.withDefault("./.data")),
+  databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
+  dataEncryptionKey: Config.option(Config.Redacted("DATA_ENCRYPTION_KEY")),
+  logLevel: Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info")),
+  auth: Config.all({
+    secret: Config.option(Config.schema(
+      Schema.Redacted(Schema.String.check(Schema.isMinLength(32, { message: "must be at least 32 characters" }))),
+      "AUTH_JWT_SECRET"
+    )),
+    jwksUrl: Config.option(Config.URL("AUTH_JWKS_URL")),
+    issuer: Config.option(Config.NonEmptyString("AUTH_ISSUER")),
+    audience: Config.option(Config.NonEmptyString("AUTH_AUDIENCE"))
+  }),
+  launchTtlSeconds: Config.schema(between(1, 3600), "LAUNCH_TOKEN_TTL_SECONDS").pipe(Config.withDefault(60)),
+  launchSigningKey: Config.option(Config.Redacted("LAUNCH_SIGNING_KEY")),
+  allowPrivateOperatorUrls: Config.Boolean("ALLOW_PRIVATE_OPERATOR_URLS").pipe(Config.withDefault(false)),
+  detailsTimeoutMs: Config.schema(between(1, 60_000), "DETAILS_TIMEOUT_MS").pipe(Config.withDefault(5000)),
+  webhookTimeoutMs: Config.schema(between(1, 60_000), "WEBHOOK_TIMEOUT_MS").pipe(Config.withDefault(5000)),
+  webhookRetrySchedule: Config.schema(ScheduleFromString, "WEBHOOK_RETRY_SCHEDULE").pipe(
+    Config.withDefault(defaultSchedule)
+  ),
+  rateLimit: Config.all({
+    rps: Config.schema(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0)), "RATE_LIMIT_RPS").pipe(
+      Config.withDefault(100)
+    ),
+    burst: Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), "RATE_LIMIT_BURST").pipe(
+      Config.withDefault(200)
+    )
+  }),
+  apiKeyCacheTtlMs: Config.schema(between(0, 60_000), "API_KEY_CACHE_TTL_MS").pipe(Config.withDefault(5000)),
+  readCacheTtlMs: Config.schema(between(0, 10_000), "READ_CACHE_TTL_MS").pipe(Config.withDefault(1000)),
+  gameSessionIdleSeconds: Config.schema(between(1, 2_592_000), "GAME_SESSION_IDLE_SECONDS").pipe(
+    Config.withDefault(1800)
+  )
 })
-export type ServerConfig = Config.Success<typeof ServerConfig>
+export type GatewayConfig = Config.Success<typeof GatewayConfig>
 
 /** `PUBLIC_BASE_URL` without a trailing slash, or the local address of the server. */
-export const publicBaseUrl = (config: ServerConfig): string =>
+export const publicBaseUrl = (config: GatewayConfig): string =>
   Option.match(config.publicBaseUrl, {
     onNone: () => `http://127.0.0.1:${config.port}`,
     onSome: (url) => url.href.replace(/\/+$/, "")
   })
 
-/** Launch tokens: issuer = the public base URL, lifetime from `LAUNCH_TOKEN_TTL_SECONDS`. */
-export const launchPolicyLayer = Layer.effect(
-  LaunchPolicy,
-  Effect.gen(function*() {
-    const config = yield* ServerConfig
-    return { issuer: publicBaseUrl(config), ttlSeconds: config.launchTtlSeconds }
-  })
-)
-
 /** The minimum log level from `LOG_LEVEL`. */
-export const logLevelLayer = Layer.effect(
-  References.MinimumLogLevel,
-  Effect.map(ServerConfig, (config) => config.logLevel)
-)
+export const logLevelLayer = (config: GatewayConfig) => Layer.succeed(References.MinimumLogLevel, config.logLevel)
+

@@ -7,16 +7,27 @@ import { CreateMerchantRequest, MerchantCreated, MerchantId } from "@gateway/dom
 import { ApiKeyRepo } from "@gateway/domain/ports/ApiKeyRepo"
 import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
 import { createMerchant } from "@gateway/domain/usecases/CreateMerchant"
+import { AdminAuth } from "@gateway/adapters-http"
 import { Database } from "@gateway/adapters-pg"
-import { issueAdminToken } from "./AdminToken.ts"
-import { withAuthSecret } from "./DevSecrets.ts"
-import { PersistenceLive } from "./Persistence.ts"
+import { randomUUID } from "node:crypto"
+import { repositories } from "./App.ts"
+import { GatewayConfig } from "./Config.ts"
+import * as Secrets from "./Secrets.ts"
+
+/** The database and the repositories, configured from the environment. */
+const Repositories = Layer.unwrap(
+  Effect.gen(function*() {
+    const config = yield* GatewayConfig
+    return repositories(config, yield* Secrets.dataEncryptionKey(config))
+  })
+)
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
 const migrate = Command.make("migrate", {}, () =>
   Effect.gen(function*() {
-    yield* Layer.build(Database.layerConfig)
+    const config = yield* GatewayConfig
+    yield* Layer.build(Database.layer({ url: config.databaseUrl, dataDir: config.dataDir }))
     yield* Console.log("migrations applied")
   }).pipe(Effect.scoped)
 ).pipe(Command.withDescription("Apply the database migrations and exit"))
@@ -32,7 +43,20 @@ const tokenIssue = Command.make(
     subject: Flag.String("subject").pipe(Flag.withDescription("Who the token is for"), Flag.withDefault("ops"))
   },
   ({ scope, ttl, subject }) =>
-    issueAdminToken({ scopes: scope, ttlSeconds: ttl, subject }).pipe(Effect.flatMap(Console.log), withAuthSecret)
+    Effect.gen(function*() {
+      const options = yield* Secrets.adminTokens(yield* GatewayConfig)
+      if (options.secret === undefined) return yield* Effect.fail(new Secrets.StartupError("AUTH_JWT_SECRET is not set"))
+      const token = yield* AdminAuth.mint({
+        secret: options.secret,
+        scopes: scope,
+        subject,
+        expiresIn: `${ttl}s`,
+        issuer: options.issuer,
+        audience: options.audience,
+        jti: randomUUID()
+      })
+      yield* Console.log(token)
+    })
 ).pipe(Command.withDescription("Mint an admin bearer token signed with AUTH_JWT_SECRET"))
 
 const token = Command.make("token").pipe(
@@ -58,7 +82,7 @@ const merchantCreate = Command.make(
       })
       const created = yield* createMerchant(request)
       yield* printJson(Schema.encodeSync(MerchantCreated)(created))
-    }).pipe(Effect.provide(PersistenceLive))
+    }).pipe(Effect.provide(Repositories))
 ).pipe(Command.withDescription("Create a merchant and print it with its credentials (shown once)"))
 
 const merchant = Command.make("merchant").pipe(
@@ -78,7 +102,7 @@ const apiKeyIssue = Command.make(
       yield* (yield* MerchantRepo).findById(id)
       const issued = yield* (yield* ApiKeyRepo).issue(id, prefix)
       yield* printJson({ apiKey: formatApiKey(issued.apiKey), prefix, slug: issued.apiKey.slug })
-    }).pipe(Effect.provide(PersistenceLive))
+    }).pipe(Effect.provide(Repositories))
 ).pipe(Command.withDescription("Issue an API key for a merchant (the key is shown once)"))
 
 const apiKey = Command.make("api-key").pipe(

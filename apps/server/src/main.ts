@@ -1,7 +1,6 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Console, Effect, Exit, Layer, Runtime } from "effect"
 import { AppLive } from "./App.ts"
-import { withAuthSecret } from "./DevSecrets.ts"
 
 const oneLine = (cause: Cause.Cause<unknown>): string => {
   const reason = cause.reasons[0]
@@ -16,7 +15,6 @@ const teardown: Runtime.Teardown = (exit, onExit) =>
   Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
 
 const program = Layer.launch(AppLive).pipe(
-  withAuthSecret,
   Effect.catchCause((cause) =>
     Cause.hasInterruptsOnly(cause)
       ? Effect.void

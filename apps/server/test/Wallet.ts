@@ -1,6 +1,6 @@
-import { json, type Received, startOperator } from "../../../packages/adapters-operator/test/OperatorServer.ts"
-import { adminToken, call } from "./Client.ts"
-import type { Gateway } from "./Gateway.ts"
+import { json, type Received, startOperator } from "@gateway/adapters-operator/testing"
+import { adminToken, call } from "@gateway/adapters-http/testing"
+import type { Gateway } from "../testing/Gateway.ts"
 
 /** What the fake wallet does with a message: answer it now, later, or not at all. */
 export type WalletReply = (received: Received, body: WalletMessage) =>

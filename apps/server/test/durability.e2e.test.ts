@@ -1,8 +1,8 @@
 import { Effect, Exit, Redacted, Scope } from "effect"
-import { PgTest } from "@gateway/adapters-pg"
+import * as PgTest from "@gateway/adapters-pg/testing"
 import { randomBytes } from "node:crypto"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
-import { type Gateway, spawnGateway } from "./Gateway.ts"
+import { type Gateway, spawnGateway } from "../testing/Gateway.ts"
 import { eventually, playerSession, startWallet } from "./Wallet.ts"
 
 const scope = Effect.runSync(Scope.make())

@@ -1,10 +1,10 @@
 import { Effect, Exit, Redacted, Scope } from "effect"
-import { PgTest } from "@gateway/adapters-pg"
+import * as PgTest from "@gateway/adapters-pg/testing"
 import { randomBytes } from "node:crypto"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
-import { json, startOperator } from "../../../packages/adapters-operator/test/OperatorServer.ts"
-import { adminToken, call } from "./Client.ts"
-import { freePort, runToExit, spawnGateway } from "./Gateway.ts"
+import { json, startOperator } from "@gateway/adapters-operator/testing"
+import { adminToken, call } from "@gateway/adapters-http/testing"
+import { freePort, runToExit, spawnGateway } from "../testing/Gateway.ts"
 
 const scope = Effect.runSync(Scope.make())
 let databaseUrl: string

@@ -1,9 +1,9 @@
 import { Effect, Exit, Scope } from "effect"
 import { createRemoteJWKSet, jwtVerify, SignJWT } from "jose"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
-import { json, startOperator } from "../../../packages/adapters-operator/test/OperatorServer.ts"
-import { type Answer, adminToken, call } from "./Client.ts"
-import { type Gateway, gateway } from "./Gateway.ts"
+import { json, startOperator } from "@gateway/adapters-operator/testing"
+import { type Answer, adminToken, call } from "@gateway/adapters-http/testing"
+import { type Gateway, gateway } from "../testing/Gateway.ts"
 
 const API = "/api/v1.1/operator-api"
 const scope = Effect.runSync(Scope.make())

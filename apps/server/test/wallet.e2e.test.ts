@@ -2,8 +2,8 @@ import { Effect, Exit, Scope } from "effect"
 import { randomBytes } from "node:crypto"
 import { Webhook } from "standardwebhooks"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
-import { call } from "./Client.ts"
-import { type Gateway, gateway } from "./Gateway.ts"
+import { call } from "@gateway/adapters-http/testing"
+import { type Gateway, gateway } from "../testing/Gateway.ts"
 import { eventually, playerSession, poll, startWallet } from "./Wallet.ts"
 
 const scope = Effect.runSync(Scope.make())

@@ -1,12 +1,12 @@
 /**
- * The gateway's HTTP adapter: the `HttpApi` contract, its handlers written
- * against the domain ports, authentication, and problem+json errors.
+ * The gateway's HTTP adapter: the `HttpApi` contract (`api/`, importing no
+ * server code), the middleware that guards it, handlers written against the
+ * domain ports, and the game page.
  */
-export { Api } from "./Api.ts"
-export * as AuthApiKey from "./AuthApiKey.ts"
-export * as AuthBearer from "./AuthBearer.ts"
-export { BearerAuth } from "./AuthBearer.ts"
-export * as Problem from "./Problem.ts"
-export { Readiness } from "./Readiness.ts"
-export { HttpLive, Routes } from "./Server.ts"
+export { Api } from "./api/Api.ts"
+export * as Problem from "./api/Problem.ts"
 export * as Security from "./api/Security.ts"
+export * as AdminAuth from "./middleware/AdminAuth.ts"
+export * as OperatorAuth from "./middleware/OperatorAuth.ts"
+export * as RateLimiter from "./middleware/RateLimiter.ts"
+export { HttpLive, Routes } from "./Routes.ts"

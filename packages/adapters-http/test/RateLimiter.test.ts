@@ -1,6 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Effect } from "effect"
-import * as RateLimiter from "../src/RateLimiter.ts"
+import * as RateLimiter from "../src/middleware/RateLimiter.ts"
 
 const clock = (start = 0) => {
   const time = { now: start }
@@ -51,22 +50,4 @@ describe("token buckets", () => {
     buckets.take("fresh")
     assert.strictEqual(buckets.size(), 1)
   })
-})
-
-describe("RateLimiter config", () => {
-  const read = (env: Record<string, string>) =>
-    RateLimiter.config.pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env })))
-
-  it.effect("defaults to 100 rps and a burst of 200, and reads both", () =>
-    Effect.gen(function*() {
-      assert.deepStrictEqual(yield* read({}), { rps: 100, burst: 200 })
-      assert.deepStrictEqual(yield* read({ RATE_LIMIT_RPS: "0", RATE_LIMIT_BURST: "5" }), { rps: 0, burst: 5 })
-    }))
-
-  it.effect("refuses a negative rate or a burst below 1", () =>
-    Effect.gen(function*() {
-      assert.isTrue((yield* Effect.exit(read({ RATE_LIMIT_RPS: "-1" })))._tag === "Failure")
-      assert.isTrue((yield* Effect.exit(read({ RATE_LIMIT_BURST: "0" })))._tag === "Failure")
-      assert.isTrue((yield* Effect.exit(read({ RATE_LIMIT_RPS: "fast" })))._tag === "Failure")
-    }))
 })

@@ -1,9 +1,8 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { LaunchClaims } from "../../domain/src/LaunchToken.ts"
-import { MerchantId } from "../../domain/src/Merchant.ts"
-import { makeMerchant, makeSettings } from "../../domain/test/doubles.ts"
-import { launchToken } from "./gameDoubles.ts"
+import { type Answer, call } from "@gateway/adapters-http/testing"
+import { LaunchToken, Merchant } from "@gateway/domain"
+import { launchToken, makeMerchant, makeSettings } from "@gateway/domain/testing"
 import { start, type Started, token } from "./support.ts"
 
 const game = "/api/v1.1/game-api"
@@ -15,7 +14,7 @@ beforeAll(async () => {
   server = await start(undefined, {}, {
     merchants: [
       makeMerchant({
-        id: MerchantId.make(1000),
+        id: Merchant.MerchantId.make(1000),
         email: "games@example.com",
         MerchantSettings: makeSettings({
           userDetailsUrl: "https://ops.example/details",
@@ -29,16 +28,16 @@ beforeAll(async () => {
 })
 afterAll(() => server.dispose())
 
-const claims = (overrides: Partial<LaunchClaims> = {}) => {
+const claims = (overrides: Partial<LaunchToken.LaunchClaims> = {}) => {
   const now = Math.floor(Date.now() / 1000)
-  return new LaunchClaims({
+  return new LaunchToken.LaunchClaims({
     iss: "operator-gateway",
     aud: "launch",
     sub: "p-1",
     jti: `00000000-0000-4000-b000-${String(++jti).padStart(12, "0")}`,
     iat: now,
     exp: now + 60,
-    mid: MerchantId.make(1000),
+    mid: Merchant.MerchantId.make(1000),
     gid: "odd-even",
     sid: "s-1",
     mode: "real",
@@ -48,27 +47,20 @@ const claims = (overrides: Partial<LaunchClaims> = {}) => {
   })
 }
 
-const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-  const response = await fetch(server.url + path, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body: JSON.stringify(body)
-  })
-  const text = await response.text()
-  return { response, json: text === "" ? undefined : JSON.parse(text) }
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  call(server.url + path, { method: "POST", headers, json: body })
+
+const expectProblem = (result: Answer, status: number, code: string, detail?: RegExp) => {
+  expect(result.status).toBe(status)
+  expect(result.headers.get("content-type")).toBe("application/problem+json")
+  expect(result.body).toMatchObject({ success: false, status, code })
+  if (detail !== undefined) expect(result.body.detail).toMatch(detail)
 }
 
-const expectProblem = (result: Awaited<ReturnType<typeof post>>, status: number, code: string, detail?: RegExp) => {
-  expect(result.response.status).toBe(status)
-  expect(result.response.headers.get("content-type")).toBe("application/problem+json")
-  expect(result.json).toMatchObject({ success: false, status, code })
-  if (detail !== undefined) expect(result.json.detail).toMatch(detail)
-}
-
-const open = async (overrides: Partial<LaunchClaims> = {}) => {
+const open = async (overrides: Partial<LaunchToken.LaunchClaims> = {}) => {
   const opened = await post(`${game}/sessions`, { token: launchToken(claims(overrides)) })
-  expect(opened.response.status).toBe(201)
-  return String(opened.json.sessionToken)
+  expect(opened.status).toBe(201)
+  return String(opened.body.sessionToken)
 }
 const bet = (sessionToken: string, stake: string, selection = "odd") =>
   post(`${game}/rounds`, { stake, selection }, { authorization: `Bearer ${sessionToken}` })
@@ -77,14 +69,14 @@ describe("game sessions", () => {
   it("redeems a token once: 201 with the session, balance and page settings, then 409", async () => {
     const t = launchToken(claims())
     const first = await post(`${game}/sessions`, { token: t })
-    expect(first.response.status).toBe(201)
-    expect(first.response.headers.get("cache-control")).toBe("no-store")
-    expect(first.json).toMatchObject({
+    expect(first.status).toBe(201)
+    expect(first.headers.get("cache-control")).toBe("no-store")
+    expect(first.body).toMatchObject({
       balance: "100.00",
       session: { merchantId: 1000, playerId: "p-1", gameId: "odd-even", mode: "real", currency: "ETB" },
       settings: { hideBalance: false, minimumStake: 1, maximumStake: 500 }
     })
-    expect(typeof first.json.sessionToken).toBe("string")
+    expect(typeof first.body.sessionToken).toBe("string")
     expectProblem(await post(`${game}/sessions`, { token: t }), 409, "TOKEN_ALREADY_USED")
   })
 
@@ -101,19 +93,19 @@ describe("rounds", () => {
   it("plays a real round: debit accepted, credit of 1.95x queued with the debit as its reference", async () => {
     const session = await open()
     const round = await bet(session, "10.00", "odd")
-    expect(round.response.status).toBe(200)
-    expect(round.json).toMatchObject({ outcome: "17 odd", payout: "19.50", balance: "109.50" })
-    const settled = server.ledger.settled.find((s) => s.roundId === round.json.roundId)
+    expect(round.status).toBe(200)
+    expect(round.body).toMatchObject({ outcome: "17 odd", payout: "19.50", balance: "109.50" })
+    const settled = server.ledger.settled.find((s) => s.roundId === round.body.roundId)
     expect(settled?.credit.type).toBe("transaction.credit")
     expect(settled?.credit.amount.minor).toBe(1950n)
     const lost = await bet(session, "10", "even")
-    expect(lost.json).toMatchObject({ outcome: "17 odd", payout: "0.00" })
+    expect(lost.body).toMatchObject({ outcome: "17 odd", payout: "0.00" })
   })
 
   it("demo rounds move the virtual balance and 402 INSUFFICIENT_FUNDS when it is short", async () => {
     const session = await open({ mode: "demo" })
     const round = await bet(session, "500", "even")
-    expect(round.json).toMatchObject({ payout: "0.00", balance: "500.00" })
+    expect(round.body).toMatchObject({ payout: "0.00", balance: "500.00" })
     await bet(session, "500", "even")
     expectProblem(await bet(session, "1", "odd"), 402, "INSUFFICIENT_FUNDS")
   })
@@ -141,31 +133,31 @@ describe("rounds", () => {
 
 describe("the game page", () => {
   it("serves iframe-friendly HTML with a nonce CSP that allows any framer", async () => {
-    const response = await fetch(`${server.url}/play/odd-even?token=abc`)
-    const html = await response.text()
-    expect(response.status).toBe(200)
-    expect(response.headers.get("content-type")).toMatch(/^text\/html/)
-    const csp = response.headers.get("content-security-policy") ?? ""
+    const { status, headers, text: html } = await call(`${server.url}/play/odd-even?token=abc`)
+    expect(status).toBe(200)
+    expect(headers.get("content-type")).toMatch(/^text\/html/)
+    const csp = headers.get("content-security-policy") ?? ""
     const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1]
     expect(nonce).toBeDefined()
     expect(csp).toContain("frame-ancestors *")
     expect(csp).toContain("default-src 'none'")
     expect(csp).not.toContain("unsafe-inline")
-    expect(response.headers.get("x-frame-options")).toBeNull()
+    expect(headers.get("x-frame-options")).toBeNull()
     expect(html).toContain(`<script nonce="${nonce}">`)
     expect(html).toContain(`<style nonce="${nonce}">`)
     expect(html).toContain("html,body{margin:0;width:100%;height:100%}")
     expect(html).toContain('data-token="abc"')
     expect(html).not.toMatch(/<(script|link)[^>]+src=/)
-    const second = await fetch(`${server.url}/play/odd-even`)
+    const second = await call(`${server.url}/play/odd-even`)
     expect(second.headers.get("content-security-policy")).not.toBe(csp)
   })
 
   it("escapes everything interpolated from the request", async () => {
     const evil = `"><script>alert(1)</script>`
-    const response = await fetch(`${server.url}/play/${encodeURIComponent(`x"><img src=x onerror=alert(1)>`)}?token=${encodeURIComponent(evil)}`)
-    const html = await response.text()
-    expect(response.status).toBe(200)
+    const { status, text: html } = await call(
+      `${server.url}/play/${encodeURIComponent(`x"><img src=x onerror=alert(1)>`)}?token=${encodeURIComponent(evil)}`
+    )
+    expect(status).toBe(200)
     expect(html).not.toContain("<script>alert(1)</script>")
     expect(html).not.toContain("<img src=x")
     expect(html).toContain("&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;")
@@ -173,53 +165,50 @@ describe("the game page", () => {
   })
 
   it("serves the built-in games' SVG images and 404 for others", async () => {
-    const svg = await fetch(`${server.url}/static/games/odd-even.svg`)
+    const svg = await call(`${server.url}/static/games/odd-even.svg`)
     expect(svg.status).toBe(200)
     expect(svg.headers.get("content-type")).toMatch(/^image\/svg\+xml/)
-    expect(await svg.text()).toMatch(/^<svg [^>]*>.*Odd Even.*<\/svg>$/)
-    const missing = await fetch(`${server.url}/static/games/nope.svg`)
+    expect(svg.text).toMatch(/^<svg [^>]*>.*Odd Even.*<\/svg>$/)
+    const missing = await call(`${server.url}/static/games/nope.svg`)
     expect(missing.status).toBe(404)
-    expect(JSON.parse(await missing.text()).code).toBe("GAME_NOT_FOUND")
-    expect((await fetch(`${server.url}/static/games/toString.svg`)).status).toBe(404)
+    expect(missing.body.code).toBe("GAME_NOT_FOUND")
+    expect((await call(`${server.url}/static/games/toString.svg`)).status).toBe(404)
   })
 })
 
 describe("webhook deliveries (admin)", () => {
   const headers = async (scope = "read:users write:users") => ({ authorization: `Bearer ${await token({ scope })}` })
-  const get = async (path: string, scope?: string) => {
-    const response = await fetch(server.url + path, { headers: await headers(scope) })
-    return { response, json: JSON.parse(await response.text()) }
-  }
+  const get = async (path: string, scope?: string) => call(server.url + path, { headers: await headers(scope) })
 
   it("lists failed deliveries of a merchant; other statuses are 400; reading needs read:users", async () => {
     await Effect.runPromise(Effect.andThen(
-      server.deliveries.enqueue({ id: "d-1", merchantId: MerchantId.make(1000), type: "transaction.credit", body: "{}" }),
+      server.deliveries.enqueue({ id: "d-1", merchantId: Merchant.MerchantId.make(1000), type: "transaction.credit", body: "{}" }),
       server.deliveries.service.failed("d-1", "the operator answered HTTP 500", 500)
     ))
     const list = await get(`${admin}/merchants/1000/webhook-deliveries?status=failed`)
-    expect(list.response.status).toBe(200)
-    expect(list.json.data).toEqual([expect.objectContaining({
+    expect(list.status).toBe(200)
+    expect(list.body.data).toEqual([expect.objectContaining({
       id: "d-1", merchantId: 1000, type: "transaction.credit", lastError: "the operator answered HTTP 500", lastStatus: 500
     })])
-    expect((await get(`${admin}/merchants/7/webhook-deliveries?status=failed`)).json).toEqual({ data: [] })
+    expect((await get(`${admin}/merchants/7/webhook-deliveries?status=failed`)).body).toEqual({ data: [] })
     for (const q of ["status=pending", ""]) {
       const bad = await get(`${admin}/merchants/1000/webhook-deliveries?${q}`)
-      expect(bad.response.status).toBe(400)
-      expect(bad.json.code).toBe("VALIDATION_FAILED")
+      expect(bad.status).toBe(400)
+      expect(bad.body.code).toBe("VALIDATION_FAILED")
     }
-    expect((await get(`${admin}/merchants/999/webhook-deliveries?status=failed`)).json.code).toBe("MERCHANT_NOT_FOUND")
-    expect((await get(`${admin}/merchants/1000/webhook-deliveries?status=failed`, "write:users")).response.status).toBe(403)
+    expect((await get(`${admin}/merchants/999/webhook-deliveries?status=failed`)).body.code).toBe("MERCHANT_NOT_FOUND")
+    expect((await get(`${admin}/merchants/1000/webhook-deliveries?status=failed`, "write:users")).status).toBe(403)
   })
 
   it("redelivers a failed message (202), 404 DELIVERY_NOT_FOUND for anything else", async () => {
     await Effect.runPromise(Effect.andThen(
-      server.deliveries.enqueue({ id: "d-2", merchantId: MerchantId.make(1000), type: "transaction.refund", body: "{}" }),
+      server.deliveries.enqueue({ id: "d-2", merchantId: Merchant.MerchantId.make(1000), type: "transaction.refund", body: "{}" }),
       server.deliveries.service.failed("d-2", "no webhook URL configured")
     ))
     const path = `${admin}/merchants/1000/webhook-deliveries/d-2/redeliver`
     expectProblem(await post(path, {}, await headers("read:users")), 403, "FORBIDDEN")
     const ok = await post(path, {}, await headers())
-    expect(ok.response.status).toBe(202)
+    expect(ok.status).toBe(202)
     expect(server.deliveries.rows.get("d-2")?.status).toBe("queued")
     expectProblem(await post(path, {}, await headers()), 404, "DELIVERY_NOT_FOUND")
     expectProblem(await post(`${admin}/merchants/7/webhook-deliveries/d-1/redeliver`, {}, await headers()), 404, "DELIVERY_NOT_FOUND")
@@ -227,8 +216,8 @@ describe("webhook deliveries (admin)", () => {
 
   it("queues a webhook.test ping: 202 {deliveryId}", async () => {
     const queued = await post(`${admin}/merchants/1000/webhook-test`, {}, await headers())
-    expect(queued.response.status).toBe(202)
-    expect(server.deliveries.rows.get(queued.json.deliveryId)?.type).toBe("webhook.test")
+    expect(queued.status).toBe(202)
+    expect(server.deliveries.rows.get(queued.body.deliveryId)?.type).toBe("webhook.test")
     expectProblem(await post(`${admin}/merchants/999/webhook-test`, {}, await headers()), 404, "MERCHANT_NOT_FOUND")
     expectProblem(await post(`${admin}/merchants/1000/webhook-test`, {}), 401, "UNAUTHORIZED")
   })
@@ -236,7 +225,7 @@ describe("webhook deliveries (admin)", () => {
 
 describe("OpenAPI", () => {
   it("documents the new codes and each game's selection format", async () => {
-    const doc = JSON.parse(await (await fetch(`${server.url}/openapi.json`)).text())
+    const doc = (await call(`${server.url}/openapi.json`)).body
     const rounds = doc.paths["/api/v1.1/game-api/rounds"].post
     expect(rounds.description).toContain("`odd-even`: `\"odd\"` or `\"even\"`")
     expect(rounds.responses["402"].description).toMatch(/BET_REFUSED.*INSUFFICIENT_FUNDS/)

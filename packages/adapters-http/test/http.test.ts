@@ -1,6 +1,7 @@
 import { Redacted } from "effect"
+import { type Answer, call as fetchAnswer } from "@gateway/adapters-http/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { audience, issuer, liveKey, secret, start, type Started, suspendedKey, token, unsignedToken } from "./support.ts"
+import { audience, issuer, liveKey, noDetailsKey, secret, start, type Started, suspendedKey, token, unsignedToken } from "./support.ts"
 
 const base = "/api/v1.1/operator-api"
 let server: Started
@@ -16,26 +17,25 @@ afterAll(async () => {
   await scoped.dispose()
 })
 
-const call = async (path: string, init: RequestInit = {}, target: Started = server) => {
-  const response = await fetch(target.url + path, init)
-  const text = await response.text()
-  bodies.push(text)
-  const json = response.headers.get("content-type")?.includes("json") ? JSON.parse(text) : undefined
-  return { response, text, json }
+/** Calls `target` with the shared test client, keeping every body for the secrets check. */
+const call = async (path: string, init: RequestInit = {}, target: Started = server): Promise<Answer> => {
+  const answer = await fetchAnswer(target.url + path, init)
+  bodies.push(answer.text)
+  return answer
 }
 
 const expectProblem = (
-  result: Awaited<ReturnType<typeof call>>,
+  result: Answer,
   status: number,
   code: string,
   detail?: RegExp
 ) => {
-  expect(result.response.status).toBe(status)
-  expect(result.response.headers.get("content-type")).toBe("application/problem+json")
-  expect(Object.keys(result.json).sort()).toEqual(["code", "detail", "status", "success", "title"])
-  expect(result.json).toMatchObject({ success: false, status, code })
-  expect(typeof result.json.title).toBe("string")
-  if (detail !== undefined) expect(result.json.detail).toMatch(detail)
+  expect(result.status).toBe(status)
+  expect(result.headers.get("content-type")).toBe("application/problem+json")
+  expect(Object.keys(result.body).sort()).toEqual(["code", "detail", "status", "success", "title"])
+  expect(result.body).toMatchObject({ success: false, status, code })
+  expect(typeof result.body.title).toBe("string")
+  if (detail !== undefined) expect(result.body.detail).toMatch(detail)
 }
 
 const key = { "sv-api-key": liveKey }
@@ -49,20 +49,20 @@ const createBody = (email: string) => JSON.stringify({ countryCodes: ["ET"], com
 
 describe("games list", () => {
   it("answers {data, meta} with the defaults", async () => {
-    const { response, json } = await call(`${base}/games`, { headers: key })
-    expect(response.status).toBe(200)
-    expect(json.data.map((g: { id: string }) => g.id)).toEqual(["lotto", "mega-ten", "odd-even"])
-    expect(json.meta).toEqual({ currentPage: 1, limit: 20, nextPage: 0, prevPage: 0, totalElements: 3, totalPage: 1 })
+    const { status, body } = await call(`${base}/games`, { headers: key })
+    expect(status).toBe(200)
+    expect(body.data.map((g: { id: string }) => g.id)).toEqual(["lotto", "mega-ten", "odd-even"])
+    expect(body.meta).toEqual({ currentPage: 1, limit: 20, nextPage: 0, prevPage: 0, totalElements: 3, totalPage: 1 })
   })
 
   it("accepts searchFields repeated or comma separated", async () => {
     for (const q of ["searchFields=id&searchFields=name", "searchFields=id,name", "searchFields=id"]) {
-      const { response, json } = await call(`${base}/games?search=MEGA&${q}`, { headers: key })
-      expect(response.status).toBe(200)
-      expect(json.data.map((g: { id: string }) => g.id)).toEqual(["mega-ten"])
+      const { status, body } = await call(`${base}/games?search=MEGA&${q}`, { headers: key })
+      expect(status).toBe(200)
+      expect(body.data.map((g: { id: string }) => g.id)).toEqual(["mega-ten"])
     }
     const byName = await call(`${base}/games?search=odd%20even&searchFields=name&sortOrder=DESC&limit=1`, { headers: key })
-    expect(byName.json.data.map((g: { id: string }) => g.id)).toEqual(["odd-even"])
+    expect(byName.body.data.map((g: { id: string }) => g.id)).toEqual(["odd-even"])
   })
 
   it.each([
@@ -93,15 +93,15 @@ describe("games list", () => {
 
 describe("generate-launch-url", () => {
   it("answers {success, url} with cache-control: no-store", async () => {
-    const { response, json } = await launch(valid)
-    expect(response.status).toBe(200)
-    expect(response.headers.get("cache-control")).toBe("no-store")
-    expect(json.success).toBe(true)
-    expect(json.url).toMatch(/^https:\/\/games\.example\/play\/odd-even\?token=/)
-    const claims = JSON.parse(decodeURIComponent(new URL(json.url).searchParams.get("token") ?? ""))
+    const { status, headers, body } = await launch(valid)
+    expect(status).toBe(200)
+    expect(headers.get("cache-control")).toBe("no-store")
+    expect(body.success).toBe(true)
+    expect(body.url).toMatch(/^https:\/\/games\.example\/play\/odd-even\?token=/)
+    const claims = JSON.parse(decodeURIComponent(new URL(body.url).searchParams.get("token") ?? ""))
     expect(claims).toMatchObject({ sub: "p-1", sid: "s-1", gid: "odd-even", mode: "real", cur: "ETB", lobby: true })
     const demo = await launch(`${valid}&mode=demo&disableGameLobby=true&currency=ETB`)
-    expect(JSON.parse(decodeURIComponent(new URL(demo.json.url).searchParams.get("token") ?? ""))).toMatchObject({
+    expect(JSON.parse(decodeURIComponent(new URL(demo.body.url).searchParams.get("token") ?? ""))).toMatchObject({
       mode: "demo",
       lobby: false
     })
@@ -128,7 +128,7 @@ describe("generate-launch-url", () => {
     expectProblem(await launch("gameId=odd-even&playerId=blocked&sessionId=s"), 422, "PLAYER_REJECTED")
     expectProblem(await launch("gameId=odd-even&playerId=dollar&sessionId=s"), 422, "CURRENCY_MISMATCH")
     expectProblem(await launch(`${valid}&currency=USD`), 422, "CURRENCY_MISMATCH")
-    const noDetails = { "sv-api-key": `sv_test.${"C".repeat(43)}.nodetails1` }
+    const noDetails = { "sv-api-key": noDetailsKey }
     expectProblem(
       await call(`${base}/games/generate-launch-url?${valid}`, { headers: noDetails }),
       422,
@@ -161,22 +161,22 @@ describe("generate-launch-url", () => {
 
 describe("create", () => {
   it("answers 201 with every required field of the seed's Merchant", async () => {
-    const { response, json } = await call(`${base}/create`, {
+    const { status, body } = await call(`${base}/create`, {
       method: "POST",
       headers: await admin(),
       body: createBody("new@example.com")
     })
-    expect(response.status).toBe(201)
+    expect(status).toBe(201)
     for (
       const field of [
         "id", "createdAt", "updatedAt", "email", "password", "accountStatus", "clientId", "companyName", "country",
         "currency", "encryptionKey", "hashedClientId", "phoneNumber", "privateKey", "providerId", "publicKey",
         "MerchantSettings", "isDefaultPassword", "otpToken", "verifiedEmail"
       ]
-    ) expect(json).toHaveProperty(field)
-    expect(json).toMatchObject({ country: "ET", currency: "ETB", accountStatus: "active", phoneNumber: "", providerId: 3 })
-    expect(json.MerchantSettings).toHaveProperty("id")
-    expect(typeof json.createdAt).toBe("string")
+    ) expect(body).toHaveProperty(field)
+    expect(body).toMatchObject({ country: "ET", currency: "ETB", accountStatus: "active", phoneNumber: "", providerId: 3 })
+    expect(body.MerchantSettings).toHaveProperty("id")
+    expect(typeof body.createdAt).toBe("string")
   })
 
   it("refuses a duplicate e-mail in any case with 409 EMAIL_TAKEN", async () => {
@@ -223,20 +223,20 @@ describe("bearer authentication", () => {
   })
 
   it("accepts the access-token header as an alias", async () => {
-    expect((await create({ "access-token": await token() })).response.status).toBe(201)
+    expect((await create({ "access-token": await token() })).status).toBe(201)
   })
 
   it("answers 403 without the scope: write:users for writes, read:users for reads", async () => {
     expectProblem(await create({ authorization: `Bearer ${await token({ scope: "read:users" })}` }), 403, "FORBIDDEN", /write:users/)
     const reader = { authorization: `Bearer ${await token({ scope: "read:users" })}` }
     const writer = { authorization: `Bearer ${await token({ scope: "write:users" })}` }
-    expect((await call(`${base}/merchants/7`, { headers: reader })).response.status).toBe(200)
+    expect((await call(`${base}/merchants/7`, { headers: reader })).status).toBe(200)
     expectProblem(await call(`${base}/merchants/7`, { headers: writer }), 403, "FORBIDDEN", /read:users/)
   })
 
   it("checks issuer and audience when configured", async () => {
     const good = await token({ issuer, audience })
-    expect((await create({ authorization: `Bearer ${good}` }, scoped)).response.status).toBe(201)
+    expect((await create({ authorization: `Bearer ${good}` }, scoped)).status).toBe(201)
     expectProblem(await create({ authorization: `Bearer ${await token({ issuer: "https://evil", audience })}` }, scoped), 401, "UNAUTHORIZED")
     expectProblem(await create({ authorization: `Bearer ${await token({ issuer, audience: "other" })}` }, scoped), 401, "UNAUTHORIZED")
     expectProblem(await create({ authorization: `Bearer ${await token()}` }, scoped), 401, "UNAUTHORIZED")
@@ -246,10 +246,10 @@ describe("bearer authentication", () => {
 describe("administration", () => {
   it("reads a merchant without secrets, 404 for an unknown one, 400 for a bad id", async () => {
     const headers = await admin()
-    const { response, json } = await call(`${base}/merchants/7`, { headers })
-    expect(response.status).toBe(200)
-    expect(json.id).toBe(7)
-    for (const secretField of ["password", "privateKey", "encryptionKey", "otpToken"]) expect(json).not.toHaveProperty(secretField)
+    const { status, body } = await call(`${base}/merchants/7`, { headers })
+    expect(status).toBe(200)
+    expect(body.id).toBe(7)
+    for (const secretField of ["password", "privateKey", "encryptionKey", "otpToken"]) expect(body).not.toHaveProperty(secretField)
     expectProblem(await call(`${base}/merchants/999`, { headers }), 404, "MERCHANT_NOT_FOUND")
     expectProblem(await call(`${base}/merchants/abc`, { headers }), 400, "VALIDATION_FAILED", /^id/)
   })
@@ -258,11 +258,11 @@ describe("administration", () => {
     const headers = await admin()
     const put = (body: unknown) => call(`${base}/merchants/9/settings`, { method: "PUT", headers, body: JSON.stringify(body) })
     const ok = await put({ minimumStake: 1, maximumStake: 100, webhookUrl: "https://ops.example/hook", isSeperateWebhookUrl: false })
-    expect(ok.response.status).toBe(200)
-    expect(ok.json).toMatchObject({ minimumStake: 1, maximumStake: 100, webhookUrl: "https://ops.example/hook" })
+    expect(ok.status).toBe(200)
+    expect(ok.body).toMatchObject({ minimumStake: 1, maximumStake: 100, webhookUrl: "https://ops.example/hook" })
     expectProblem(await put({ minimumStake: 500 }), 400, "VALIDATION_FAILED", /^minimumStake/)
     expectProblem(await put({ webhookUrl: "ftp://x" }), 400, "VALIDATION_FAILED", /^webhookUrl/)
-    expect((await put({ webhookUrl: null })).json).not.toHaveProperty("webhookUrl")
+    expect((await put({ webhookUrl: null })).body).not.toHaveProperty("webhookUrl")
   })
 
   it("moves status, and closed is final (409 STATUS_CHANGE_REFUSED)", async () => {
@@ -270,33 +270,33 @@ describe("administration", () => {
     const patch = (accountStatus: string) =>
       call(`${base}/merchants/8/status`, { method: "PATCH", headers, body: JSON.stringify({ accountStatus }) })
     expectProblem(await patch("deleted"), 400, "VALIDATION_FAILED", /^accountStatus/)
-    expect((await patch("closed")).json.accountStatus).toBe("closed")
+    expect((await patch("closed")).body.accountStatus).toBe("closed")
     expectProblem(await patch("active"), 409, "STATUS_CHANGE_REFUSED")
   })
 
   it("issues a key that works at once and revokes it", async () => {
     const headers = await admin()
     const issued = await call(`${base}/merchants/9/api-keys`, { method: "POST", headers, body: JSON.stringify({ prefix: "sv_test" }) })
-    expect(issued.response.status).toBe(201)
-    expect(issued.json).toMatchObject({ prefix: "sv_test" })
-    expect(issued.json.apiKey).toBe(`sv_test.${issued.json.apiKey.split(".")[1]}.${issued.json.slug}`)
-    expect((await call(`${base}/games`, { headers: { "sv-api-key": issued.json.apiKey } })).response.status).toBe(200)
+    expect(issued.status).toBe(201)
+    expect(issued.body).toMatchObject({ prefix: "sv_test" })
+    expect(issued.body.apiKey).toBe(`sv_test.${issued.body.apiKey.split(".")[1]}.${issued.body.slug}`)
+    expect((await call(`${base}/games`, { headers: { "sv-api-key": issued.body.apiKey } })).status).toBe(200)
     const empty = await call(`${base}/merchants/9/api-keys`, { method: "POST", headers: { authorization: headers.authorization } })
-    expect(empty.response.status, empty.text).toBe(201)
-    expect(empty.json.prefix).toBe("sv_live")
-    const revoke = await call(`${base}/merchants/9/api-keys/${issued.json.slug}`, { method: "DELETE", headers })
-    expect(revoke.response.status).toBe(204)
-    expectProblem(await call(`${base}/games`, { headers: { "sv-api-key": issued.json.apiKey } }), 401, "UNAUTHORIZED")
-    expectProblem(await call(`${base}/merchants/9/api-keys/${issued.json.slug}`, { method: "DELETE", headers }), 404, "API_KEY_NOT_FOUND")
+    expect(empty.status, empty.text).toBe(201)
+    expect(empty.body.prefix).toBe("sv_live")
+    const revoke = await call(`${base}/merchants/9/api-keys/${issued.body.slug}`, { method: "DELETE", headers })
+    expect(revoke.status).toBe(204)
+    expectProblem(await call(`${base}/games`, { headers: { "sv-api-key": issued.body.apiKey } }), 401, "UNAUTHORIZED")
+    expectProblem(await call(`${base}/merchants/9/api-keys/${issued.body.slug}`, { method: "DELETE", headers }), 404, "API_KEY_NOT_FOUND")
     expectProblem(await call(`${base}/merchants/999/api-keys`, { method: "POST", headers }), 404, "MERCHANT_NOT_FOUND")
   })
 
   it("lets an operator read and change its own settings with its key", async () => {
     const read = await call(`${base}/settings`, { headers: key })
-    expect(read.response.status).toBe(200)
-    expect(read.json.userDetailsUrl).toBe("https://ops.example/details")
+    expect(read.status).toBe(200)
+    expect(read.body.userDetailsUrl).toBe("https://ops.example/details")
     const changed = await call(`${base}/settings`, { method: "PUT", headers: { ...key, "content-type": "application/json" }, body: JSON.stringify({ hideBalance: true }) })
-    expect(changed.json).toMatchObject({ hideBalance: true, userDetailsUrl: "https://ops.example/details" })
+    expect(changed.body).toMatchObject({ hideBalance: true, userDetailsUrl: "https://ops.example/details" })
     expectProblem(await call(`${base}/settings`), 401, "UNAUTHORIZED")
   })
 
@@ -304,10 +304,10 @@ describe("administration", () => {
     const headers = await admin()
     const game = { name: "Dice", releaseDate: "2025-02-03", baseLaunchUrl: "https://games.example/dice", category: 4, imageUrl: "https://games.example/dice.png" }
     const put = await call(`${base}/games/dice`, { method: "PUT", headers, body: JSON.stringify(game) })
-    expect(put.response.status).toBe(200)
-    expect(put.json).toEqual({ id: "dice", ...game })
-    expect((await launch("gameId=dice&playerId=p&sessionId=s")).response.status).toBe(200)
-    expect((await call(`${base}/games/dice`, { method: "DELETE", headers })).response.status).toBe(204)
+    expect(put.status).toBe(200)
+    expect(put.body).toEqual({ id: "dice", ...game })
+    expect((await launch("gameId=dice&playerId=p&sessionId=s")).status).toBe(200)
+    expect((await call(`${base}/games/dice`, { method: "DELETE", headers })).status).toBe(204)
     expectProblem(await launch("gameId=dice&playerId=p&sessionId=s"), 404, "GAME_NOT_FOUND")
     expectProblem(await call(`${base}/games/dice`, { method: "DELETE", headers }), 404, "GAME_NOT_FOUND")
     expectProblem(await call(`${base}/games/generate-launch-url`, { method: "PUT", headers, body: JSON.stringify(game) }), 400, "VALIDATION_FAILED", /^id/)
@@ -322,23 +322,23 @@ describe("routing, probes and documents", () => {
     expectProblem(await call(`${base}/unknown`, { headers: key }), 404, "ROUTE_NOT_FOUND")
     const wrong = await call(`${base}/games/odd-even`, { headers: key })
     expectProblem(wrong, 405, "METHOD_NOT_ALLOWED")
-    expect(wrong.response.headers.get("allow")).toBe("PUT, DELETE")
+    expect(wrong.headers.get("allow")).toBe("PUT, DELETE")
     expectProblem(await call("/health", { method: "POST" }), 405, "METHOD_NOT_ALLOWED")
   })
 
   it("answers /health, and /ready 200 or 503 by the Readiness check", async () => {
-    expect((await call("/health")).json).toEqual({ status: "ok" })
-    expect((await call("/ready")).response.status).toBe(200)
+    expect((await call("/health")).body).toEqual({ status: "ok" })
+    expect((await call("/ready")).status).toBe(200)
     server.ready.value = false
     expectProblem(await call("/ready"), 503, "NOT_READY")
     server.ready.value = true
   })
 
   it("serves OpenAPI 3.1 with every path, both security schemes and the error codes", async () => {
-    const { json } = await call("/openapi.json")
-    expect(json.openapi).toMatch(/^3\.1/)
-    expect(json.info).toMatchObject({ title: "Operator Gateway", version: "1.1.0" })
-    expect(Object.keys(json.paths).sort()).toEqual([
+    const { body } = await call("/openapi.json")
+    expect(body.openapi).toMatch(/^3\.1/)
+    expect(body.info).toMatchObject({ title: "Operator Gateway", version: "1.1.0" })
+    expect(Object.keys(body.paths).sort()).toEqual([
       "/.well-known/jwks.json",
       "/api/v1.1/game-api/rounds",
       "/api/v1.1/game-api/sessions",
@@ -361,20 +361,20 @@ describe("routing, probes and documents", () => {
       "/ready",
       "/static/games/{file}"
     ])
-    expect(json.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "Bearer" })
-    expect(json.components.securitySchemes.svApiKey).toMatchObject({ type: "apiKey", in: "header", name: "sv-api-key" })
-    const launchOp = json.paths["/api/v1.1/operator-api/games/generate-launch-url"].get
+    expect(body.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "Bearer" })
+    expect(body.components.securitySchemes.svApiKey).toMatchObject({ type: "apiKey", in: "header", name: "sv-api-key" })
+    const launchOp = body.paths["/api/v1.1/operator-api/games/generate-launch-url"].get
     expect(launchOp.security).toEqual([{ svApiKey: [] }])
     expect(Object.keys(launchOp.responses).sort()).toEqual(["200", "400", "401", "403", "404", "422", "502", "504"])
     expect(launchOp.responses["422"].description).toMatch(/CURRENCY_MISMATCH.*PLAYER_REJECTED.*DETAILS_URL_NOT_SET/)
     expect(Object.keys(launchOp.responses["404"].content)).toEqual(["application/problem+json"])
-    expect(json.paths["/api/v1.1/operator-api/create"].post.security).toEqual([{ bearer: [] }, { accessToken: [] }])
-    expect(json.paths["/api/v1.1/operator-api/create"].post.responses["409"].description).toMatch(/EMAIL_TAKEN/)
+    expect(body.paths["/api/v1.1/operator-api/create"].post.security).toEqual([{ bearer: [] }, { accessToken: [] }])
+    expect(body.paths["/api/v1.1/operator-api/create"].post.responses["409"].description).toMatch(/EMAIL_TAKEN/)
   })
 
   it("serves the docs page without a CDN", async () => {
-    const { response, text } = await call("/docs")
-    expect(response.status).toBe(200)
+    const { status, text } = await call("/docs")
+    expect(status).toBe(200)
     expect(text).toContain("Operator Gateway")
     expect(text).not.toMatch(/<script[^>]+src=["']https?:/)
   })

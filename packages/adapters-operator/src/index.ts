@@ -1,14 +1,22 @@
-export * as AddressGuard from "./AddressGuard.ts"
-export * as Credentials from "./Credentials.ts"
-export { DeliveryQueue } from "./DeliveryQueue.ts"
-export * as DeliveryWorker from "./DeliveryWorker.ts"
-export * as DetailsClient from "./DetailsClient.ts"
-export * as GameEngine from "./GameEngine.ts"
-export * as Ids from "./Ids.ts"
-export * as LaunchSigner from "./LaunchSigner.ts"
-export * as LaunchTokenVerifier from "./LaunchTokenVerifier.ts"
-export { OperatorHttp } from "./OperatorHttp.ts"
-export * as PasswordHash from "./PasswordHash.ts"
-export * as Signature from "./Signature.ts"
-export * as WalletClient from "./WalletClient.ts"
-export * as WebhookConfig from "./WebhookConfig.ts"
+/**
+ * The gateway's side of every call to an operator, and what signs for it:
+ * the guarded HTTP client and its address policy, the one signed-POST path,
+ * the Details and wallet clients, the webhook delivery worker, launch-token
+ * signing and verification, and `node:crypto`-backed credentials and ids.
+ */
+export * as AddressGuard from "./http/AddressGuard.ts"
+export * as OperatorHttp from "./http/OperatorHttp.ts"
+export * as OperatorUrlPolicy from "./http/OperatorUrlPolicy.ts"
+export * as SignedPost from "./http/SignedPost.ts"
+export * as OperatorDetailsHttp from "./details/OperatorDetailsHttp.ts"
+export * as WalletClientHttp from "./wallet/WalletClientHttp.ts"
+export * as DeliveryWorker from "./webhooks/DeliveryWorker.ts"
+export * as MerchantSigningKeys from "./webhooks/MerchantSigningKeys.ts"
+export * as Signature from "./webhooks/Signature.ts"
+export * as LaunchKeys from "./launch/LaunchKeys.ts"
+export * as LaunchTokenSignerJwt from "./launch/LaunchTokenSignerJwt.ts"
+export * as LaunchTokenVerifierJwt from "./launch/LaunchTokenVerifierJwt.ts"
+export * as GameEngineNode from "./crypto/GameEngineNode.ts"
+export * as IdsNode from "./crypto/IdsNode.ts"
+export * as MerchantCredentialsNode from "./crypto/MerchantCredentialsNode.ts"
+export * as PasswordHash from "./crypto/PasswordHash.ts"

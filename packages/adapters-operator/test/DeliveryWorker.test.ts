@@ -1,17 +1,15 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer, Redacted, Schema } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { MerchantId } from "@gateway/domain/Merchant"
-import type { Merchant } from "@gateway/domain/Merchant"
 import type { SettingsValues } from "@gateway/domain/MerchantSettings"
+import { DeliveryQueue } from "@gateway/domain/ports/DeliveryQueue"
+import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
+import { makeMemoryQueue, makeMerchantRepo, type MemoryMerchants, type MemoryQueue, merchantWith } from "@gateway/domain/testing"
+import { json, type Received, startOperator } from "@gateway/adapters-operator/testing"
 import type { ServerResponse } from "node:http"
 import { Webhook } from "standardwebhooks"
-import { DeliveryQueue } from "../src/DeliveryQueue.ts"
-import * as DeliveryWorker from "../src/DeliveryWorker.ts"
-import { OperatorHttp } from "../src/OperatorHttp.ts"
-import * as WebhookConfig from "../src/WebhookConfig.ts"
-import { makeMemoryQueue, type MemoryQueue } from "./MemoryDeliveryQueue.ts"
-import { credentials, merchants, merchantWith, signedHeaders } from "./fixtures.ts"
-import { json, type Received, startOperator } from "./OperatorServer.ts"
+import * as DeliveryWorker from "../src/webhooks/DeliveryWorker.ts"
+import { credentials, secrets, signedHeaders, signedPost } from "./fixtures.ts"
 
 const mid = MerchantId.make(7)
 const body = (id: string) =>
@@ -33,7 +31,8 @@ interface World {
   readonly url: string
   readonly received: Array<Received>
   readonly queue: MemoryQueue
-  readonly merchant: { value: Merchant }
+  /** The merchant repository the workers read: `put` changes merchant 7 behind their back. */
+  readonly merchants: MemoryMerchants
 }
 
 /** A real operator, the in-memory queue and `workers` workers, for the duration of `f`. */
@@ -51,21 +50,20 @@ const withWorld = <A>(
     (op) =>
       Effect.gen(function*() {
         const queue = yield* makeMemoryQueue
-        const merchant = { value: merchantWith(settings(op.url)) }
-        const worker = DeliveryWorker.layer({
-          timeoutMs: options.timeoutMs ?? 2000,
-          schedule: options.schedule ?? [0.05, 0.05, 0.05],
-          pollInterval: 20
-        }).pipe(
-          Layer.provide([
-            Layer.succeed(DeliveryQueue, queue.service),
-            merchants(merchant),
-            Layer.effect(OperatorHttp, OperatorHttp.make(true))
-          ])
+        const merchants = makeMerchantRepo([merchantWith(settings(op.url))], secrets)
+        // A distinct layer per worker: the same layer value twice would be built only once.
+        const worker = () =>
+          DeliveryWorker.layer({
+            timeoutMs: options.timeoutMs ?? 2000,
+            schedule: options.schedule ?? [0.05, 0.05, 0.05],
+            pollInterval: 20
+          })
+        const workers = Layer.mergeAll(worker(), ...Array.from({ length: (options.workers ?? 1) - 1 }, worker)).pipe(
+          Layer.provide(signedPost(true)),
+          Layer.provide([Layer.succeed(DeliveryQueue, queue.service), Layer.succeed(MerchantRepo, merchants.service)])
         )
-        const workers = Layer.mergeAll(worker, ...Array.from({ length: (options.workers ?? 1) - 1 }, () => worker))
         return yield* Effect.scoped(
-          Effect.andThen(Layer.build(Layer.fresh(workers)), f({ url: op.url, received: op.received, queue, merchant }))
+          Effect.andThen(Layer.build(Layer.fresh(workers)), f({ url: op.url, received: op.received, queue, merchants }))
         )
       }),
     (op) => Effect.promise(op.close)
@@ -136,17 +134,17 @@ describe("DeliveryWorker with a real operator on 127.0.0.1", () => {
     withWorld(
       (r, res) => json(res, r.url === "/old" ? 500 : 200, {}),
       (url) => ({ webhookUrl: `${url}/old` }),
-      ({ url, received, queue, merchant }) =>
+      ({ url, received, queue, merchants }) =>
         Effect.gen(function*() {
           yield* queue.enqueue(credit(uuid(4)))
           yield* eventually(() => received.length === 1)
-          merchant.value = merchantWith({
+          merchants.put(merchantWith({
             isSeperateWebhookUrl: true,
             webhookUrl: `${url}/old`,
             creditWebhookUrl: `${url}/credit`,
             refundWebhookUrl: `${url}/refund`,
             debitWebhookUrl: `${url}/debit`
-          })
+          }))
           yield* queue.enqueue({ ...credit(uuid(5)), type: "transaction.refund" })
           yield* eventually(() => ["delivered"].includes(queue.rows.get(uuid(4))?.status ?? "") &&
             queue.rows.get(uuid(5))?.status === "delivered")
@@ -200,27 +198,4 @@ describe("DeliveryWorker with a real operator on 127.0.0.1", () => {
         }),
       { schedule: [0.01] }
     ))
-})
-
-describe("WEBHOOK_RETRY_SCHEDULE", () => {
-  const read = (value: string | undefined) =>
-    Effect.gen(function*() {
-      return yield* WebhookConfig.retrySchedule
-    }).pipe(
-      Effect.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(value === undefined ? {} : { WEBHOOK_RETRY_SCHEDULE: value }))),
-      Effect.exit
-    )
-
-  it.effect("parses comma-separated seconds and defaults to the contract's schedule", () =>
-    Effect.gen(function*() {
-      const tiny = yield* read("0.05, 0.05,1")
-      assert.deepStrictEqual(tiny._tag === "Success" ? tiny.value : "failure", [0.05, 0.05, 1])
-      const fallback = yield* read(undefined)
-      assert.deepStrictEqual(fallback._tag === "Success" ? fallback.value : "failure", [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400])
-      for (const bad of ["5,,6", "-1", "abc", "5;300"]) assert.strictEqual((yield* read(bad))._tag, "Failure", bad)
-    }))
-
-  it("decodes with the schema alone", () => {
-    assert.deepStrictEqual(Schema.decodeUnknownSync(WebhookConfig.ScheduleFromString)("5,300"), [5, 300])
-  })
 })

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
-import * as OperatorUrlPolicy from "../src/OperatorUrlPolicy.ts"
+import * as OperatorUrlPolicy from "../src/http/OperatorUrlPolicy.ts"
 
 const names: Record<string, ReadonlyArray<string>> = {
   "ops.example": ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"],

@@ -1,32 +1,28 @@
 import { Effect, Layer } from "effect"
-import type { Merchant } from "@gateway/domain/Merchant"
-import { MerchantNotFound } from "@gateway/domain/Merchant"
-import type { SettingsValues } from "@gateway/domain/MerchantSettings"
 import { MerchantCredentials } from "@gateway/domain/ports/MerchantCredentials"
-import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
+import type { MerchantRepo, MerchantSecrets } from "@gateway/domain/ports/MerchantRepo"
 import type { IncomingMessage } from "node:http"
-import * as Credentials from "../src/Credentials.ts"
-import { makeMerchant, makeSettings } from "../../domain/test/doubles.ts"
+import * as MerchantCredentialsNode from "../src/crypto/MerchantCredentialsNode.ts"
+import * as OperatorHttp from "../src/http/OperatorHttp.ts"
+import * as SignedPost from "../src/http/SignedPost.ts"
+import * as MerchantSigningKeys from "../src/webhooks/MerchantSigningKeys.ts"
 
 /** Real generated credentials: messages signed with them verify with standardwebhooks. */
 export const credentials = await Effect.runPromise(
-  MerchantCredentials.use((c) => c.generate).pipe(Effect.provide(Credentials.layer))
+  MerchantCredentials.use((c) => c.generate).pipe(Effect.provide(MerchantCredentialsNode.layer))
 )
 
-/** Merchant 7 with these settings. */
-export const merchantWith = (settings: SettingsValues): Merchant =>
-  makeMerchant({ MerchantSettings: makeSettings(settings) })
+/** The real signing secrets of {@link credentials}, for `makeMerchantRepo(merchants, secrets)`. */
+export const secrets: MerchantSecrets = { privateKey: credentials.privateKey, encryptionKey: credentials.encryptionKey }
 
-/** Merchants whose current value is read from `current` on every call, with the real signing secrets. */
-export const merchants = (current: { value: Merchant }) =>
-  Layer.succeed(MerchantRepo, MerchantRepo.of({
-    create: () => Effect.die("unused"),
-    findById: (id) =>
-      id === current.value.id ? Effect.sync(() => current.value) : Effect.fail(new MerchantNotFound({ merchantId: id })),
-    secrets: () => Effect.succeed({ privateKey: credentials.privateKey, encryptionKey: credentials.encryptionKey }),
-    changeSettings: () => Effect.die("unused"),
-    changeStatus: () => Effect.die("unused")
-  }))
+/**
+ * The real signed POST: the guarded client (private addresses allowed unless
+ * `allowPrivate` is false) and the merchants' keys read from the MerchantRepo.
+ */
+export const signedPost = (allowPrivate = true): Layer.Layer<SignedPost.SignedPost, never, MerchantRepo> =>
+  SignedPost.layer.pipe(
+    Layer.provide([OperatorHttp.layer(allowPrivate), MerchantSigningKeys.layer()])
+  )
 
 /** The three Standard Webhooks headers of a received request. */
 export const signedHeaders = (headers: IncomingMessage["headers"]) => ({

@@ -3,7 +3,7 @@ import { ApiKeySlug } from "@gateway/domain/ApiKey"
 import { Unauthorized } from "@gateway/domain/Auth"
 import { MerchantId } from "@gateway/domain/Merchant"
 import { ApiKeyRepo } from "@gateway/domain/ports/ApiKeyRepo"
-import { Effect, Layer, Redacted, Schema } from "effect"
+import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto"
 
@@ -16,6 +16,12 @@ const KeyRow = Schema.Struct({
 const decodeKeyRows = Schema.decodeUnknownEffect(Schema.Array(KeyRow))
 const decodeCreated = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ created_at: Schema.DateTimeUtcFromString })))
 
+/** What is stored of a key: its owner, prefix, the hash of its secret and whether it was revoked. */
+export type StoredKey = typeof KeyRow.Type
+
+/** Reads the stored key of a slug; none when no key has it. */
+export type FindStoredKey = (slug: string) => Effect.Effect<Option.Option<StoredKey>>
+
 const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
 
 /** A new slug: 12 characters of [a-z0-9] drawn with a cryptographic generator. */
@@ -27,44 +33,64 @@ export const hashSecret = (secret: Redacted.Redacted<string>): Buffer =>
 
 const rejected = new Unauthorized({ detail: "unknown or revoked sv-api-key" })
 
-/** {@link ApiKeyRepo} on PostgreSQL: only the hash of a key's secret is stored. */
+/** The owner of `key` when it matches what is stored (secret compared in constant time), else Unauthorized. */
+export const verify = (stored: Option.Option<StoredKey>, key: ApiKey): Effect.Effect<MerchantId, Unauthorized> => {
+  const given = hashSecret(key.secret)
+  const row = Option.getOrUndefined(stored)
+  const hash = row === undefined ? Buffer.alloc(given.length) : Buffer.from(row.secret_hash)
+  const same = hash.length === given.length && timingSafeEqual(hash, given)
+  return row === undefined || !same || row.revoked || row.prefix !== key.prefix
+    ? Effect.fail(rejected)
+    : Effect.succeed(row.merchant_id)
+}
+
+/** The stored key of a slug, from `api_keys`. */
+export const findStoredKey = (sql: SqlClient): FindStoredKey => (slug) =>
+  sql`
+    SELECT merchant_id, prefix, secret_hash, revoked_at IS NOT NULL AS revoked
+    FROM api_keys WHERE slug = ${slug}`.pipe(
+    Effect.flatMap(decodeKeyRows),
+    Effect.map((rows) => Option.fromNullishOr(rows[0])),
+    Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }),
+    Effect.withSpan("ApiKeyRepo.findStoredKey")
+  )
+
+/**
+ * {@link ApiKeyRepo} on PostgreSQL: only the hash of a key's secret is
+ * stored; `find` reads what is stored of a slug (the table itself, or a
+ * cache of it).
+ */
+export const make = Effect.fnUntraced(function*(find: FindStoredKey) {
+  const sql = yield* SqlClient
+
+  const authenticate = (key: ApiKey) => Effect.flatMap(find(key.slug), (stored) => verify(stored, key))
+
+  const issue = Effect.fn("ApiKeyRepo.issue")(function*(merchantId: MerchantId, prefix: ApiKeyPrefix) {
+    const secret = Redacted.make(randomBytes(32).toString("base64url"), { label: "ApiKeySecret" })
+    const slug = ApiKeySlug.make(makeSlug())
+    const [row] = yield* sql`
+      INSERT INTO api_keys (slug, merchant_id, prefix, secret_hash)
+      VALUES (${slug}, ${merchantId}, ${prefix}, ${hashSecret(secret)})
+      RETURNING to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`.pipe(
+      Effect.flatMap(decodeCreated)
+    )
+    if (row === undefined) return yield* Effect.die("INSERT … RETURNING gave no row")
+    return { apiKey: { prefix, secret, slug }, createdAt: row.created_at }
+  }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+
+  const revoke = Effect.fn("ApiKeyRepo.revoke")(function*(merchantId: MerchantId, slug: string) {
+    const rows = yield* sql`
+      UPDATE api_keys SET revoked_at = now()
+      WHERE slug = ${slug} AND merchant_id = ${merchantId} AND revoked_at IS NULL
+      RETURNING slug`
+    return rows.length > 0
+  }, Effect.catchTag("SqlError", Effect.die))
+
+  return ApiKeyRepo.of({ authenticate, issue, revoke })
+})
+
+/** The repository reading `api_keys` on every authentication. */
 export const layer: Layer.Layer<ApiKeyRepo, never, SqlClient> = Layer.effect(
   ApiKeyRepo,
-  Effect.gen(function*() {
-    const sql = yield* SqlClient
-
-    const authenticate = Effect.fn("ApiKeyRepo.authenticate")(function*(key: ApiKey) {
-      const [row] = yield* sql`
-        SELECT merchant_id, prefix, secret_hash, revoked_at IS NOT NULL AS revoked
-        FROM api_keys WHERE slug = ${key.slug}`.pipe(Effect.flatMap(decodeKeyRows))
-      const given = hashSecret(key.secret)
-      const stored = row === undefined ? Buffer.alloc(given.length) : Buffer.from(row.secret_hash)
-      const same = stored.length === given.length && timingSafeEqual(stored, given)
-      if (row === undefined || !same || row.revoked || row.prefix !== key.prefix) return yield* rejected
-      return row.merchant_id
-    }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
-
-    const issue = Effect.fn("ApiKeyRepo.issue")(function*(merchantId: MerchantId, prefix: ApiKeyPrefix) {
-      const secret = Redacted.make(randomBytes(32).toString("base64url"), { label: "ApiKeySecret" })
-      const slug = ApiKeySlug.make(makeSlug())
-      const [row] = yield* sql`
-        INSERT INTO api_keys (slug, merchant_id, prefix, secret_hash)
-        VALUES (${slug}, ${merchantId}, ${prefix}, ${hashSecret(secret)})
-        RETURNING to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`.pipe(
-        Effect.flatMap(decodeCreated)
-      )
-      if (row === undefined) return yield* Effect.die("INSERT … RETURNING gave no row")
-      return { apiKey: { prefix, secret, slug }, createdAt: row.created_at }
-    }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
-
-    const revoke = Effect.fn("ApiKeyRepo.revoke")(function*(merchantId: MerchantId, slug: string) {
-      const rows = yield* sql`
-        UPDATE api_keys SET revoked_at = now()
-        WHERE slug = ${slug} AND merchant_id = ${merchantId} AND revoked_at IS NULL
-        RETURNING slug`
-      return rows.length > 0
-    }, Effect.catchTag("SqlError", Effect.die))
-
-    return ApiKeyRepo.of({ authenticate, issue, revoke })
-  })
+  Effect.flatMap(SqlClient, (sql) => make(findStoredKey(sql)))
 )

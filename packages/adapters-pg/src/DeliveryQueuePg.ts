@@ -1,11 +1,12 @@
 import { PgClient } from "@effect/sql-pg"
-import { DeliveryQueue } from "@gateway/adapters-operator/DeliveryQueue"
+import { FailedDelivery } from "@gateway/domain/Delivery"
 import { MerchantId } from "@gateway/domain/Merchant"
+import { DeliveryQueue } from "@gateway/domain/ports/DeliveryQueue"
 import { WalletEventType } from "@gateway/domain/Wallet"
 import { DateTime, Duration, Effect, Layer, Schedule, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { randomUUID } from "node:crypto"
-import * as Outbox from "./Outbox.ts"
+import * as Outbox from "./db/Outbox.ts"
 
 /** How the worker is woken besides LISTEN/NOTIFY. */
 export interface DeliveryQueuePgOptions {
@@ -112,16 +113,18 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
       ORDER BY failed_at DESC, id LIMIT ${limit}`.pipe(
       Effect.flatMap(decodeFailed),
       Effect.map((rows) =>
-        rows.map((row) => ({
-          id: row.id,
-          merchantId: row.merchant_id,
-          type: row.type,
-          attempts: row.attempts,
-          lastError: row.last_error ?? "",
-          lastStatus: row.last_status ?? undefined,
-          createdAt: row.created_at,
-          failedAt: row.failed_at
-        }))
+        rows.map((row) =>
+          new FailedDelivery({
+            id: row.id,
+            merchantId: row.merchant_id,
+            type: row.type,
+            attempts: row.attempts,
+            lastError: row.last_error ?? "",
+            ...(row.last_status === null ? {} : { lastStatus: row.last_status }),
+            createdAt: row.created_at,
+            failedAt: row.failed_at
+          })
+        )
       ),
       Effect.orDie,
       Effect.withSpan("DeliveryQueue.listFailed")

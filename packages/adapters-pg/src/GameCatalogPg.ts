@@ -2,7 +2,7 @@ import type { GameId, GameQuery, GameSearchField, GameSortField } from "@gateway
 import { Game, GameNotFound } from "@gateway/domain/Game"
 import { offset } from "@gateway/domain/Paging"
 import { GameCatalog } from "@gateway/domain/ports/GameCatalog"
-import { Config, Effect, Layer, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 
 const GameRow = Schema.Struct({
@@ -113,15 +113,3 @@ export const layer = (publicBaseUrl: string): Layer.Layer<GameCatalog, never, Sq
       return GameCatalog.of({ find, list, upsert, retire })
     })
   )
-
-/**
- * {@link layer} with the public base URL from `PUBLIC_BASE_URL`, by default
- * `http://127.0.0.1:<PORT>` (`PORT` defaults to 8080).
- */
-export const layerConfig: Layer.Layer<GameCatalog, Config.ConfigError, SqlClient> = Layer.unwrap(
-  Effect.gen(function*() {
-    const port = yield* Config.Port("PORT").pipe(Config.withDefault(8080))
-    const url = yield* Config.String("PUBLIC_BASE_URL").pipe(Config.withDefault(`http://127.0.0.1:${port}`))
-    return layer(url)
-  })
-)

@@ -5,7 +5,7 @@ import { LaunchMode, TokenAlreadyUsed } from "@gateway/domain/LaunchToken"
 import { MerchantId } from "@gateway/domain/Merchant"
 import { GameSessionRepo } from "@gateway/domain/ports/GameSessionRepo"
 import { InsufficientFunds } from "@gateway/domain/Wallet"
-import { Config, Effect, Layer, Redacted, Schema } from "effect"
+import { Effect, Layer, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { createHash, randomBytes, randomUUID } from "node:crypto"
@@ -123,15 +123,3 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
 /** The repository with an explicit idle expiry (tests, or apps that read their own config). */
 export const layer = (options: GameSessionRepoPgOptions): Layer.Layer<GameSessionRepo, never, SqlClient> =>
   Layer.effect(GameSessionRepo, make(options))
-
-/** The repository with the idle expiry from `GAME_SESSION_IDLE_SECONDS` (default 1800). */
-export const layerConfig: Layer.Layer<GameSessionRepo, Config.ConfigError, SqlClient> = Layer.effect(
-  GameSessionRepo,
-  Effect.gen(function*() {
-    const idleSeconds = yield* Config.schema(
-      Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 2_592_000 })),
-      "GAME_SESSION_IDLE_SECONDS"
-    ).pipe(Config.withDefault(1800))
-    return yield* make({ idleSeconds })
-  })
-)

@@ -1,10 +1,8 @@
-import * as KeyStore from "@gateway/adapters-operator/LaunchKeyStore"
-import { LaunchKeyStore, PublicJwk, type SigningKey } from "@gateway/adapters-operator/LaunchKeyStore"
-import { keyCacheTtl } from "@gateway/adapters-operator/LaunchSigner"
-import { LaunchPolicy } from "@gateway/domain/LaunchPolicy"
-import { Array as Arr, Config, Duration, Effect, Layer, Option, Schema } from "effect"
+import { LaunchJwk } from "@gateway/domain/LaunchToken"
+import { LaunchKeyGenerator, LaunchKeyStore, type LaunchSigningKey } from "@gateway/domain/ports/LaunchKeyStore"
+import { Array as Arr, Duration, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { DataCipher } from "./DataCipher.ts"
+import { DataCipher } from "./db/DataCipher.ts"
 
 /** The advisory lock key that serialises key creation and rotation across instances. */
 export const signingKeyLockKey = 7_246_031_003
@@ -14,38 +12,39 @@ export interface LaunchKeyStorePgOptions {
   readonly retention: Duration.Input
 }
 
-const KeyRow = Schema.Struct({ kid: Schema.String, private_key_enc: Schema.String })
+const KeyRow = Schema.Struct({ kid: Schema.String, private_key_enc: Schema.String, public_jwk: LaunchJwk })
 const decodeKeyRows = Schema.decodeUnknownEffect(Schema.Array(KeyRow))
-const decodeJwkRows = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ public_jwk: PublicJwk })))
+const decodeJwkRows = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ public_jwk: LaunchJwk })))
 
 /**
  * {@link LaunchKeyStore} on PostgreSQL (`launch_signing_keys`): every instance
  * on the database signs with the same key. The first `current` creates it
- * under an advisory lock, so instances that start together agree. Private
- * keys are stored encrypted with {@link DataCipher}.
+ * (with the {@link LaunchKeyGenerator}) under an advisory lock, so instances
+ * that start together agree. Private keys are stored encrypted with
+ * {@link DataCipher}.
  */
 export const make = Effect.fnUntraced(function*(options: LaunchKeyStorePgOptions) {
   const sql = yield* SqlClient
   const cipher = yield* DataCipher
+  const generator = yield* LaunchKeyGenerator
   const retentionSeconds = Duration.toMillis(options.retention) / 1000
 
   const newest = sql`
-    SELECT kid, private_key_enc FROM launch_signing_keys
+    SELECT kid, private_key_enc, public_jwk FROM launch_signing_keys
     WHERE retired_at IS NULL ORDER BY created_at DESC, kid DESC LIMIT 1`.pipe(
     Effect.flatMap(decodeKeyRows),
     Effect.map(Arr.head)
   )
 
   const open = (row: typeof KeyRow.Type) =>
-    cipher.decrypt(row.private_key_enc).pipe(
-      Effect.flatMap(KeyStore.fromPem),
-      Effect.flatMap((key) =>
-        key.kid === row.kid ? Effect.succeed(key) : Effect.die(new Error(`launch signing key ${row.kid} does not match its kid`))
-      )
-    )
+    Effect.map(cipher.decrypt(row.private_key_enc), (privateKey): LaunchSigningKey => ({
+      kid: row.kid,
+      privateKey,
+      publicJwk: row.public_jwk
+    }))
 
-  const insert = (key: SigningKey) =>
-    cipher.encrypt(KeyStore.toPem(key)).pipe(Effect.flatMap((encrypted) =>
+  const insert = (key: LaunchSigningKey) =>
+    cipher.encrypt(key.privateKey).pipe(Effect.flatMap((encrypted) =>
       sql`INSERT INTO launch_signing_keys (kid, private_key_enc, public_jwk)
         VALUES (${key.kid}, ${encrypted}, ${JSON.stringify(key.publicJwk)}::jsonb)`
     ))
@@ -56,19 +55,19 @@ export const make = Effect.fnUntraced(function*(options: LaunchKeyStorePgOptions
     )
 
   const created = Effect.gen(function*() {
-    const key = yield* KeyStore.generate
+    const key = yield* generator.generate
     yield* insert(key)
     return key
   })
 
-  const openOr = <E>(onNone: Effect.Effect<SigningKey, E>) =>
+  const openOr = <E>(onNone: Effect.Effect<LaunchSigningKey, E>) =>
     Effect.gen(function*() {
       const row = yield* newest
       return Option.isSome(row) ? yield* open(row.value) : yield* onNone
     })
 
   const current = openOr(locked(openOr(created))).pipe(
-    Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die, DecryptionFailed: Effect.die, InvalidSigningKey: Effect.die }),
+    Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die, DecryptionFailed: Effect.die }),
     Effect.withSpan("LaunchKeyStore.current")
   )
 
@@ -90,34 +89,11 @@ export const make = Effect.fnUntraced(function*(options: LaunchKeyStorePgOptions
   return LaunchKeyStore.of({ current, publicKeys, rotate })
 })
 
-/** The store on PostgreSQL with explicit options (tests, or apps that read their own config). */
-export const layer = (options: LaunchKeyStorePgOptions): Layer.Layer<LaunchKeyStore, never, SqlClient | DataCipher> =>
-  Layer.effect(LaunchKeyStore, make(options))
-
-/**
- * The launch keys from the environment. With `LAUNCH_SIGNING_KEY` (a PKCS#8
- * PEM Ed25519 private key) that key alone signs and is published, and the
- * database holds none. Otherwise the keys live in the database; a retired
- * key stays published for the launch token lifetime (`LaunchPolicy`) plus
- * the signers' key cache time. The current key is created at start-up.
- */
-export const layerConfig: Layer.Layer<
-  LaunchKeyStore,
-  Config.ConfigError | KeyStore.InvalidSigningKey,
-  SqlClient | DataCipher
-> = Layer.effect(
-  LaunchKeyStore,
-  Effect.gen(function*() {
-    const pem = yield* Config.option(Config.Redacted("LAUNCH_SIGNING_KEY"))
-    if (Option.isSome(pem)) {
-      const key = yield* KeyStore.fromPem(pem.value).pipe(
-        Effect.mapError((error) => new KeyStore.InvalidSigningKey({ message: `LAUNCH_SIGNING_KEY: ${error.message}` }))
-      )
-      return KeyStore.fixed(key)
-    }
-    const policy = yield* LaunchPolicy
-    const store = yield* make({ retention: Duration.sum(Duration.seconds(policy.ttlSeconds), keyCacheTtl) })
-    yield* store.current
-    return store
-  })
-)
+/** The store on PostgreSQL; its current key exists once the layer is built. */
+export const layer = (
+  options: LaunchKeyStorePgOptions
+): Layer.Layer<LaunchKeyStore, never, SqlClient | DataCipher | LaunchKeyGenerator> =>
+  Layer.effect(
+    LaunchKeyStore,
+    Effect.tap(make(options), (store) => store.current)
+  )

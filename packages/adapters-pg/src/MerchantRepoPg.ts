@@ -9,8 +9,8 @@ import { Effect, Layer, Schema } from "effect"
 import type { Result } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
-import { DataCipher } from "./DataCipher.ts"
-import { fieldsOfRow, rowOfValues } from "./SettingsColumns.ts"
+import { DataCipher } from "./db/DataCipher.ts"
+import { fieldsOfRow, rowOfValues } from "./db/SettingsColumns.ts"
 
 const Json = Schema.Record(Schema.String, Schema.Unknown)
 

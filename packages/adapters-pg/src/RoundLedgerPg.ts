@@ -3,8 +3,8 @@ import { RoundLedger } from "@gateway/domain/ports/RoundLedger"
 import type { WalletTransaction } from "@gateway/domain/Wallet"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import * as Outbox from "./Outbox.ts"
-import { book, close, refundRound } from "./RoundRows.ts"
+import * as Outbox from "./db/Outbox.ts"
+import { book, close, refundRound } from "./db/RoundRows.ts"
 
 /**
  * {@link RoundLedger} on PostgreSQL: `rounds`, the append-only
@@ -57,5 +57,3 @@ export const make = Effect.gen(function*() {
 /** The ledger on the database of the `SqlClient`. */
 export const layer: Layer.Layer<RoundLedger, never, SqlClient> = Layer.effect(RoundLedger, make)
 
-/** The stale-debit sweep (see `StaleDebits.ts`), re-exported beside the ledger it repairs. */
-export { layerRecovery, layerRecoveryConfig, recoverStaleDebits } from "./StaleDebits.ts"

@@ -1,18 +1,22 @@
 /**
  * PostgreSQL adapters of the Operator Gateway: the database (external or
- * embedded) with its migrations, encryption of secrets at rest, and the
- * implementations of the MerchantRepo, ApiKeyRepo, GameCatalog,
- * GameSessionRepo, RoundLedger and DeliveryQueue ports.
+ * embedded) with its migrations and encryption of secrets at rest, one
+ * implementation per port, the repository caches and the background jobs.
  */
+export * as DataCipher from "./db/DataCipher.ts"
+export * as Database from "./db/Database.ts"
+export * as EmbeddedPostgres from "./db/EmbeddedPostgres.ts"
+export * as Migrations from "./db/Migrations.ts"
 export * as ApiKeyRepoPg from "./ApiKeyRepoPg.ts"
-export * as DataCipher from "./DataCipher.ts"
-export * as Database from "./Database.ts"
 export * as DeliveryQueuePg from "./DeliveryQueuePg.ts"
-export * as EmbeddedPostgres from "./EmbeddedPostgres.ts"
 export * as GameCatalogPg from "./GameCatalogPg.ts"
-export * as Housekeeping from "./Housekeeping.ts"
 export * as GameSessionRepoPg from "./GameSessionRepoPg.ts"
+export * as LaunchKeyStorePg from "./LaunchKeyStorePg.ts"
 export * as MerchantRepoPg from "./MerchantRepoPg.ts"
-export * as Migrations from "./Migrations.ts"
-export * as PgTest from "./PgTest.ts"
+export * as ReadinessPg from "./ReadinessPg.ts"
 export * as RoundLedgerPg from "./RoundLedgerPg.ts"
+export * as CachedApiKeyRepo from "./cache/CachedApiKeyRepo.ts"
+export * as CachedGameCatalog from "./cache/CachedGameCatalog.ts"
+export * as CachedMerchantRepo from "./cache/CachedMerchantRepo.ts"
+export * as Housekeeping from "./jobs/Housekeeping.ts"
+export * as StaleDebits from "./jobs/StaleDebits.ts"

@@ -1,13 +1,20 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer, Redacted } from "effect"
+import { Effect, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { DataCipher, DecryptionFailed, layer, layerConfig } from "../src/DataCipher.ts"
+import { DataCipher, DecryptionFailed, keyOrFile, layer } from "../src/db/DataCipher.ts"
 
-const withEnv = (env: Record<string, string>) =>
-  layerConfig.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env))))
+/** The cipher under `DATA_ENCRYPTION_KEY` = `key` (absent: the key file in `dataDir`). */
+const withKey = (key: string | undefined, dataDir = "/nonexistent") =>
+  Effect.flatMap(
+    keyOrFile(key === undefined ? Option.none() : Option.some(Redacted.make(key)), dataDir),
+    (bytes) => Effect.succeed(layer(bytes))
+  )
+
+const run = <A, E>(effect: Effect.Effect<A, E, DataCipher>, key: string | undefined, dataDir?: string) =>
+  Effect.flatMap(withKey(key, dataDir), (cipher) => Effect.provide(effect, cipher))
 
 const roundTrip = Effect.gen(function*() {
   const cipher = yield* DataCipher
@@ -35,35 +42,34 @@ describe("DataCipher", () => {
   it.effect("reads DATA_ENCRYPTION_KEY as hex or base64 and refuses other lengths", () =>
     Effect.gen(function*() {
       const key = randomBytes(32)
-      const hex = yield* roundTrip.pipe(Effect.provide(withEnv({ DATA_ENCRYPTION_KEY: key.toString("hex") })))
-      const b64 = yield* roundTrip.pipe(Effect.provide(withEnv({ DATA_ENCRYPTION_KEY: key.toString("base64") })))
+      const hex = yield* run(roundTrip, key.toString("hex"))
+      const b64 = yield* run(roundTrip, key.toString("base64"))
       assert.strictEqual(hex.plain, "whsec_secret")
-      const crossed = yield* Effect.gen(function*() {
-        return Redacted.value(yield* (yield* DataCipher).decrypt(hex.stored))
-      }).pipe(Effect.provide(withEnv({ DATA_ENCRYPTION_KEY: key.toString("base64") })))
-      assert.strictEqual(crossed, b64.plain)
-      const short = yield* Effect.flip(roundTrip.pipe(Effect.provide(withEnv({ DATA_ENCRYPTION_KEY: "abcd" }))))
-      assert.strictEqual(short.message, "DATA_ENCRYPTION_KEY must be 32 bytes written as 64 hex digits or base64")
-    }))
-
-  it.effect("requires DATA_ENCRYPTION_KEY when DATABASE_URL is set", () =>
-    Effect.gen(function*() {
-      const error = yield* Effect.flip(
-        roundTrip.pipe(Effect.provide(withEnv({ DATABASE_URL: "postgres://db.example/x" })))
+      const crossed = yield* run(
+        Effect.gen(function*() {
+          return Redacted.value(yield* (yield* DataCipher).decrypt(hex.stored))
+        }),
+        key.toString("base64")
       )
-      assert.strictEqual(error.message, "DATA_ENCRYPTION_KEY is required when DATABASE_URL is set (32 bytes, hex or base64)")
+      assert.strictEqual(crossed, b64.plain)
+      const short = yield* Effect.flip(run(roundTrip, "abcd"))
+      assert.strictEqual(short.message, "DATA_ENCRYPTION_KEY must be 32 bytes written as 64 hex digits or base64")
     }))
 
   it.effect("in embedded mode generates DATA_DIR/encryption.key once (mode 0600) and reuses it", () =>
     Effect.gen(function*() {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gateway-key-"))
-      const env = { DATA_DIR: path.join(dir, "data") }
-      const first = yield* roundTrip.pipe(Effect.provide(withEnv(env)))
+      const dataDir = path.join(dir, "data")
+      const first = yield* run(roundTrip, undefined, dataDir)
       const file = path.join(dir, "data", "encryption.key")
       assert.strictEqual(fs.statSync(file).mode & 0o777, 0o600)
-      const again = yield* Effect.gen(function*() {
-        return Redacted.value(yield* (yield* DataCipher).decrypt(first.stored))
-      }).pipe(Effect.provide(withEnv(env)))
+      const again = yield* run(
+        Effect.gen(function*() {
+          return Redacted.value(yield* (yield* DataCipher).decrypt(first.stored))
+        }),
+        undefined,
+        dataDir
+      )
       assert.strictEqual(again, "whsec_secret")
       fs.rmSync(dir, { recursive: true, force: true })
     }))

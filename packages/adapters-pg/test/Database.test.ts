@@ -1,15 +1,13 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer } from "effect"
+import { Effect, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { layerConfig } from "../src/Database.ts"
+import { layer } from "../src/db/Database.ts"
 
-const withEnv = (env: Record<string, string>) =>
-  layerConfig.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env))))
 
-describe("Database.layerConfig", () => {
+describe("Database.layer", () => {
   it.effect("without DATABASE_URL starts the embedded server in DATA_DIR and migrates it", () =>
     Effect.gen(function*() {
       const dir = yield* Effect.acquireRelease(
@@ -23,7 +21,7 @@ describe("Database.layerConfig", () => {
       const games = yield* Effect.gen(function*() {
         const sql = yield* SqlClient
         return yield* sql`SELECT count(*)::int AS n FROM games WHERE builtin`
-      }).pipe(Effect.provide(withEnv({ DATA_DIR: path.join(dir, "data") })))
+      }).pipe(Effect.provide(layer({ url: Option.none(), dataDir: path.join(dir, "data") })))
       assert.deepStrictEqual(games, [{ n: 6 }])
       assert.isTrue(fs.existsSync(path.join(dir, "data", "pg", "PG_VERSION")))
     }).pipe(Effect.scoped))
@@ -31,7 +29,10 @@ describe("Database.layerConfig", () => {
   it.effect("fails start-up with one clear error when the database cannot be reached", () =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(
-        Effect.provide(Effect.service(SqlClient), withEnv({ DATABASE_URL: "postgres://nobody:pw@127.0.0.1:1/none" }))
+        Effect.provide(
+          Effect.service(SqlClient),
+          layer({ url: Option.some(Redacted.make("postgres://nobody:pw@127.0.0.1:1/none")), dataDir: "/nonexistent" })
+        )
       )
       assert.strictEqual(error._tag, "DatabaseStartupError")
       assert.match(error.message, /^cannot connect to the database: /)

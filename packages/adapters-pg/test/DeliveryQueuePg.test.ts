@@ -1,6 +1,6 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
-import { DeliveryQueue } from "@gateway/adapters-operator/DeliveryQueue"
+import { DeliveryQueue } from "@gateway/domain/ports/DeliveryQueue"
 import { Array as Arr, Config, Effect, Ref, Stream } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import { SqlClient } from "effect/sql/SqlClient"

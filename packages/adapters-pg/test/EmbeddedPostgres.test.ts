@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import * as EmbeddedPostgres from "../src/EmbeddedPostgres.ts"
+import * as EmbeddedPostgres from "../src/db/EmbeddedPostgres.ts"
 
 const tempDir = Effect.acquireRelease(
   Effect.sync(() => {

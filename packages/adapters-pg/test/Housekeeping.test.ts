@@ -1,8 +1,8 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import * as Housekeeping from "../src/Housekeeping.ts"
-import * as PgTest from "../src/PgTest.ts"
+import * as Housekeeping from "../src/jobs/Housekeeping.ts"
+import * as PgTest from "../testing/PgTest.ts"
 
 layer(PgTest.layer)("Housekeeping", (it) => {
   it.effect("deletes only redemptions older than the longest launch token could live", () =>

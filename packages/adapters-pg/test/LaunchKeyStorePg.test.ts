@@ -1,21 +1,23 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
-import * as KeyStore from "@gateway/adapters-operator/LaunchKeyStore"
-import * as LaunchSigner from "@gateway/adapters-operator/LaunchSigner"
-import { LaunchClaims } from "@gateway/domain/LaunchToken"
+import { LaunchKeys, LaunchTokenSignerJwt } from "@gateway/adapters-operator"
+import { type LaunchJwk, LaunchClaims } from "@gateway/domain/LaunchToken"
+import { LaunchKeyStore } from "@gateway/domain/ports/LaunchKeyStore"
 import { MerchantId } from "@gateway/domain/Merchant"
 import { LaunchTokenSigner } from "@gateway/domain/ports/LaunchTokenSigner"
-import { Config, ConfigProvider, Effect, Layer, Redacted } from "effect"
+import { Config, Effect, Layer, Redacted } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import { SqlClient } from "effect/sql/SqlClient"
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose"
-import { generateKeyPairSync, randomBytes, randomUUID } from "node:crypto"
-import * as DataCipher from "../src/DataCipher.ts"
+import { createPrivateKey, generateKeyPairSync, randomBytes, randomUUID } from "node:crypto"
+import * as DataCipher from "../src/db/DataCipher.ts"
 import * as LaunchKeyStorePg from "../src/LaunchKeyStorePg.ts"
-import * as PgTest from "../src/PgTest.ts"
+import * as PgTest from "../testing/PgTest.ts"
 
 const retention = "30 seconds"
-const database = Layer.provideMerge(DataCipher.layer(Redacted.make(randomBytes(32))), PgTest.layer)
+const database = Layer.mergeAll(DataCipher.layer(Redacted.make(randomBytes(32))), LaunchKeys.generatorLayer).pipe(
+  Layer.provideMerge(PgTest.layer)
+)
 
 /** A second pool on this file's database, as another server instance would have. */
 const otherInstance = Effect.gen(function*() {
@@ -36,7 +38,7 @@ const claims = () => {
   })
 }
 
-const verifyWith = (keys: ReadonlyArray<KeyStore.PublicJwk>, token: string) =>
+const verifyWith = (keys: ReadonlyArray<LaunchJwk>, token: string) =>
   Effect.promise(() =>
     jwtVerify(token, createLocalJWKSet({ keys: [...keys] }), { algorithms: ["EdDSA"], audience: "launch" }).then(
       (result) => result.protectedHeader.kid,
@@ -61,12 +63,12 @@ describe("LaunchKeyStorePg", () => {
           const rows = yield* sql`SELECT kid FROM launch_signing_keys`
           assert.deepStrictEqual(rows.map((r) => r["kid"]), [first.kid])
         }
-        const signer = yield* LaunchSigner.make().pipe(Effect.provideService(KeyStore.LaunchKeyStore, a))
+        const signer = yield* LaunchTokenSignerJwt.make().pipe(Effect.provideService(LaunchKeyStore, a))
         const token = yield* signer.sign(claims())
         const current = yield* b.current
         assert.strictEqual(kidOf(token), current.kid)
         assert.strictEqual(yield* verifyWith(yield* b.publicKeys, token), current.kid)
-        const stranger = yield* KeyStore.generate
+        const stranger = yield* LaunchKeys.generate
         assert.strictEqual(yield* verifyWith([stranger.publicJwk], token), "rejected")
       }).pipe(Effect.scoped))
 
@@ -75,8 +77,8 @@ describe("LaunchKeyStorePg", () => {
         const sql = yield* SqlClient
         const a = yield* LaunchKeyStorePg.make({ retention })
         const b = yield* otherInstance
-        const signer = yield* LaunchSigner.make({ cacheTtl: "1 second" }).pipe(
-          Effect.provideService(KeyStore.LaunchKeyStore, a)
+        const signer = yield* LaunchTokenSignerJwt.make({ cacheTtl: "1 second" }).pipe(
+          Effect.provideService(LaunchKeyStore, a)
         )
         const old = yield* signer.sign(claims())
         const rotated = yield* b.rotate
@@ -111,9 +113,9 @@ describe("LaunchKeyStorePg", () => {
         const cipher = yield* DataCipher.DataCipher
         const store = yield* LaunchKeyStorePg.make({ retention })
         const key = yield* store.rotate
-        const pem = Redacted.value(KeyStore.toPem(key))
+        const pem = Redacted.value(key.privateKey)
         const body = pem.replace(/-----[A-Z ]+-----/g, "").replace(/\s/g, "")
-        const d = key.privateKey.export({ format: "jwk" }).d ?? ""
+        const d = createPrivateKey(pem).export({ format: "jwk" }).d ?? ""
         assert.isAbove(d.length, 0)
         const [row] = yield* sql<{ readonly whole: string; readonly enc: string }>`
           SELECT k::text AS whole, private_key_enc AS enc FROM launch_signing_keys k WHERE kid = ${key.kid}`
@@ -130,27 +132,21 @@ describe("LaunchKeyStorePg", () => {
         const sql = yield* SqlClient
         yield* sql`DELETE FROM launch_signing_keys`
         const pem = generateKeyPairSync("ed25519").privateKey.export({ format: "pem", type: "pkcs8" }).toString()
-        const configured = yield* KeyStore.fromPem(Redacted.make(pem))
-        const store = yield* KeyStore.LaunchKeyStore.pipe(
-          Effect.provide(LaunchKeyStorePg.layerConfig.pipe(
-            Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ LAUNCH_SIGNING_KEY: pem })))
-          ))
-        )
+        const configured = yield* LaunchKeys.fromPem(Redacted.make(pem))
+        const store = yield* LaunchKeyStore.pipe(Effect.provide(LaunchKeys.layerFixed(Redacted.make(pem))))
         assert.strictEqual((yield* store.current).kid, configured.kid)
         assert.deepStrictEqual(yield* store.publicKeys, [configured.publicJwk])
         assert.strictEqual((yield* store.rotate).kid, configured.kid)
         assert.strictEqual((yield* sql`SELECT kid FROM launch_signing_keys`).length, 0)
         const signer = yield* LaunchTokenSigner.pipe(
-          Effect.provide(LaunchSigner.layer),
-          Effect.provideService(KeyStore.LaunchKeyStore, store)
+          Effect.provide(LaunchTokenSignerJwt.layer),
+          Effect.provideService(LaunchKeyStore, store)
         )
         const token = yield* signer.sign(claims())
         assert.strictEqual(yield* verifyWith(yield* store.publicKeys, token), configured.kid)
 
         const bad = yield* Effect.flip(
-          KeyStore.LaunchKeyStore.pipe(Effect.provide(LaunchKeyStorePg.layerConfig.pipe(
-            Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ LAUNCH_SIGNING_KEY: "sekrit-not-a-pem" })))
-          )))
+          LaunchKeyStore.pipe(Effect.provide(LaunchKeys.layerFixed(Redacted.make("sekrit-not-a-pem"))))
         )
         assert.match(bad.message, /^LAUNCH_SIGNING_KEY: /)
         assert.notInclude(bad.message, "sekrit")

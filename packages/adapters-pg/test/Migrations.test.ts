@@ -1,8 +1,8 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import * as Migrations from "../src/Migrations.ts"
-import * as PgTest from "../src/PgTest.ts"
+import * as Migrations from "../src/db/Migrations.ts"
+import * as PgTest from "../testing/PgTest.ts"
 
 describe("Migrations", () => {
   layer(PgTest.layerEmpty)((it) => {

@@ -5,8 +5,8 @@ import { toWebhookBody, type WalletTransaction } from "@gateway/domain/Wallet"
 import { Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { randomUUID } from "node:crypto"
-import * as Outbox from "../src/Outbox.ts"
-import * as RoundLedgerPg from "../src/RoundLedgerPg.ts"
+import * as Outbox from "../src/db/Outbox.ts"
+import * as StaleDebits from "../src/jobs/StaleDebits.ts"
 import { openSession, transaction, walletLayer } from "./walletFixtures.ts"
 
 interface Ledger {
@@ -157,7 +157,7 @@ describe("RoundLedgerPg", () => {
           WHERE id IN ${sql.in(stale.map((r) => r.roundId))}`
 
         const counts = yield* Effect.all(
-          [RoundLedgerPg.recoverStaleDebits(120), RoundLedgerPg.recoverStaleDebits(120)],
+          [StaleDebits.recoverStaleDebits(120), StaleDebits.recoverStaleDebits(120)],
           { concurrency: "unbounded" }
         )
         assert.strictEqual(counts[0] + counts[1], stale.length)
@@ -187,7 +187,7 @@ describe("RoundLedgerPg", () => {
           assert.isTrue(Exit.hasDies(yield* Effect.exit(ledger.settle(roundId, "odd", 0n, late))))
         }
         assert.strictEqual((yield* state(fresh.roundId)).round?.status, "debiting")
-        assert.strictEqual(yield* RoundLedgerPg.recoverStaleDebits(120), 0)
+        assert.strictEqual(yield* StaleDebits.recoverStaleDebits(120), 0)
       }))
 
     it.effect("layerRecovery sweeps in the background from start-up", () =>
@@ -196,7 +196,7 @@ describe("RoundLedgerPg", () => {
         const { session } = yield* openSession()
         const { roundId } = yield* begin(session)
         yield* sql`UPDATE rounds SET created_at = now() - interval '10 minutes' WHERE id = ${roundId}`
-        yield* Layer.build(RoundLedgerPg.layerRecovery({ olderThanSeconds: 120, every: "1 hour" }))
+        yield* Layer.build(StaleDebits.layerRecovery({ olderThanSeconds: 120, every: "1 hour" }))
         let status = (yield* state(roundId)).round?.status
         for (let i = 0; i < 50 && status === "debiting"; i++) {
           yield* Effect.sleep("20 millis")

@@ -2,10 +2,10 @@ import type { NewMerchant } from "@gateway/domain/ports/MerchantRepo"
 import { Layer, Redacted } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
 import * as ApiKeyRepoPg from "../src/ApiKeyRepoPg.ts"
-import * as DataCipher from "../src/DataCipher.ts"
+import * as DataCipher from "../src/db/DataCipher.ts"
 import * as GameCatalogPg from "../src/GameCatalogPg.ts"
 import * as MerchantRepoPg from "../src/MerchantRepoPg.ts"
-import * as PgTest from "../src/PgTest.ts"
+import * as PgTest from "../testing/PgTest.ts"
 
 export const publicBaseUrl = "https://gateway.example"
 

@@ -10,3 +10,16 @@ export interface LaunchPolicyValue {
 export const LaunchPolicy = Context.Reference<LaunchPolicyValue>("@gateway/domain/LaunchPolicy", {
   defaultValue: () => ({ issuer: "operator-gateway", ttlSeconds: 60 })
 })
+
+/**
+ * How long a signer keeps the store's current key in memory: a rotation
+ * reaches every instance within this time.
+ */
+export const signerKeyCacheSeconds = 60
+
+/**
+ * How long a retired key stays published: the longest lifetime of a token it
+ * signed, plus the time a signer may still use it after a rotation.
+ */
+export const retiredKeyRetentionSeconds = (policy: LaunchPolicyValue): number =>
+  policy.ttlSeconds + signerKeyCacheSeconds

@@ -1,4 +1,5 @@
-import { Schema, Struct } from "effect"
+import { Result, Schema, Struct } from "effect"
+import { ValidationFailed } from "./Validation.ts"
 
 /** An absolute http(s) URL, as operators configure their Details and webhook addresses. */
 export const HttpUrl = Schema.String.check(
@@ -88,3 +89,16 @@ const decodeValues = Schema.decodeUnknownSync(Schema.Struct(SettingsFields))
 /** `minimumStake <= maximumStake` when both are set. */
 export const stakesAreOrdered = (values: SettingsValues): boolean =>
   values.minimumStake === undefined || values.maximumStake === undefined || values.minimumStake <= values.maximumStake
+
+/**
+ * The settings after `change`, refused with ValidationFailed naming
+ * `minimumStake` when the stakes would no longer be ordered. The form
+ * `MerchantRepo.changeSettings` applies atomically to the current values.
+ */
+export const changedSettings = (change: SettingsChange) =>
+(current: SettingsValues): Result.Result<SettingsValues, ValidationFailed> => {
+  const next = applyChange(current, change)
+  return stakesAreOrdered(next)
+    ? Result.succeed(next)
+    : Result.fail(new ValidationFailed({ field: "minimumStake", detail: "must not be greater than maximumStake" }))
+}

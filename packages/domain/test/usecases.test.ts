@@ -10,7 +10,7 @@ import { createMerchant } from "../src/usecases/CreateMerchant.ts"
 import { generateLaunchUrl } from "../src/usecases/GenerateLaunchUrl.ts"
 import { listGames } from "../src/usecases/ListGames.ts"
 import { Game, defaultGameQuery } from "../src/Game.ts"
-import * as D from "./doubles.ts"
+import * as D from "../testing/index.ts"
 
 const KEY = `sv_live.${"a".repeat(43)}.merchant7`
 const SUSPENDED_KEY = `sv_live.${"b".repeat(43)}.merchant8`

@@ -6,8 +6,8 @@ import { nextDelay, defaultSchedule } from "../src/RetrySchedule.ts"
 import { openSession } from "../src/usecases/OpenSession.ts"
 import { playRound } from "../src/usecases/PlayRound.ts"
 import { webhookUrlFor } from "../src/Wallet.ts"
-import * as D from "./doubles.ts"
-import { fixedEngine, jsonVerifier, launchToken, ledger, type LedgerLog, sessionRepo, wallet } from "./walletDoubles.ts"
+import * as D from "../testing/index.ts"
+import { fixedDraw, jsonVerifier, launchToken, ledger, type LedgerLog, sessionRepo, wallet } from "../testing/index.ts"
 
 const settings = { userDetailsUrl: "https://op.example/details", webhookUrl: "https://op.example/wallet", minimumStake: 1, maximumStake: 100 }
 const merchant = D.makeMerchant({ MerchantSettings: D.makeSettings(settings) })
@@ -28,7 +28,7 @@ const world = (log: LedgerLog, draw = 7) =>
     sessionRepo,
     ledger(log),
     wallet,
-    fixedEngine(draw)
+    fixedDraw(draw)
   )
 const newLog = (): LedgerLog => ({ begun: [], settled: [], refused: [], failed: [] })
 const tagOf = (exit: Exit.Exit<unknown, { readonly _tag: string }>) =>

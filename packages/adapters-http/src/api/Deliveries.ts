@@ -1,24 +1,12 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Merchant, Wallet } from "@gateway/domain"
-import * as Problem from "../Problem.ts"
+import { Delivery, Merchant } from "@gateway/domain"
+import * as Problem from "./Problem.ts"
 import { AdminAuth } from "./Security.ts"
-
-/** A webhook message whose retries are exhausted. */
-export class FailedDelivery extends Schema.Class<FailedDelivery>("@gateway/adapters-http/FailedDelivery")({
-  id: Schema.String,
-  merchantId: Schema.Int,
-  type: Wallet.WalletEventType,
-  attempts: Schema.Int,
-  lastError: Schema.String,
-  lastStatus: Schema.optionalKey(Schema.Int),
-  createdAt: Schema.String,
-  failedAt: Schema.String
-}) {}
 
 /** The answer of the failed-deliveries list. */
 export class FailedDeliveries extends Schema.Class<FailedDeliveries>("@gateway/adapters-http/FailedDeliveries")({
-  data: Schema.Array(FailedDelivery)
+  data: Schema.Array(Delivery.FailedDelivery)
 }) {}
 
 /** The answer of a webhook test: the id of the queued `webhook.test` message (its `webhook-id`). */

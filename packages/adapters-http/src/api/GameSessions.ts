@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { GameSession, Round } from "@gateway/domain"
-import * as Problem from "../Problem.ts"
+import * as Problem from "./Problem.ts"
 import { SessionAuth } from "./SessionAuth.ts"
 
 const noStore = { "cache-control": Schema.Literal("no-store") }

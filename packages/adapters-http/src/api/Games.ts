@@ -1,7 +1,7 @@
 import { Effect, Schema, SchemaTransformation } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Game, LaunchToken, MerchantSettings, Paging } from "@gateway/domain"
-import * as Problem from "../Problem.ts"
+import * as Problem from "./Problem.ts"
 import { AdminAuth, OperatorAuth } from "./Security.ts"
 
 const PositiveInt = (field: string, max?: number) =>

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { ApiKey, Merchant, MerchantSettings } from "@gateway/domain"
-import * as Problem from "../Problem.ts"
+import * as Problem from "./Problem.ts"
 import { AdminAuth } from "./Security.ts"
 
 const id = { id: Merchant.MerchantId }

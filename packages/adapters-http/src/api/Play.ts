@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import * as Problem from "../Problem.ts"
+import * as Problem from "./Problem.ts"
 
 const Html = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/html; charset=utf-8" }))
 const Svg = Schema.String.pipe(HttpApiSchema.asText({ contentType: "image/svg+xml" }))

@@ -1,7 +1,7 @@
 import { Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import type { Auth, Merchant } from "@gateway/domain"
-import * as Problem from "../Problem.ts"
+import * as Problem from "./Problem.ts"
 
 /** The verified claims of an admin bearer token. */
 export interface AdminClaims {

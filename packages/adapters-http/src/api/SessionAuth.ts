@@ -1,6 +1,6 @@
 import { Context, type Redacted } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
-import * as Problem from "../Problem.ts"
+import * as Problem from "./Problem.ts"
 
 /** The raw session token of the current request (`Authorization: Bearer <sessionToken>`), not yet looked up. */
 export class SessionToken extends Context.Service<SessionToken, Redacted.Redacted<string>>()(

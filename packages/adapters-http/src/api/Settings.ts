@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { MerchantSettings } from "@gateway/domain"
-import * as Problem from "../Problem.ts"
+import * as Problem from "./Problem.ts"
 import { OperatorAuth } from "./Security.ts"
 
 /** An operator reads and changes its own settings with its API key. */

@@ -1,15 +1,13 @@
 import { LaunchJwk } from "@gateway/domain/LaunchToken"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import * as Problem from "../Problem.ts"
+import * as Problem from "./Problem.ts"
 import { AdminAuth } from "./Security.ts"
 
 /** The answer of `/health` and `/ready`. */
 export class Status extends Schema.Class<Status>("@gateway/adapters-http/Status")({
   status: Schema.Literal("ok")
 }) {}
-
-export { LaunchJwk }
 
 /** The JWK Set of the launch-token keys (RFC 7517). */
 export class Jwks extends Schema.Class<Jwks>("@gateway/adapters-http/Jwks")({

@@ -12,9 +12,9 @@ import {
   RoundLedger,
   WalletClient
 } from "@gateway/domain"
-import { Api } from "../Api.ts"
+import { Api } from "../api/Api.ts"
 import { SessionToken } from "../api/SessionAuth.ts"
-import * as Problem from "../Problem.ts"
+import * as Problem from "../api/Problem.ts"
 
 const noStore = { "cache-control": "no-store" as const }
 

@@ -8,10 +8,10 @@ import {
   listGames,
   OperatorDetails
 } from "@gateway/domain"
-import { Api } from "../Api.ts"
+import { Api } from "../api/Api.ts"
 import { CurrentMerchant } from "../api/Security.ts"
 import { GameList } from "../api/Games.ts"
-import * as Problem from "../Problem.ts"
+import * as Problem from "../api/Problem.ts"
 
 const noStore = { "cache-control": "no-store" as const }
 

@@ -1,14 +1,11 @@
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { randomBytes } from "node:crypto"
-import { Api } from "../Api.ts"
-import { builtinImages, gameImage } from "../play/GameImages.ts"
-import { contentSecurityPolicy, renderPage } from "../play/PlayPage.ts"
-import * as Problem from "../Problem.ts"
-
-/** The games the page can play. */
-const playable = new Set(["odd-even"])
+import { BuiltinEngine, BuiltinGames } from "@gateway/domain"
+import { Api } from "../api/Api.ts"
+import * as Problem from "../api/Problem.ts"
+import { gameImage } from "../page/GameImages.ts"
+import { contentSecurityPolicy, newNonce, renderPage } from "../page/PlayPage.ts"
 
 /** The game page and the built-in games' images. */
 export const PlayLive = HttpApiBuilder.group(
@@ -18,15 +15,13 @@ export const PlayLive = HttpApiBuilder.group(
     return handlers.handleAll({
       page: ({ params, query }) =>
         Effect.sync(() => {
-          const nonce = randomBytes(16).toString("base64")
-          const gameName = Object.hasOwn(builtinImages, params.gameId)
-            ? builtinImages[params.gameId]?.name ?? params.gameId
-            : params.gameId
+          const nonce = newNonce()
+          const gameName = BuiltinGames.builtinGame(params.gameId)?.name ?? params.gameId
           const html = renderPage({
             gameId: params.gameId,
             gameName,
             token: query.token,
-            playable: playable.has(params.gameId),
+            playable: BuiltinEngine.isPlayable(params.gameId),
             nonce
           })
           return HttpServerResponse.text(html, {

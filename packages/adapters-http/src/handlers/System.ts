@@ -1,10 +1,9 @@
 import { Effect } from "effect"
 import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
-import { Api } from "../Api.ts"
+import { LaunchKeyStore, Readiness } from "@gateway/domain"
+import { Api } from "../api/Api.ts"
+import * as Problem from "../api/Problem.ts"
 import { Jwks, jwksMaxAgeSeconds, RotatedKey, Status } from "../api/System.ts"
-import { LaunchKeys } from "../LaunchKeys.ts"
-import * as Problem from "../Problem.ts"
-import { Readiness } from "../Readiness.ts"
 
 const ok = new Status({ status: "ok" })
 const jwksCache = { "cache-control": `public, max-age=${jwksMaxAgeSeconds}` as const }
@@ -18,7 +17,7 @@ export const SystemLive = HttpApiBuilder.group(
   "system",
   Effect.fn(function*(handlers) {
     const readiness = yield* Readiness
-    const launchKeys = yield* LaunchKeys
+    const launchKeys = yield* LaunchKeyStore
     return handlers.handleAll({
       health: () => Effect.succeed(ok),
       ready: () =>

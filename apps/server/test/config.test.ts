@@ -1,0 +1,74 @@
+import { assert, describe, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Exit, Schema } from "effect"
+import { GatewayConfig, ScheduleFromString } from "../src/Config.ts"
+import * as Secrets from "../src/Secrets.ts"
+
+const read = (env: Record<string, string>) =>
+  GatewayConfig.pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env })), Effect.exit)
+
+const value = <A, E>(exit: Exit.Exit<A, E>): A | "failure" => Exit.isSuccess(exit) ? exit.value : "failure"
+
+describe("GatewayConfig", () => {
+  it.effect("has the documented defaults", () =>
+    Effect.gen(function*() {
+      const config = value(yield* read({}))
+      assert.notStrictEqual(config, "failure")
+      if (config === "failure") return
+      assert.include(config, {
+        port: 8080,
+        host: "0.0.0.0",
+        dataDir: "./.data",
+        launchTtlSeconds: 60,
+        allowPrivateOperatorUrls: false,
+        detailsTimeoutMs: 5000,
+        webhookTimeoutMs: 5000,
+        apiKeyCacheTtlMs: 5000,
+        readCacheTtlMs: 1000,
+        gameSessionIdleSeconds: 1800
+      })
+      assert.deepStrictEqual(config.rateLimit, { rps: 100, burst: 200 })
+      assert.deepStrictEqual(config.webhookRetrySchedule, [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400])
+    }))
+
+  it.effect("WEBHOOK_RETRY_SCHEDULE: comma-separated seconds", () =>
+    Effect.gen(function*() {
+      const tiny = value(yield* read({ WEBHOOK_RETRY_SCHEDULE: "0.05, 0.05,1" }))
+      assert.deepStrictEqual(tiny === "failure" ? tiny : tiny.webhookRetrySchedule, [0.05, 0.05, 1])
+      for (const bad of ["5,,6", "-1", "abc", "5;300"]) {
+        assert.strictEqual((yield* read({ WEBHOOK_RETRY_SCHEDULE: bad }))._tag, "Failure", bad)
+      }
+      assert.deepStrictEqual(Schema.decodeUnknownSync(ScheduleFromString)("5,300"), [5, 300])
+    }))
+
+  it.effect("the cache TTLs are bounded: API_KEY_CACHE_TTL_MS to a minute, READ_CACHE_TTL_MS to ten seconds", () =>
+    Effect.gen(function*() {
+      const off = value(yield* read({ API_KEY_CACHE_TTL_MS: "0", READ_CACHE_TTL_MS: "0" }))
+      assert.deepStrictEqual(off === "failure" ? off : [off.apiKeyCacheTtlMs, off.readCacheTtlMs], [0, 0])
+      for (const env of [{ API_KEY_CACHE_TTL_MS: "600000" }, { API_KEY_CACHE_TTL_MS: "soon" }, { READ_CACHE_TTL_MS: "10001" }]) {
+        assert.strictEqual((yield* read(env))._tag, "Failure", JSON.stringify(env))
+      }
+    }))
+})
+
+describe("rate limit settings", () => {
+  it.effect("reads RATE_LIMIT_RPS and RATE_LIMIT_BURST; refuses a negative rate or a burst below 1", () =>
+    Effect.gen(function*() {
+      const set = value(yield* read({ RATE_LIMIT_RPS: "2.5", RATE_LIMIT_BURST: "7" }))
+      assert.deepStrictEqual(set === "failure" ? set : set.rateLimit, { rps: 2.5, burst: 7 })
+      for (const env of [{ RATE_LIMIT_RPS: "-1" }, { RATE_LIMIT_BURST: "0" }, { RATE_LIMIT_RPS: "fast" }]) {
+        assert.strictEqual((yield* read(env))._tag, "Failure", JSON.stringify(env))
+      }
+    }))
+})
+
+describe("secrets at start-up", () => {
+  it.effect("DATA_ENCRYPTION_KEY is required with DATABASE_URL; admin tokens need AUTH_JWT_SECRET or AUTH_JWKS_URL", () =>
+    Effect.gen(function*() {
+      const config = value(yield* read({ DATABASE_URL: "postgres://db.example/x" }))
+      if (config === "failure") return assert.fail("the configuration should read")
+      const key = yield* Effect.flip(Secrets.dataEncryptionKey(config))
+      assert.strictEqual(key.message, "DATA_ENCRYPTION_KEY is required when DATABASE_URL is set (32 bytes, hex or base64)")
+      const auth = yield* Effect.flip(Secrets.adminTokens(config))
+      assert.strictEqual(auth.message, "AUTH_JWT_SECRET or AUTH_JWKS_URL is required when DATABASE_URL is set")
+    }))
+})

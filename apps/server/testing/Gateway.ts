@@ -1,0 +1,103 @@
+import { Effect, Redacted, type Scope } from "effect"
+import * as PgTest from "@gateway/adapters-pg/testing"
+import { type ChildProcess, spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { createServer } from "node:net"
+import { join } from "node:path"
+
+const main = join(import.meta.dirname, "..", "src", "main.ts")
+
+/** A free TCP port on 127.0.0.1. */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+
+/** A gateway server running as a child process, as an operator would run it. */
+export interface Gateway {
+  readonly url: string
+  readonly authSecret: string
+  readonly output: () => string
+  readonly process: ChildProcess
+  /** Sends a signal and resolves with the exit code. */
+  readonly stop: (signal?: NodeJS.Signals) => Promise<number | null>
+}
+
+const waitUntilHealthy = async (url: string, child: ChildProcess, output: () => string) => {
+  const deadline = Date.now() + 30_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}: ${output()}`)
+    try {
+      if ((await fetch(`${url}/health`)).ok) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`gateway did not become healthy: ${output()}`)
+}
+
+/** Spawns `node apps/server/src/main.ts` with `env` and waits for `/health`. */
+export const spawnGateway = async (env: Record<string, string>): Promise<Gateway> => {
+  const port = await freePort()
+  const authSecret = env["AUTH_JWT_SECRET"] ?? randomBytes(32).toString("base64url")
+  const child = spawn(process.execPath, [...(process.env["GATEWAY_NODE_OPTIONS"]?.split(" ").filter(Boolean) ?? []), main], {
+    env: { PATH: process.env["PATH"] ?? "", PORT: String(port), HOST: "127.0.0.1", AUTH_JWT_SECRET: authSecret, ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let output = ""
+  child.stdout?.on("data", (d: Buffer) => output += d.toString())
+  child.stderr?.on("data", (d: Buffer) => output += d.toString())
+  const url = `http://127.0.0.1:${port}`
+  const stop = (signal: NodeJS.Signals = "SIGTERM") =>
+    new Promise<number | null>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode)
+      child.once("exit", (code) => resolve(code))
+      child.kill(signal)
+    })
+  await waitUntilHealthy(url, child, () => output).catch(async (error) => {
+    await stop("SIGKILL")
+    throw error
+  })
+  return { url, authSecret, output: () => output, process: child, stop }
+}
+
+/** A gateway on a fresh database of its own, stopped and dropped with the scope. */
+export const gateway = (env: Record<string, string> = {}): Effect.Effect<Gateway, unknown, Scope.Scope> =>
+  Effect.gen(function*() {
+    const databaseUrl = yield* PgTest.scopedDatabaseUrl
+    return yield* Effect.acquireRelease(
+      Effect.promise(() =>
+        spawnGateway({
+          DATABASE_URL: Redacted.value(databaseUrl),
+          DATA_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+          ALLOW_PRIVATE_OPERATOR_URLS: "true",
+          ...env
+        })
+      ),
+      (g) => Effect.promise(() => g.stop("SIGKILL"))
+    )
+  })
+
+/** Runs a child process to the end: its exit code and output. */
+export const runToExit = (env: Record<string, string>): Promise<{ code: number | null; output: string }> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, [main], {
+      env: { PATH: process.env["PATH"] ?? "", HOST: "127.0.0.1", ...env },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let output = ""
+    child.stdout.on("data", (d: Buffer) => output += d.toString())
+    child.stderr.on("data", (d: Buffer) => output += d.toString())
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000)
+    child.on("exit", (code) => {
+      clearTimeout(timer)
+      resolve({ code, output })
+    })
+  })

@@ -1,0 +1,47 @@
+import { Layer } from "effect"
+import { HttpRouter } from "effect/http"
+import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { Api } from "./api/Api.ts"
+import { DeliveriesLive } from "./handlers/Deliveries.ts"
+import { CatalogueLive, GamesLive } from "./handlers/Games.ts"
+import { GameSessionsLive } from "./handlers/GameSessions.ts"
+import { MerchantsLive } from "./handlers/Merchants.ts"
+import { PlayLive } from "./handlers/Play.ts"
+import { SettingsLive } from "./handlers/Settings.ts"
+import { SystemLive } from "./handlers/System.ts"
+import * as AdminAuth from "./middleware/AdminAuth.ts"
+import * as OperatorAuth from "./middleware/OperatorAuth.ts"
+import * as ProblemResponses from "./middleware/ProblemResponses.ts"
+import * as SessionAuth from "./middleware/SessionAuth.ts"
+
+const documents = [["GET", "/openapi.json"], ["GET", "/docs"]] as const
+
+const Handlers = Layer.mergeAll(
+  MerchantsLive,
+  GamesLive,
+  CatalogueLive,
+  SettingsLive,
+  SystemLive,
+  DeliveriesLive,
+  GameSessionsLive,
+  PlayLive
+).pipe(
+  Layer.provide([AdminAuth.layer, OperatorAuth.layer, SessionAuth.layer])
+)
+
+/**
+ * Every route of the gateway on the `HttpRouter`: the API, `/openapi.json`,
+ * `/docs` (Scalar, bundled: no CDN) and the problem+json error handling.
+ */
+export const Routes = Layer.mergeAll(
+  HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(Layer.provide(Handlers)),
+  HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false } }),
+  ProblemResponses.layer(ProblemResponses.routeTable(Api, documents))
+)
+
+/**
+ * The HTTP app: serve it with a server layer, e.g.
+ * `HttpLive.pipe(Layer.provide(NodeHttpServer.layer(createServer, { port })))`,
+ * and provide the domain ports, `AdminTokens` and `RateLimiter`.
+ */
+export const HttpLive = HttpRouter.serve(Routes)

@@ -1,0 +1,143 @@
+import { Context, Effect, Layer, Redacted } from "effect"
+import { HttpServerRequest } from "effect/http"
+import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify, SignJWT } from "jose"
+import { Auth } from "@gateway/domain"
+import { AdminAuth, type AdminClaims, CurrentAdmin } from "../api/Security.ts"
+import * as Problem from "../api/Problem.ts"
+
+/** How admin bearer tokens are verified. Without a secret or JWKS URL, every token is refused. */
+export interface AdminTokenOptions {
+  readonly secret?: Redacted.Redacted<string> | undefined
+  readonly jwksUrl?: URL | string | undefined
+  readonly issuer?: string | undefined
+  readonly audience?: string | undefined
+}
+
+/** Verifies admin bearer tokens (CONTRACT §2). */
+export class AdminTokens extends Context.Service<AdminTokens, {
+  verify(token: string): Effect.Effect<AdminClaims, Auth.Unauthorized>
+}>()("@gateway/adapters-http/middleware/AdminAuth/AdminTokens") {}
+
+const hmacAlgorithms = ["HS256"]
+const jwksAlgorithms = ["RS256", "ES256", "EdDSA"]
+
+type Key = { readonly _tag: "Secret"; readonly key: Uint8Array } | { readonly _tag: "Jwks"; readonly key: JWTVerifyGetKey }
+
+const refused = (error: unknown) =>
+  new Auth.Unauthorized({
+    detail: typeof error === "object" && error !== null && "code" in error && error.code === "ERR_JWT_EXPIRED"
+      ? "bearer token expired"
+      : "invalid bearer token"
+  })
+
+/** A verifier; JWKS takes precedence over the shared secret when both are set. */
+export const makeTokens = (options: AdminTokenOptions): AdminTokens["Service"] => {
+  const key: Key | undefined = options.jwksUrl !== undefined
+    ? { _tag: "Jwks", key: createRemoteJWKSet(new URL(options.jwksUrl)) }
+    : options.secret !== undefined
+    ? { _tag: "Secret", key: new TextEncoder().encode(Redacted.value(options.secret)) }
+    : undefined
+  const verifyOptions = {
+    requiredClaims: ["exp"],
+    ...(options.issuer === undefined ? {} : { issuer: options.issuer }),
+    ...(options.audience === undefined ? {} : { audience: options.audience })
+  }
+  const verify = (token: string) =>
+    key === undefined
+      ? Promise.reject(new Error("bearer authentication is not configured"))
+      : key._tag === "Secret"
+      ? jwtVerify(token, key.key, { ...verifyOptions, algorithms: hmacAlgorithms })
+      : jwtVerify(token, key.key, { ...verifyOptions, algorithms: jwksAlgorithms })
+  return AdminTokens.of({
+    verify: (token) =>
+      Effect.tryPromise({ try: () => verify(token), catch: refused }).pipe(
+        Effect.map(({ payload }) => ({
+          subject: payload.sub,
+          scopes: new Set(typeof payload.scope === "string" ? payload.scope.split(" ").filter((s) => s !== "") : [])
+        }))
+      )
+  })
+}
+
+/** The verifier of {@link makeTokens}; warns once when neither a secret nor a JWKS URL is set. */
+export const layerTokens = (options: AdminTokenOptions): Layer.Layer<AdminTokens> =>
+  Layer.effect(
+    AdminTokens,
+    Effect.as(
+      options.secret === undefined && options.jwksUrl === undefined
+        ? Effect.logWarning("neither AUTH_JWT_SECRET nor AUTH_JWKS_URL is set: every bearer token is refused")
+        : Effect.void,
+      makeTokens(options)
+    )
+  )
+
+const bearerPrefix = /^bearer +/i
+
+/** The token of a request: `Authorization: Bearer <jwt>`, else the `access-token` header. */
+const tokenOf = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
+  const authorization = request.headers["authorization"]
+  if (authorization !== undefined && bearerPrefix.test(authorization)) {
+    return authorization.replace(bearerPrefix, "").trim() || undefined
+  }
+  return request.headers["access-token"]?.trim() || undefined
+}
+
+const readMethods = new Set(["GET", "HEAD"])
+
+/** `read:users` for reads, `write:users` for every other method. */
+export const requiredScope = (method: string): Auth.Scope => readMethods.has(method) ? "read:users" : "write:users"
+
+const authenticate = <A, E, R>(httpEffect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const token = tokenOf(request)
+    if (token === undefined) {
+      return yield* Problem.make("UNAUTHORIZED", "missing bearer token (Authorization: Bearer <jwt> or access-token)")
+    }
+    const claims = yield* (yield* AdminTokens).verify(token).pipe(Effect.mapError(Problem.fromDomain))
+    const scope = requiredScope(request.method)
+    if (!claims.scopes.has(scope)) {
+      return yield* Problem.make("FORBIDDEN", `the bearer token lacks the scope ${scope}`)
+    }
+    return yield* Effect.provideService(httpEffect, CurrentAdmin, claims)
+  })
+
+/** The AdminAuth middleware: both schemes read the same token, so the answer does not depend on which ran. */
+export const layer: Layer.Layer<AdminAuth, never, AdminTokens> = Layer.effect(
+  AdminAuth,
+  Effect.gen(function*() {
+    const tokens = yield* AdminTokens
+    const run = <A, E, R>(httpEffect: Effect.Effect<A, E, R>) =>
+      authenticate(httpEffect).pipe(Effect.provideService(AdminTokens, tokens))
+    return AdminAuth.of({ bearer: run, accessToken: run })
+  })
+)
+
+/** What an admin token minted with the shared secret carries. */
+export interface MintOptions {
+  readonly secret: Redacted.Redacted<string>
+  readonly scopes: ReadonlyArray<string>
+  readonly subject?: string | undefined
+  /** `exp`: a lifetime (`"5m"`, `"3600s"`) or an absolute epoch second (jose's rule); `false` for none (refused by the gateway). */
+  readonly expiresIn?: string | number | false | undefined
+  readonly issuer?: string | undefined
+  readonly audience?: string | undefined
+  readonly jti?: string | undefined
+}
+
+/**
+ * An HS256 admin bearer token signed with the shared secret
+ * (`AUTH_JWT_SECRET`): `scope` (space separated), `iat`, `exp` (default ten
+ * minutes), and `sub`, `iss`, `aud`, `jti` when given. The ops CLI and the
+ * tests mint their tokens here.
+ */
+export const mint = (options: MintOptions): Effect.Effect<string> =>
+  Effect.promise(() => {
+    const jwt = new SignJWT({ scope: options.scopes.join(" ") }).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setIssuedAt()
+    if (options.expiresIn !== false) jwt.setExpirationTime(options.expiresIn ?? "10m")
+    if (options.subject !== undefined) jwt.setSubject(options.subject)
+    if (options.issuer !== undefined) jwt.setIssuer(options.issuer)
+    if (options.audience !== undefined) jwt.setAudience(options.audience)
+    if (options.jti !== undefined) jwt.setJti(options.jti)
+    return jwt.sign(new TextEncoder().encode(Redacted.value(options.secret)))
+  })

@@ -1,0 +1,119 @@
+import { Cause, Effect } from "effect"
+import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApi, HttpApiError, type HttpApiGroup } from "effect/http-api"
+import { Validation } from "@gateway/domain"
+import * as Problem from "../api/Problem.ts"
+
+/** The methods each route pattern of an API answers, for 405 and its `allow` header. */
+export const routeTable = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>,
+  extra: ReadonlyArray<readonly [string, string]> = []
+) => {
+  const routes: Array<readonly [string, string]> = [...extra]
+  HttpApi.reflect(api, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      routes.push([endpoint.method, endpoint.path])
+    }
+  })
+  const patterns = routes.map(([method, path]) => ({
+    method,
+    regex: new RegExp(
+      `^${path.split("/").map((s) => s.startsWith(":") ? "[^/]+" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("/")}/?$`
+    )
+  }))
+  return (path: string): ReadonlyArray<string> => [
+    ...new Set(patterns.filter((p) => p.regex.test(path)).map((p) => p.method))
+  ]
+}
+
+const notFound = (request: HttpServerRequest.HttpServerRequest, allowed: (path: string) => ReadonlyArray<string>) => {
+  const path = request.url.split("?")[0] ?? "/"
+  const methods = allowed(path)
+  if (methods.length === 0) {
+    return Problem.toResponse(Problem.make("ROUTE_NOT_FOUND", `no route ${request.method} ${path.slice(0, 200)}`))
+  }
+  return Problem.toResponse(
+    Problem.make("METHOD_NOT_ALLOWED", `${request.method} is not allowed here; allowed: ${methods.join(", ")}`)
+  ).pipe(HttpServerResponse.setHeader("allow", methods.join(", ")))
+}
+
+const clientSchemaErrors = new Set(["Params", "Headers", "Query", "Payload"])
+const locations: Partial<Record<string, string>> = { Params: "path", Headers: "headers", Query: "query", Payload: "body" }
+
+/** The Problem of a failure or defect that a client can cause; `undefined` for real defects. */
+const clientProblem = (error: unknown, request: HttpServerRequest.HttpServerRequest, allowed: (path: string) => ReadonlyArray<string>) => {
+  if (error instanceof Problem.Problem) return Problem.toResponse(error)
+  if (HttpApiError.HttpApiSchemaError.is(error) && clientSchemaErrors.has(error.kind)) {
+    const failed = Validation.fromIssue(error.cause.issue)
+    const where = failed.field === "" ? `${locations[error.kind] ?? "request"}: ` : ""
+    return Problem.toResponse(Problem.make("VALIDATION_FAILED", `${where}${failed.message}`))
+  }
+  if (HttpApiError.HttpApiPayloadTooLarge.is(error)) {
+    return Problem.toResponse(Problem.make("PAYLOAD_TOO_LARGE", "the request body is too large"))
+  }
+  if (error instanceof HttpServerError.HttpServerError) {
+    if (error.reason._tag === "RouteNotFound") return notFound(request, allowed)
+    if (error.reason._tag === "RequestParseError") {
+      return error.reason.reason === "BodyTooLarge"
+        ? Problem.toResponse(Problem.make("PAYLOAD_TOO_LARGE", "the request body is too large"))
+        : Problem.toResponse(Problem.make("VALIDATION_FAILED", "the request body could not be read"))
+    }
+  }
+  return undefined
+}
+
+const codeOfStatus: Partial<Record<number, Problem.ProblemCode>> = {
+  400: "VALIDATION_FAILED",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "ROUTE_NOT_FOUND",
+  405: "METHOD_NOT_ALLOWED",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE"
+}
+
+/** An error response that is not problem+json yet (e.g. the router's 415), rewritten into one. */
+const ensureProblem = (response: HttpServerResponse.HttpServerResponse) => {
+  const body = response.body
+  if (response.status < 400 || ("contentType" in body && body.contentType === Problem.contentType)) return response
+  const code = codeOfStatus[response.status] ?? "INTERNAL_ERROR"
+  const detail = code === "UNSUPPORTED_MEDIA_TYPE"
+    ? "content-type must be application/json"
+    : code === "INTERNAL_ERROR"
+    ? "internal error"
+    : Problem.titles[Problem.codes[code]]
+  return Problem.toResponse(Problem.make(code, detail))
+}
+
+const internalError = Problem.toResponse(Problem.make("INTERNAL_ERROR", "internal error"))
+
+const recover = (
+  cause: Cause.Cause<unknown>,
+  request: HttpServerRequest.HttpServerRequest,
+  allowed: (path: string) => ReadonlyArray<string>
+) => {
+  if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+  for (const reason of cause.reasons) {
+    const error = Cause.isFailReason(reason) ? reason.error : Cause.isDieReason(reason) ? reason.defect : undefined
+    const response = clientProblem(error, request, allowed)
+    if (response !== undefined) return Effect.succeed(response)
+  }
+  return Effect.as(Effect.logError("unexpected failure answered 500", cause), internalError)
+}
+
+/**
+ * Makes every error answer problem+json: decode failures (400 naming the
+ * field), unknown routes (404) and wrong methods (405 with `allow`), and
+ * defects (500 with a generic detail; the cause is logged, never sent).
+ */
+export const layer = (allowed: (path: string) => ReadonlyArray<string>) =>
+  HttpRouter.middleware(
+    (httpEffect) =>
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+        httpEffect.pipe(
+          Effect.catchCause((cause) => recover(cause, request, allowed)),
+          Effect.map(ensureProblem)
+        )),
+    { global: true }
+  )

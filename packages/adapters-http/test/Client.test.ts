@@ -1,0 +1,27 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Exit, Redacted } from "effect"
+import { adminToken } from "@gateway/adapters-http/testing"
+import * as AdminAuth from "../src/middleware/AdminAuth.ts"
+import { secret } from "./support.ts"
+
+const tokens = AdminAuth.makeTokens({ secret: Redacted.make(secret) })
+
+describe("testing/Client adminToken", () => {
+  it.effect("mints a token the admin verifier accepts, with both scopes by default or the given ones", () =>
+    Effect.gen(function*() {
+      const both = yield* tokens.verify(yield* Effect.promise(() => adminToken(secret)))
+      assert.deepStrictEqual([...both.scopes].toSorted(), ["read:users", "write:users"])
+      const reader = yield* tokens.verify(yield* Effect.promise(() => adminToken(secret, "read:users")))
+      assert.deepStrictEqual([...reader.scopes], ["read:users"])
+    }))
+
+  it.effect("is refused when signed with another secret or already expired", () =>
+    Effect.gen(function*() {
+      const forged = yield* Effect.promise(() => adminToken("another-secret-that-is-at-least-32-characters"))
+      assert.isTrue(Exit.isFailure(yield* Effect.exit(tokens.verify(forged))))
+      const expired = yield* Effect.promise(() => adminToken(secret, undefined, "-1m"))
+      const exit = yield* Effect.exit(tokens.verify(expired))
+      assert.isTrue(Exit.isFailure(exit))
+      if (Exit.isFailure(exit)) assert.match(String(exit.cause), /expired/)
+    }))
+})

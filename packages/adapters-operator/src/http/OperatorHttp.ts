@@ -1,0 +1,133 @@
+import { Context, Effect, Layer } from "effect"
+import { lookup as dnsLookup, type LookupAddress } from "node:dns"
+import type { LookupFunction } from "node:net"
+import { Agent, type Dispatcher, request } from "undici"
+import { isNonPublicAddress, literalAddress } from "./AddressGuard.ts"
+
+/** Why a call to an operator did not produce an answer. */
+export type CallFailure =
+  | { readonly _tag: "Refused"; readonly detail: string }
+  | { readonly _tag: "Unreachable"; readonly detail: string }
+
+/** An operator's raw answer. */
+export interface OperatorAnswer {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+  readonly body: string
+}
+
+const MAX_BODY = 64 * 1024
+
+class NonPublicAddress extends Error {
+  readonly code = "E_OPERATOR_NON_PUBLIC_ADDRESS"
+}
+
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses: Array<LookupAddress>) => {
+    if (error) return callback(error, "", 4)
+    const first = addresses[0]
+    if (first === undefined) return callback(new Error(`no address for ${hostname}`), "", 4)
+    if (addresses.some((a) => isNonPublicAddress(a.address))) {
+      return callback(new NonPublicAddress(`${hostname} resolves to a non-public address`), "", 4)
+    }
+    return options.all ? callback(null, addresses) : callback(null, first.address, first.family)
+  })
+}
+
+const causes = (error: unknown): Array<unknown> => {
+  const chain: Array<unknown> = []
+  for (let e: unknown = error; e !== undefined && e !== null && chain.length < 8; ) {
+    chain.push(e)
+    e = typeof e === "object" && "cause" in e ? e.cause : undefined
+  }
+  return chain
+}
+
+const readBody = async (body: Dispatcher.ResponseData["body"]): Promise<string | undefined> => {
+  const chunks: Array<Buffer> = []
+  let size = 0
+  for await (const chunk of body) {
+    size += chunk.length
+    if (size > MAX_BODY) {
+      body.destroy()
+      return undefined
+    }
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks).toString("utf8")
+}
+
+/**
+ * HTTP to operators' systems: POST JSON, keep-alive pooling per host, no
+ * redirects followed, and — unless private addresses are allowed — a refusal
+ * of any URL whose host is or resolves to a loopback, private, link-local,
+ * unique-local or unspecified address, checked at connect time after DNS.
+ */
+export class OperatorHttp extends Context.Service<OperatorHttp, {
+  readonly allowPrivate: boolean
+  post(
+    url: string,
+    headers: Readonly<Record<string, string>>,
+    body: string
+  ): Effect.Effect<OperatorAnswer, CallFailure>
+}>()("@gateway/adapters-operator/http/OperatorHttp") {}
+
+/** The client; with `allowPrivate` (local development, tests) non-public addresses are allowed. */
+export const make = (allowPrivate: boolean) =>
+  Effect.gen(function*() {
+    const agent = yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        new Agent({
+          keepAliveTimeout: 30_000,
+          connections: 64,
+          ...(allowPrivate ? {} : { connect: { lookup: guardedLookup } })
+        })
+      ),
+      (a) => Effect.promise(() => a.close())
+    )
+    const refusedUrl = (url: string): string | undefined => {
+      let parsed: URL
+      try {
+        parsed = new URL(url)
+      } catch {
+        return "the operator URL is not a valid URL"
+      }
+      if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return "the operator URL is not http(s)"
+      const literal = literalAddress(parsed.hostname)
+      if (!allowPrivate && (parsed.hostname === "localhost" || (literal !== undefined && isNonPublicAddress(literal)))) {
+        return "the operator URL points to a non-public address"
+      }
+      return undefined
+    }
+    const post = (url: string, headers: Readonly<Record<string, string>>, body: string) => {
+      const refused = refusedUrl(url)
+      if (refused !== undefined) return Effect.fail<CallFailure>({ _tag: "Refused", detail: refused })
+      return Effect.tryPromise({
+        try: async (signal) => {
+          const res = await request(url, {
+            method: "POST",
+            dispatcher: agent,
+            signal,
+            headers: { "content-type": "application/json", "user-agent": "operator-gateway/1.1", ...headers },
+            body
+          })
+          const text = await readBody(res.body)
+          return { status: res.statusCode, headers: res.headers, body: text ?? "", tooLarge: text === undefined }
+        },
+        catch: (error): CallFailure =>
+          causes(error).some((e) => e instanceof NonPublicAddress)
+            ? { _tag: "Refused", detail: "the operator URL resolves to a non-public address" }
+            : { _tag: "Unreachable", detail: "the operator's system could not be reached" }
+      }).pipe(
+        Effect.flatMap((answer) =>
+          answer.tooLarge
+            ? Effect.fail<CallFailure>({ _tag: "Unreachable", detail: "the operator's answer is larger than 64 KiB" })
+            : Effect.succeed<OperatorAnswer>(answer)
+        )
+      )
+    }
+    return OperatorHttp.of({ allowPrivate, post })
+  })
+
+/** {@link make} as a layer: the connection pool lives as long as the layer. */
+export const layer = (allowPrivate: boolean): Layer.Layer<OperatorHttp> => Layer.effect(OperatorHttp, make(allowPrivate))

@@ -1,0 +1,158 @@
+import { Cause, Clock, Duration, Effect, FiberSet, Layer, Option, Queue, Random, Stream } from "effect"
+import { type Delivery, noWebhookUrl } from "@gateway/domain/Delivery"
+import { DeliveryQueue } from "@gateway/domain/ports/DeliveryQueue"
+import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
+import { nextDelay } from "@gateway/domain/RetrySchedule"
+import { webhookUrlFor } from "@gateway/domain/Wallet"
+import { parseRetryAfter } from "../http/RetryAfter.ts"
+import { SignedPost } from "../http/SignedPost.ts"
+
+/** How the delivery worker runs. */
+export interface WorkerOptions {
+  /** How long one attempt may take (`WEBHOOK_TIMEOUT_MS`). */
+  readonly timeoutMs: number
+  /** Seconds between attempts (`WEBHOOK_RETRY_SCHEDULE`); exhausted → `failed`. */
+  readonly schedule: ReadonlyArray<number>
+  /** Messages in flight at once (default 16). */
+  readonly concurrency?: number | undefined
+  /** How long a claim is leased (default 30 s, at least three time-outs). */
+  readonly leaseMs?: number | undefined
+  /** The safety tick: the queue is looked at this often without a wakeup (default 1 s); retries come due on it. */
+  readonly pollInterval?: Duration.Input | undefined
+}
+
+/** The result of one attempt. */
+interface NotDelivered {
+  readonly _tag: "NotDelivered"
+  readonly error: string
+  readonly status?: number
+  readonly retryAfter?: number
+}
+type Attempt = { readonly _tag: "Delivered" } | NotDelivered
+
+const notDelivered = (error: string, status?: number, retryAfter?: number): NotDelivered => ({
+  _tag: "NotDelivered",
+  error,
+  ...(status === undefined ? {} : { status }),
+  ...(retryAfter === undefined ? {} : { retryAfter })
+})
+
+/**
+ * The outbox worker (CONTRACT §5), forked into the current scope: it claims
+ * due messages when the queue wakes it (and on a safety tick), sends each to
+ * the URL of its type chosen from the merchant's current settings, signed
+ * afresh with the message's own id as `webhook-id` and its stored body, at
+ * most `concurrency` at once. 2xx → delivered; anything else → retried after
+ * the schedule's next delay (jittered, an operator's `Retry-After` honoured),
+ * or failed when the schedule is exhausted. Claims are leased, so no message
+ * is sent by two workers at once while its attempt lasts.
+ */
+export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
+  const queue = yield* DeliveryQueue
+  const merchants = yield* MerchantRepo
+  const signed = yield* SignedPost
+  const concurrency = options.concurrency ?? 16
+  const leaseMs = options.leaseMs ?? Math.max(30_000, options.timeoutMs * 3)
+  const pollInterval = options.pollInterval ?? Duration.seconds(1)
+
+  const attempt = Effect.fnUntraced(function*(delivery: Delivery) {
+    const merchant = yield* merchants.findById(delivery.merchantId).pipe(
+      Effect.mapError(() => notDelivered("the merchant does not exist"))
+    )
+    const url = webhookUrlFor(merchant.MerchantSettings, delivery.type)
+    if (url === undefined) return notDelivered(noWebhookUrl)
+    const answer = yield* signed.send({
+      merchantId: delivery.merchantId,
+      url,
+      messageId: delivery.id,
+      body: delivery.body,
+      timeoutMs: options.timeoutMs
+    }).pipe(
+      Effect.mapError((failure) =>
+        failure._tag === "TimedOut"
+          ? notDelivered(`no answer within ${options.timeoutMs} ms`)
+          : failure._tag === "KeysUnavailable"
+          ? notDelivered("the merchant's signing keys could not be read")
+          : notDelivered(failure.detail)
+      )
+    )
+    if (answer.status >= 200 && answer.status < 300) return { _tag: "Delivered" } as const
+    const retryAfter = parseRetryAfter(answer.headers["retry-after"], yield* Clock.currentTimeMillis)
+    return notDelivered(`the operator answered HTTP ${answer.status}`, answer.status, retryAfter)
+  })
+
+  const record = Effect.fnUntraced(function*(delivery: Delivery, result: Attempt) {
+    if (result._tag === "Delivered") return yield* queue.delivered(delivery.id)
+    const delay = nextDelay(options.schedule, delivery.attempts, yield* Random.next, result.retryAfter)
+    yield* Effect.logWarning("webhook delivery failed").pipe(
+      Effect.annotateLogs({
+        deliveryId: delivery.id,
+        merchantId: delivery.merchantId,
+        type: delivery.type,
+        attempt: delivery.attempts,
+        error: result.error,
+        ...(result.status === undefined ? {} : { status: result.status }),
+        next: delay === undefined ? "failed" : `in ${delay.toFixed(1)} s`
+      })
+    )
+    return yield* delay === undefined
+      ? queue.failed(delivery.id, result.error, result.status)
+      : queue.retryLater(delivery.id, delay, result.error, result.status)
+  })
+
+  const deliver = (delivery: Delivery) =>
+    attempt(delivery).pipe(
+      Effect.exit,
+      Effect.flatMap((exit) => {
+        if (exit._tag === "Success") return Effect.succeed(exit.value)
+        const failure = Cause.findErrorOption(exit.cause)
+        return Option.isSome(failure)
+          ? Effect.succeed(failure.value)
+          : Effect.as(
+            Effect.logError("webhook delivery crashed", exit.cause).pipe(
+              Effect.annotateLogs({ deliveryId: delivery.id })
+            ),
+            notDelivered("internal error while sending")
+          )
+      }),
+      Effect.flatMap((result) => record(delivery, result))
+    )
+
+  const wake = yield* Queue.dropping<void>(1)
+  const signal = Effect.asVoid(Queue.offer(wake, undefined))
+  yield* Stream.runForEach(queue.wakeups, () => signal).pipe(
+    Effect.catchCause((cause) => Effect.logWarning("delivery wakeups stopped; listening again", cause)),
+    Effect.andThen(Effect.sleep(pollInterval)),
+    Effect.forever,
+    Effect.forkScoped
+  )
+
+  const inFlight = yield* FiberSet.make()
+  const refill = Math.max(1, Math.floor(concurrency / 2))
+  let active = 0
+  const step = Effect.gen(function*() {
+    const free = concurrency - active
+    const batch = free >= refill ? yield* queue.claim(free, leaseMs) : []
+    for (const delivery of batch) {
+      active++
+      yield* FiberSet.run(
+        inFlight,
+        deliver(delivery).pipe(Effect.ensuring(Effect.andThen(Effect.sync(() => active--), signal)))
+      )
+    }
+    if (batch.length === 0 || batch.length < free) yield* Effect.timeoutOption(Queue.take(wake), pollInterval)
+  }).pipe(
+    Effect.catchCause((cause) =>
+      Effect.andThen(Effect.logError("webhook delivery worker failed; retrying", cause), Effect.sleep(pollInterval))
+    )
+  )
+  yield* Effect.forkScoped(Effect.forever(step))
+})
+
+/**
+ * The worker as a layer: it runs while the layer is alive. Give it the
+ * repository itself, never a cache of it: each attempt goes to the URL the
+ * merchant has configured now.
+ */
+export const layer = (options: WorkerOptions): Layer.Layer<never, never, DeliveryQueue | MerchantRepo | SignedPost> =>
+  Layer.effectDiscard(make(options))

@@ -1,0 +1,110 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Exit, Layer } from "effect"
+import { LaunchClaims } from "@gateway/domain/LaunchToken"
+import { MerchantId } from "@gateway/domain/Merchant"
+import { LaunchKeyStore, type LaunchSigningKey } from "@gateway/domain/ports/LaunchKeyStore"
+import { LaunchTokenSigner } from "@gateway/domain/ports/LaunchTokenSigner"
+import { LaunchTokenVerifier } from "@gateway/domain/ports/LaunchTokenVerifier"
+import { fixedLaunchKeys } from "@gateway/domain/testing"
+import { SignJWT } from "jose"
+import { generate, open } from "../src/launch/LaunchKeys.ts"
+import * as LaunchTokenSignerJwt from "../src/launch/LaunchTokenSignerJwt.ts"
+import * as LaunchTokenVerifierJwt from "../src/launch/LaunchTokenVerifierJwt.ts"
+
+const now = () => Math.floor(Date.now() / 1000)
+const claims = (overrides: Partial<LaunchClaims> = {}) =>
+  new LaunchClaims({
+    iss: "operator-gateway",
+    aud: "launch",
+    sub: "p-1",
+    jti: "2b1e4c1a-5d6e-4f70-8a9b-0c1d2e3f4a5b",
+    iat: now(),
+    exp: now() + 60,
+    mid: MerchantId.make(7),
+    gid: "odd-even",
+    sid: "s-1",
+    mode: "real",
+    cur: "ETB",
+    lobby: true,
+    ...overrides
+  })
+
+/** Signs `claims` as the real signer does over a store whose current key is `key`. */
+const signWith = (key: LaunchSigningKey, claims: LaunchClaims) =>
+  LaunchTokenSigner.use((s) => s.sign(claims)).pipe(
+    Effect.provide(LaunchTokenSignerJwt.layer.pipe(Layer.provide(fixedLaunchKeys(key))))
+  )
+
+/** A key store whose published keys are `keys.value`, read on every call. */
+const storeOf = (keys: { value: ReadonlyArray<LaunchSigningKey> }) =>
+  Layer.succeed(LaunchKeyStore, LaunchKeyStore.of({
+    current: Effect.sync(() => keys.value[0]).pipe(Effect.flatMap((k) => k === undefined ? Effect.die("no key") : Effect.succeed(k))),
+    publicKeys: Effect.sync(() => keys.value.map((k) => k.publicJwk)),
+    rotate: Effect.die("unused")
+  }))
+
+const verify = (keys: { value: ReadonlyArray<LaunchSigningKey> }, token: string) =>
+  LaunchTokenVerifier.use((v) => v.verify(token)).pipe(
+    Effect.provide(LaunchTokenVerifierJwt.layer.pipe(Layer.provide(storeOf(keys)))),
+    Effect.exit,
+    Effect.map((exit) =>
+      Exit.isSuccess(exit)
+        ? `ok ${exit.value.sub}`
+        : Exit.findErrorOption(exit).pipe((o) => o._tag === "Some" ? o.value.detail : "defect")
+    )
+  )
+
+const key = await Effect.runPromise(generate)
+const other = await Effect.runPromise(generate)
+
+describe("LaunchTokenVerifierJwt", () => {
+  it.effect("accepts a token of a published key and decodes its claims", () =>
+    Effect.gen(function*() {
+      const token = yield* signWith(key, claims())
+      assert.strictEqual(yield* verify({ value: [key] }, token), "ok p-1")
+    }))
+
+  it.effect("an expired token is 'launch link expired'", () =>
+    Effect.gen(function*() {
+      const token = yield* signWith(key, claims({ iat: now() - 120, exp: now() - 60 }))
+      assert.strictEqual(yield* verify({ value: [key] }, token), "launch link expired")
+    }))
+
+  it.effect("forged tokens are 'invalid launch link'", () =>
+    Effect.gen(function*() {
+      const byOther = yield* signWith(other, claims())
+      assert.strictEqual(yield* verify({ value: [key] }, byOther), "invalid launch link")
+      const [header, , signature] = (yield* signWith(key, claims())).split(".")
+      const tampered = Buffer.from(JSON.stringify({ ...claims(), sub: "p-2" })).toString("base64url")
+      assert.strictEqual(yield* verify({ value: [key] }, `${header}.${tampered}.${signature}`), "invalid launch link")
+      const none = `${Buffer.from('{"alg":"none"}').toString("base64url")}.${tampered}.`
+      assert.strictEqual(yield* verify({ value: [key] }, none), "invalid launch link")
+      assert.strictEqual(yield* verify({ value: [key] }, "not-a-jwt"), "invalid launch link")
+    }))
+
+  it.effect("a wrong audience, a wrong issuer or claims that do not decode are 'invalid launch link'", () =>
+    Effect.gen(function*() {
+      const privateKey = yield* open(key)
+      const sign = (payload: Record<string, unknown>) =>
+        Effect.promise(() =>
+          new SignJWT(payload).setProtectedHeader({ alg: "EdDSA", kid: key.kid }).sign(privateKey)
+        )
+      const base = { ...claims(), aud: "launch" }
+      assert.strictEqual(yield* verify({ value: [key] }, yield* sign(base)), "ok p-1")
+      assert.strictEqual(yield* verify({ value: [key] }, yield* sign({ ...base, aud: "admin" })), "invalid launch link")
+      assert.strictEqual(yield* verify({ value: [key] }, yield* sign({ ...base, iss: "someone-else" })), "invalid launch link")
+      assert.strictEqual(yield* verify({ value: [key] }, yield* sign({ ...base, mode: "free" })), "invalid launch link")
+      const { exp: _exp, ...withoutExp } = base
+      assert.strictEqual(yield* verify({ value: [key] }, yield* sign(withoutExp)), "invalid launch link")
+    }))
+
+  it.effect("sees a key rotated in after its keys were cached (unknown kid → refetch)", () =>
+    Effect.gen(function*() {
+      const keys = { value: [key] }
+      const verifier = yield* LaunchTokenVerifierJwt.make({ cacheTtl: "1 hour" }).pipe(Effect.provide(storeOf(keys)))
+      const result = (token: string) => Effect.map(Effect.exit(verifier.verify(token)), Exit.isSuccess)
+      assert.isTrue(yield* result(yield* signWith(key, claims())))
+      keys.value = [other, key]
+      assert.isTrue(yield* result(yield* signWith(other, claims())))
+    }))
+})

@@ -1,0 +1,93 @@
+import { CurrencyCode } from "@gateway/domain/Currency"
+import * as Money from "@gateway/domain/Money"
+import type { WalletTransaction } from "@gateway/domain/Wallet"
+import { Duration, Effect, Layer, Schedule, Schema } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { randomUUID } from "node:crypto"
+import { refundRound } from "../db/RoundRows.ts"
+
+const StaleRow = Schema.Struct({
+  id: Schema.String,
+  merchant_id: Schema.Int,
+  stake_minor: Schema.BigInt,
+  debit_id: Schema.String,
+  player_id: Schema.String,
+  operator_session_id: Schema.String,
+  game_id: Schema.String,
+  currency: CurrencyCode
+})
+const decodeStale = Schema.decodeUnknownEffect(Schema.Array(StaleRow))
+
+const refundOf = (row: typeof StaleRow.Type): WalletTransaction => ({
+  type: "transaction.refund",
+  transactionId: randomUUID(),
+  refTransactionId: row.debit_id,
+  roundId: row.id,
+  roundClosed: true,
+  merchantId: row.merchant_id,
+  playerId: row.player_id,
+  sessionId: row.operator_session_id,
+  gameId: row.game_id,
+  amount: Money.make(row.stake_minor, row.currency)
+})
+
+const recoverOne = (sql: SqlClient, olderThanSeconds: number) =>
+  sql.withTransaction(Effect.gen(function*() {
+    const [row] = yield* sql`
+      SELECT r.id::text AS id, r.merchant_id, r.stake_minor, r.debit_id::text AS debit_id,
+        s.player_id, s.operator_session_id, s.game_id, s.currency
+      FROM rounds r JOIN game_sessions s ON s.id = r.session_id
+      WHERE r.status = 'debiting' AND r.created_at < now() - make_interval(secs => ${olderThanSeconds}::float8)
+      ORDER BY r.created_at
+      LIMIT 1
+      FOR UPDATE OF r SKIP LOCKED`.pipe(Effect.flatMap(decodeStale))
+    if (row === undefined) return false
+    const refund = refundOf(row)
+    yield* refundRound(sql, row.id, refund)
+    yield* Effect.logWarning(`round ${row.id} was left debiting; refund ${refund.transactionId} of debit ${row.debit_id} queued`)
+    return true
+  }))
+
+/**
+ * Repairs rounds left `debiting` for longer than `olderThanSeconds` (the
+ * process died between sending the debit and recording its answer): each is
+ * failed and a refund of its stake, with a new transaction id and
+ * `refTransactionId` = the debit, is written to the ledger and queued. One
+ * round per transaction, locked `FOR UPDATE SKIP LOCKED`, so concurrent
+ * sweepers on several instances never refund a round twice. The number of
+ * rounds refunded.
+ */
+export const recoverStaleDebits = (olderThanSeconds: number): Effect.Effect<number, never, SqlClient> =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    let count = 0
+    while (yield* recoverOne(sql, olderThanSeconds)) count++
+    return count
+  }).pipe(Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }), Effect.withSpan("RoundLedger.recoverStaleDebits"))
+
+/** When a round counts as stale, and how often to look. */
+export interface RecoveryOptions {
+  readonly olderThanSeconds: number
+  readonly every: Duration.Input
+}
+
+/** Runs {@link recoverStaleDebits} at start and then every `every`, for the life of the layer; failures are logged. */
+export const layerRecovery = (options: RecoveryOptions): Layer.Layer<never, never, SqlClient> =>
+  Layer.effectDiscard(
+    recoverStaleDebits(options.olderThanSeconds).pipe(
+      Effect.catchCause((cause) => Effect.logError("stale debit recovery failed", cause)),
+      Effect.repeat(Schedule.spaced(options.every)),
+      Effect.forkScoped
+    )
+  )
+
+/** The margin after the wallet's time-out before a `debiting` round counts as stale. */
+export const staleMarginSeconds = 60
+
+/**
+ * {@link layerRecovery} every 30 seconds, with rounds stale after the wallet
+ * call's time-out (`WEBHOOK_TIMEOUT_MS`) plus {@link staleMarginSeconds}: by
+ * then no live process can still be waiting for the debit's answer.
+ */
+export const layerAfterTimeout = (walletTimeoutMs: number): Layer.Layer<never, never, SqlClient> =>
+  layerRecovery({ olderThanSeconds: Math.ceil(walletTimeoutMs / 1000) + staleMarginSeconds, every: "30 seconds" })

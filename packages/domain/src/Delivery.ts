@@ -1,0 +1,32 @@
+import type { DateTime } from "effect"
+import { Schema } from "effect"
+import { MerchantId } from "./Merchant.ts"
+import { WalletEventType } from "./Wallet.ts"
+
+/** A queued webhook message (a row of the transactional outbox), as the delivery worker sends it. */
+export interface Delivery {
+  /** The message id: the transaction's id, sent as `webhook-id` on every attempt. */
+  readonly id: string
+  readonly merchantId: MerchantId
+  readonly type: WalletEventType
+  /** The exact JSON body, fixed when the message was queued: the same bytes on every attempt. */
+  readonly body: string
+  /** Attempts made so far, this one included. */
+  readonly attempts: number
+  readonly createdAt: DateTime.Utc
+}
+
+/** A message whose retries are exhausted: listed for admins until one redelivers it. */
+export class FailedDelivery extends Schema.Class<FailedDelivery>("@gateway/domain/FailedDelivery")({
+  id: Schema.String,
+  merchantId: MerchantId,
+  type: WalletEventType,
+  attempts: Schema.Int,
+  lastError: Schema.String,
+  lastStatus: Schema.optionalKey(Schema.Int),
+  createdAt: Schema.DateTimeUtcFromString,
+  failedAt: Schema.DateTimeUtcFromString
+}) {}
+
+/** The error recorded when a merchant has no URL for a message (the rule is `Wallet.webhookUrlFor`). */
+export const noWebhookUrl = "no webhook URL configured"

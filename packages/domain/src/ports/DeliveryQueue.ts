@@ -1,0 +1,28 @@
+import type { Effect, Stream } from "effect"
+import { Context } from "effect"
+import type { Delivery, FailedDelivery } from "../Delivery.ts"
+import type { MerchantId } from "../Merchant.ts"
+
+/**
+ * The webhook outbox as the delivery worker and the admin endpoints see it.
+ * Claims are leased: a message is sent by one worker at a time, and a claim
+ * whose worker died is taken over when its lease expires.
+ */
+export class DeliveryQueue extends Context.Service<DeliveryQueue, {
+  /** Up to `limit` due, unleased messages, leased for `leaseMs` and their attempt counted. */
+  claim(limit: number, leaseMs: number): Effect.Effect<ReadonlyArray<Delivery>>
+  /** The operator answered 2xx: never sent again. */
+  delivered(id: string): Effect.Effect<void>
+  /** Try again after `delaySeconds`; the lease is released. */
+  retryLater(id: string, delaySeconds: number, error: string, status?: number): Effect.Effect<void>
+  /** Retries exhausted: listed as failed until an admin redelivers it. */
+  failed(id: string, error: string, status?: number): Effect.Effect<void>
+  /** Emits whenever a message may have become due (queued, redelivered), so delivery starts at once. */
+  readonly wakeups: Stream.Stream<void>
+  /** The merchant's failed messages, newest first, at most `limit`. */
+  listFailed(merchantId: MerchantId, limit: number): Effect.Effect<ReadonlyArray<FailedDelivery>>
+  /** Puts a failed message of the merchant back in the queue, due now; false when there is none with this id. */
+  redeliver(merchantId: MerchantId, id: string): Effect.Effect<boolean>
+  /** Queues a `webhook.test` ping for the merchant; its id. */
+  enqueueTest(merchantId: MerchantId): Effect.Effect<string>
+}>()("@gateway/domain/ports/DeliveryQueue") {}

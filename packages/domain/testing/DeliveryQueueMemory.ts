@@ -1,0 +1,135 @@
+import { DateTime, Effect, Layer, PubSub, Stream } from "effect"
+import { type Delivery, FailedDelivery } from "../src/Delivery.ts"
+import type { MerchantId } from "../src/Merchant.ts"
+import { DeliveryQueue } from "../src/ports/DeliveryQueue.ts"
+import type { WalletEventType } from "../src/Wallet.ts"
+
+/** A row of the in-memory outbox. */
+export interface QueueRow {
+  readonly id: string
+  readonly merchantId: MerchantId
+  readonly type: WalletEventType
+  readonly body: string
+  status: "queued" | "delivered" | "failed"
+  attempts: number
+  dueAt: number
+  leaseUntil: number
+  lastError?: string | undefined
+  lastStatus?: number | undefined
+  delays: Array<number>
+  readonly createdAt: DateTime.Utc
+  failedAt?: DateTime.Utc | undefined
+}
+
+/** The in-memory outbox with its rows exposed, and a way to queue messages (waking the workers). */
+export interface MemoryQueue {
+  readonly rows: Map<string, QueueRow>
+  readonly service: DeliveryQueue["Service"]
+  readonly enqueue: (message: { id: string; merchantId: MerchantId; type: WalletEventType; body: string }) => Effect.Effect<void>
+}
+
+/** The DeliveryQueue port in memory: leased claims, due times in wall-clock ms, wakeups through a PubSub. */
+export const makeMemoryQueue: Effect.Effect<MemoryQueue> = Effect.gen(function*() {
+  const rows = new Map<string, QueueRow>()
+  const pubsub = yield* PubSub.unbounded<void>()
+  let tests = 0
+  const wake = Effect.asVoid(PubSub.publish(pubsub, undefined))
+  const enqueue: MemoryQueue["enqueue"] = (message) =>
+    Effect.andThen(
+      Effect.sync(() => {
+        rows.set(message.id, {
+          ...message,
+          status: "queued",
+          attempts: 0,
+          dueAt: 0,
+          leaseUntil: 0,
+          delays: [],
+          createdAt: DateTime.makeUnsafe(Date.now())
+        })
+      }),
+      wake
+    )
+  const toDelivery = (row: QueueRow): Delivery => ({
+    id: row.id,
+    merchantId: row.merchantId,
+    type: row.type,
+    body: row.body,
+    attempts: row.attempts,
+    createdAt: row.createdAt
+  })
+  const service = DeliveryQueue.of({
+    claim: (limit, leaseMs) =>
+      Effect.sync(() => {
+        const now = Date.now()
+        const due = [...rows.values()]
+          .filter((r) => r.status === "queued" && r.dueAt <= now && r.leaseUntil <= now)
+          .slice(0, limit)
+        for (const row of due) {
+          row.leaseUntil = now + leaseMs
+          row.attempts++
+        }
+        return due.map(toDelivery)
+      }),
+    delivered: (id) =>
+      Effect.sync(() => {
+        const row = rows.get(id)
+        if (row !== undefined) Object.assign(row, { status: "delivered", leaseUntil: 0 })
+      }),
+    retryLater: (id, delaySeconds, error, status) =>
+      Effect.sync(() => {
+        const row = rows.get(id)
+        if (row === undefined) return
+        row.delays.push(delaySeconds)
+        Object.assign(row, { dueAt: Date.now() + delaySeconds * 1000, leaseUntil: 0, lastError: error, lastStatus: status })
+      }),
+    failed: (id, error, status) =>
+      Effect.sync(() => {
+        const row = rows.get(id)
+        if (row === undefined) return
+        Object.assign(row, {
+          status: "failed",
+          leaseUntil: 0,
+          lastError: error,
+          lastStatus: status,
+          failedAt: DateTime.makeUnsafe(Date.now())
+        })
+      }),
+    wakeups: Stream.fromPubSub(pubsub),
+    listFailed: (merchantId, limit) =>
+      Effect.sync(() =>
+        [...rows.values()]
+          .filter((r) => r.status === "failed" && r.merchantId === merchantId)
+          .slice(0, limit)
+          .map((r) =>
+            new FailedDelivery({
+              id: r.id,
+              merchantId: r.merchantId,
+              type: r.type,
+              attempts: r.attempts,
+              lastError: r.lastError ?? "",
+              ...(r.lastStatus === undefined ? {} : { lastStatus: r.lastStatus }),
+              createdAt: r.createdAt,
+              failedAt: r.failedAt ?? r.createdAt
+            })
+          )
+      ),
+    redeliver: (merchantId, id) =>
+      Effect.suspend(() => {
+        const row = rows.get(id)
+        if (row === undefined || row.merchantId !== merchantId || row.status !== "failed") return Effect.succeed(false)
+        Object.assign(row, { status: "queued", dueAt: 0, attempts: 0 })
+        return Effect.as(wake, true)
+      }),
+    enqueueTest: (merchantId) =>
+      Effect.suspend(() => {
+        const id = `00000000-0000-4000-9000-${String(++tests).padStart(12, "0")}`
+        const body = JSON.stringify({ type: "webhook.test", timestamp: new Date().toISOString(), data: { merchantId } })
+        return Effect.as(enqueue({ id, merchantId, type: "webhook.test", body }), id)
+      })
+  })
+  return { rows, service, enqueue }
+})
+
+/** {@link makeMemoryQueue} as a layer, with the handle passed to `onMake`. */
+export const deliveryQueue = (onMake: (queue: MemoryQueue) => void): Layer.Layer<DeliveryQueue> =>
+  Layer.effect(DeliveryQueue, Effect.map(makeMemoryQueue, (q) => (onMake(q), q.service)))

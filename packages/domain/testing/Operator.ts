@@ -1,0 +1,35 @@
+import { Effect, Layer } from "effect"
+import type { OperatorBadResponse, OperatorTimeout } from "../src/Operator.ts"
+import type { DetailsRequest, PlayerDetails, PlayerRejected } from "../src/Player.ts"
+import { OperatorDetails } from "../src/ports/OperatorDetails.ts"
+import { OperatorUrlPolicy } from "../src/ports/OperatorUrlPolicy.ts"
+import { WalletClient } from "../src/ports/WalletClient.ts"
+import { BetRefused, WalletUnavailable } from "../src/Wallet.ts"
+
+/** What an operator's Details URL answers. */
+export type DetailsAnswer = Effect.Effect<PlayerDetails, OperatorTimeout | OperatorBadResponse | PlayerRejected>
+
+/** An operator whose Details URL gives `answer`; every call is recorded in `calls`. */
+export const operatorDetails = (calls: Array<DetailsRequest>, answer: (request: DetailsRequest) => DetailsAnswer) =>
+  Layer.succeed(
+    OperatorDetails,
+    OperatorDetails.of({
+      fetch: (_merchant, _url, request) => Effect.suspend(() => (calls.push(request), answer(request)))
+    })
+  )
+
+/** A wallet that refuses player `broke` (402), is unavailable for player `offline`, and otherwise answers 90.00. */
+export const wallet = Layer.succeed(
+  WalletClient,
+  WalletClient.of({
+    debit: (_merchant, debit) =>
+      debit.playerId === "broke"
+        ? Effect.fail(new BetRefused({ operatorStatus: 402 }))
+        : debit.playerId === "offline"
+        ? Effect.fail(new WalletUnavailable({ detail: "the operator's wallet did not answer within 5000 ms" }))
+        : Effect.succeed({ balance: "90.00" })
+  })
+)
+
+/** An operator URL policy that allows every URL. */
+export const anyOperatorUrl = Layer.succeed(OperatorUrlPolicy, OperatorUrlPolicy.of({ check: () => Effect.void }))

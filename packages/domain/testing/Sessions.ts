@@ -1,0 +1,66 @@
+import { DateTime, Effect, Layer, Redacted } from "effect"
+import { GameSession, SessionExpired } from "../src/GameSession.ts"
+import { TokenAlreadyUsed } from "../src/LaunchToken.ts"
+import { GameSessionRepo } from "../src/ports/GameSessionRepo.ts"
+import { RoundLedger } from "../src/ports/RoundLedger.ts"
+import type { WalletTransaction } from "../src/Wallet.ts"
+import { InsufficientFunds } from "../src/Wallet.ts"
+
+/** What the in-memory ledger was told. */
+export interface LedgerLog {
+  readonly begun: Array<string>
+  readonly settled: Array<{ readonly roundId: string; readonly credit: WalletTransaction }>
+  readonly refused: Array<string>
+  readonly failed: Array<{ readonly roundId: string; readonly refund: WalletTransaction }>
+}
+
+/** Sessions in memory: a jti redeems once; tokens are `session-<n>`; demo balances move atomically. */
+export const sessionRepo = Layer.sync(GameSessionRepo, () => {
+  const used = new Set<string>()
+  const sessions = new Map<string, GameSession>()
+  const balances = new Map<string, bigint>()
+  return GameSessionRepo.of({
+    open: (claims, demoBalanceMinor) =>
+      Effect.suspend(() => {
+        if (used.has(claims.jti)) return Effect.fail(new TokenAlreadyUsed())
+        used.add(claims.jti)
+        const n = sessions.size + 1
+        const session = new GameSession({
+          id: `00000000-0000-4000-a000-${String(n).padStart(12, "0")}`,
+          merchantId: claims.mid,
+          playerId: claims.sub,
+          gameId: claims.gid,
+          operatorSessionId: claims.sid,
+          currency: claims.cur,
+          mode: claims.mode,
+          lobby: claims.lobby,
+          createdAt: DateTime.makeUnsafe(Date.now()),
+          expiresAt: DateTime.makeUnsafe(Date.now() + 30 * 60_000)
+        })
+        sessions.set(`session-${n}`, session)
+        balances.set(session.id, demoBalanceMinor)
+        return Effect.succeed({ session, sessionToken: Redacted.make(`session-${n}`) })
+      }),
+    authenticate: (token) => {
+      const session = sessions.get(token)
+      return session === undefined ? Effect.fail(new SessionExpired()) : Effect.succeed(session)
+    },
+    demoBalance: (id) => Effect.sync(() => balances.get(id) ?? 0n),
+    settleDemo: (id, stake, payout) =>
+      Effect.suspend(() => {
+        const balance = balances.get(id) ?? 0n
+        if (balance < stake) return Effect.fail(new InsufficientFunds())
+        balances.set(id, balance - stake + payout)
+        return Effect.succeed(balance - stake + payout)
+      })
+  })
+})
+
+/** A ledger that records what it is told. */
+export const ledger = (log: LedgerLog) =>
+  Layer.succeed(RoundLedger, RoundLedger.of({
+    begin: (round) => Effect.sync(() => void log.begun.push(round.roundId)),
+    settle: (roundId, _outcome, _payout, credit) => Effect.sync(() => void log.settled.push({ roundId, credit })),
+    refuse: (roundId) => Effect.sync(() => void log.refused.push(roundId)),
+    fail: (roundId, refund) => Effect.sync(() => void log.failed.push({ roundId, refund }))
+  }))
