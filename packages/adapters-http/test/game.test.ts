@@ -2,13 +2,12 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Answer, call } from "@gateway/adapters-http/testing"
 import { LaunchToken, Merchant } from "@gateway/domain"
-import { launchToken, makeMerchant, makeSettings } from "@gateway/domain/testing"
+import { launchToken, makeClaims, makeMerchant, makeSettings } from "@gateway/domain/testing"
 import { start, type Started, token } from "./support.ts"
 
 const game = "/api/v1.1/game-api"
 const admin = "/api/v1.1/operator-api"
 let server: Started
-let jti = 0
 
 beforeAll(async () => {
   server = await start(undefined, {}, {
@@ -28,24 +27,8 @@ beforeAll(async () => {
 })
 afterAll(() => server.dispose())
 
-const claims = (overrides: Partial<LaunchToken.LaunchClaims> = {}) => {
-  const now = Math.floor(Date.now() / 1000)
-  return new LaunchToken.LaunchClaims({
-    iss: "operator-gateway",
-    aud: "launch",
-    sub: "p-1",
-    jti: `00000000-0000-4000-b000-${String(++jti).padStart(12, "0")}`,
-    iat: now,
-    exp: now + 60,
-    mid: Merchant.MerchantId.make(1000),
-    gid: "odd-even",
-    sid: "s-1",
-    mode: "real",
-    cur: "ETB",
-    lobby: true,
-    ...overrides
-  })
-}
+const claims = (overrides: Partial<LaunchToken.LaunchClaims> = {}) =>
+  makeClaims({ mid: Merchant.MerchantId.make(1000), ...overrides })
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   call(server.url + path, { method: "POST", headers, json: body })

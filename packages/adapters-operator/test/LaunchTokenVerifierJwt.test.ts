@@ -1,33 +1,17 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
-import { LaunchClaims } from "@gateway/domain/LaunchToken"
-import { MerchantId } from "@gateway/domain/Merchant"
+import type { LaunchClaims } from "@gateway/domain/LaunchToken"
 import { LaunchKeyStore, type LaunchSigningKey } from "@gateway/domain/ports/LaunchKeyStore"
 import { LaunchTokenSigner } from "@gateway/domain/ports/LaunchTokenSigner"
 import { LaunchTokenVerifier } from "@gateway/domain/ports/LaunchTokenVerifier"
-import { fixedLaunchKeys } from "@gateway/domain/testing"
+import { fixedLaunchKeys, makeClaims } from "@gateway/domain/testing"
 import { SignJWT } from "jose"
 import { generate, open } from "../src/launch/LaunchKeys.ts"
 import * as LaunchTokenSignerJwt from "../src/launch/LaunchTokenSignerJwt.ts"
 import * as LaunchTokenVerifierJwt from "../src/launch/LaunchTokenVerifierJwt.ts"
 
 const now = () => Math.floor(Date.now() / 1000)
-const claims = (overrides: Partial<LaunchClaims> = {}) =>
-  new LaunchClaims({
-    iss: "operator-gateway",
-    aud: "launch",
-    sub: "p-1",
-    jti: "2b1e4c1a-5d6e-4f70-8a9b-0c1d2e3f4a5b",
-    iat: now(),
-    exp: now() + 60,
-    mid: MerchantId.make(7),
-    gid: "odd-even",
-    sid: "s-1",
-    mode: "real",
-    cur: "ETB",
-    lobby: true,
-    ...overrides
-  })
+const claims = (overrides: Partial<LaunchClaims> = {}) => makeClaims({ jti: "2b1e4c1a-5d6e-4f70-8a9b-0c1d2e3f4a5b", ...overrides })
 
 /** Signs `claims` as the real signer does over a store whose current key is `key`. */
 const signWith = (key: LaunchSigningKey, claims: LaunchClaims) =>

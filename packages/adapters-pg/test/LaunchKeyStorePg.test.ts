@@ -1,10 +1,10 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
 import { LaunchKeys, LaunchTokenSignerJwt } from "@gateway/adapters-operator"
-import { type LaunchJwk, LaunchClaims } from "@gateway/domain/LaunchToken"
+import type { LaunchJwk } from "@gateway/domain/LaunchToken"
 import { LaunchKeyStore } from "@gateway/domain/ports/LaunchKeyStore"
-import { MerchantId } from "@gateway/domain/Merchant"
 import { LaunchTokenSigner } from "@gateway/domain/ports/LaunchTokenSigner"
+import { makeClaims } from "@gateway/domain/testing"
 import { Config, Effect, Layer, Redacted } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import { SqlClient } from "effect/sql/SqlClient"
@@ -30,13 +30,7 @@ const otherInstance = Effect.gen(function*() {
   return yield* LaunchKeyStorePg.make({ retention }).pipe(Effect.provideService(SqlClient, client))
 })
 
-const claims = () => {
-  const now = Math.floor(Date.now() / 1000)
-  return new LaunchClaims({
-    iss: "https://gateway.example", aud: "launch", sub: "player-1", jti: randomUUID(), iat: now, exp: now + 60,
-    mid: MerchantId.make(7), gid: "odd-even", sid: "session-1", mode: "real", cur: "ETB", lobby: true
-  })
-}
+const claims = () => makeClaims({ jti: randomUUID() })
 
 const verifyWith = (keys: ReadonlyArray<LaunchJwk>, token: string) =>
   Effect.promise(() =>

@@ -1,9 +1,9 @@
-import { LaunchClaims } from "@gateway/domain/LaunchToken"
 import type { LaunchMode } from "@gateway/domain/LaunchToken"
 import { MerchantId } from "@gateway/domain/Merchant"
 import * as Money from "@gateway/domain/Money"
 import { GameSessionRepo } from "@gateway/domain/ports/GameSessionRepo"
 import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
+import { makeClaims } from "@gateway/domain/testing"
 import type { WalletTransaction } from "@gateway/domain/Wallet"
 import { Effect, Layer, Redacted } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
@@ -38,13 +38,8 @@ export const merchant = Effect.gen(function*() {
 }).pipe(Effect.orDie)
 
 /** Launch claims of a merchant with a fresh jti. */
-export const claimsOf = (merchantId: number, mode: LaunchMode = "real", jti: string = randomUUID()) => {
-  const now = Math.floor(Date.now() / 1000)
-  return new LaunchClaims({
-    iss: "https://gateway.example", aud: "launch", sub: "player-1", jti, iat: now, exp: now + 60,
-    mid: MerchantId.make(merchantId), gid: "odd-even", sid: "op-session-1", mode, cur: "ETB", lobby: true
-  })
-}
+export const claimsOf = (merchantId: number, mode: LaunchMode = "real", jti: string = randomUUID()) =>
+  makeClaims({ mid: MerchantId.make(merchantId), mode, jti, sub: "player-1", sid: "op-session-1" })
 
 /** A session opened on a new merchant. */
 export const openSession = (mode: LaunchMode = "real", demoBalance = 0n) =>

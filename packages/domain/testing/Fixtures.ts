@@ -1,6 +1,7 @@
 import { DateTime, Effect } from "effect"
 import type { CurrencyCode } from "../src/Currency.ts"
 import { Game } from "../src/Game.ts"
+import { LaunchClaims } from "../src/LaunchToken.ts"
 import { Merchant, MerchantId } from "../src/Merchant.ts"
 import { MerchantSettings, type SettingsValues } from "../src/MerchantSettings.ts"
 import { type DetailsRequest, PlayerDetails } from "../src/Player.ts"
@@ -52,3 +53,29 @@ export const player = (currency: CurrencyCode | string, status?: "active" | "blo
   Effect.succeed(
     new PlayerDetails({ playerId: request.playerId, currency, balance: "100.00", ...(status ? { status } : {}) })
   )
+
+let claimsMade = 0
+
+/**
+ * Launch claims valid for a minute from now — odd-even in real mode, ETB,
+ * merchant 7, the default issuer, a jti never given before in this process —
+ * with any field overridden.
+ */
+export const makeClaims = (overrides: Partial<LaunchClaims> = {}): LaunchClaims => {
+  const now = Math.floor(Date.now() / 1000)
+  return new LaunchClaims({
+    iss: "operator-gateway",
+    aud: "launch",
+    sub: "p-1",
+    jti: `00000000-0000-4000-b000-${String(++claimsMade).padStart(12, "0")}`,
+    iat: now,
+    exp: now + 60,
+    mid: MerchantId.make(7),
+    gid: "odd-even",
+    sid: "s-1",
+    mode: "real",
+    cur: "ETB",
+    lobby: true,
+    ...overrides
+  })
+}
