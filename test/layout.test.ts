@@ -79,7 +79,7 @@ describe("layout", () => {
     const internal = new Map([
       ["adapters-http", ["AdminTokens", "RateLimiter", "CurrentAdmin", "CurrentMerchant", "SessionToken"]],
       ["adapters-operator", ["OperatorHttp", "SignedPost", "MerchantSigningKeys"]],
-      ["adapters-pg", ["DataCipher"]]
+      ["adapters-pg", ["DataCipher", "ChangeFeed"]]
     ])
     for (const name of adapters) {
       for (const file of files(join(root, "packages", name, "src"))) {

@@ -20,8 +20,8 @@ import {
 import {
   ApiKeyRepoPg,
   CachedApiKeyRepo,
-  CachedGameCatalog,
   CachedMerchantRepo,
+  ChangeFeed,
   Database,
   DataCipher,
   DeliveryQueuePg,
@@ -35,7 +35,7 @@ import {
   StaleDebits
 } from "@gateway/adapters-pg"
 import { createServer } from "node:http"
-import { GatewayConfig, logLevelLayer, publicBaseUrl } from "./Config.ts"
+import { GatewayConfig, loggingLayer, publicBaseUrl } from "./Config.ts"
 import * as Secrets from "./Secrets.ts"
 
 /** Launch tokens: issuer = the public base URL, lifetime from `LAUNCH_TOKEN_TTL_SECONDS`. */
@@ -71,6 +71,7 @@ export const repositories = (config: GatewayConfig, dataKey: Redacted.Redacted<B
     MerchantCredentialsNode.layer
   ).pipe(
     Layer.provide(DataCipher.layer(dataKey)),
+    Layer.provideMerge(ChangeFeed.layer()),
     Layer.provideMerge(Database.layer({ url: config.databaseUrl, dataDir: config.dataDir }))
   )
 
@@ -89,7 +90,6 @@ export const app = (
 ) => {
   const caches = Layer.mergeAll(
     CachedMerchantRepo.layer(config.readCacheTtlMs),
-    CachedGameCatalog.layer(config.readCacheTtlMs),
     CachedApiKeyRepo.layer(config.apiKeyCacheTtlMs)
   )
   const httpPorts = Layer.mergeAll(
@@ -119,7 +119,7 @@ export const app = (
   return Layer.mergeAll(HttpLive.pipe(Layer.provide(server), Layer.provide(httpPorts)), background).pipe(
     Layer.provide(signedPost),
     Layer.provide(repositories(config, dataKey)),
-    Layer.provide([Layer.succeed(LaunchPolicy, launchPolicy(config)), logLevelLayer(config)])
+    Layer.provide([Layer.succeed(LaunchPolicy, launchPolicy(config)), loggingLayer(config)])
   )
 }
 

@@ -1,4 +1,4 @@
-import { Config, Layer, Option, References, Schema, SchemaTransformation } from "effect"
+import { Config, Layer, Logger, Option, References, Schema, SchemaTransformation } from "effect"
 import { defaultSchedule } from "@gateway/domain/RetrySchedule"
 
 const between = (minimum: number, maximum: number) => Schema.Int.check(Schema.isBetween({ minimum, maximum }))
@@ -36,6 +36,9 @@ export const GatewayConfig = Config.all({
   databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
   dataEncryptionKey: Config.option(Config.Redacted("DATA_ENCRYPTION_KEY")),
   logLevel: Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info")),
+  logFormat: Config.schema(Schema.Literals(["json", "pretty"]), "LOG_FORMAT").pipe(
+    Config.withDefault(process.stdout.isTTY ? "pretty" : "json")
+  ),
   auth: Config.all({
     secret: Config.option(Config.schema(
       Schema.Redacted(Schema.String.check(Schema.isMinLength(32, { message: "must be at least 32 characters" }))),
@@ -61,8 +64,8 @@ export const GatewayConfig = Config.all({
       Config.withDefault(200)
     )
   }),
-  apiKeyCacheTtlMs: Config.schema(between(0, 60_000), "API_KEY_CACHE_TTL_MS").pipe(Config.withDefault(5000)),
-  readCacheTtlMs: Config.schema(between(0, 10_000), "READ_CACHE_TTL_MS").pipe(Config.withDefault(1000)),
+  apiKeyCacheTtlMs: Config.schema(between(0, 3_600_000), "API_KEY_CACHE_TTL_MS").pipe(Config.withDefault(60_000)),
+  readCacheTtlMs: Config.schema(between(0, 3_600_000), "READ_CACHE_TTL_MS").pipe(Config.withDefault(60_000)),
   gameSessionIdleSeconds: Config.schema(between(1, 2_592_000), "GAME_SESSION_IDLE_SECONDS").pipe(
     Config.withDefault(1800)
   )
@@ -76,6 +79,14 @@ export const publicBaseUrl = (config: GatewayConfig): string =>
     onSome: (url) => url.href.replace(/\/+$/, "")
   })
 
-/** The minimum log level from `LOG_LEVEL`. */
-export const logLevelLayer = (config: GatewayConfig) => Layer.succeed(References.MinimumLogLevel, config.logLevel)
+/**
+ * Logs at `LOG_LEVEL` and up, as one JSON object a line (`LOG_FORMAT=json`,
+ * the default unless standard output is a terminal) or readable text
+ * (`pretty`).
+ */
+export const loggingLayer = (config: GatewayConfig) =>
+  Layer.merge(
+    Layer.succeed(References.MinimumLogLevel, config.logLevel),
+    Logger.layer([config.logFormat === "json" ? Logger.consoleJson : Logger.consolePretty()])
+  )
 

@@ -242,4 +242,20 @@ describe("the seed endpoints on PostgreSQL, served by the real server process", 
     assert.isAbove(output.length, 0)
     for (const secret of secrets) assert.notInclude(output, secret)
   })
+
+  it("logs one JSON line per request — method, route, status, duration, request id — and echoes the request id", async () => {
+    const answer = await call(`${gw.url}${API}/games?limit=1&search=private-query-text`, {
+      headers: { "x-request-id": "req-abc.123" }
+    })
+    assert.strictEqual(answer.headers.get("x-request-id"), "req-abc.123")
+    const fresh = await call(`${gw.url}/health`, { headers: { "x-request-id": "not a plain token" } })
+    assert.match(fresh.headers.get("x-request-id") ?? "", /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/)
+    await new Promise((r) => setTimeout(r, 100))
+    const lines = gw.output().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line))
+    const logged = lines.filter((line) => line.message === "request" && line.annotations?.requestId === "req-abc.123")
+    assert.strictEqual(logged.length, 1)
+    assert.include(logged[0].annotations, { method: "GET", route: `${API}/games`, status: 401 })
+    assert.isAtLeast(logged[0].annotations.durationMs, 0)
+    assert.notInclude(gw.output(), "private-query-text")
+  })
 })

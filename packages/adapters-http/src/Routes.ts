@@ -9,9 +9,11 @@ import { MerchantsLive } from "./handlers/Merchants.ts"
 import { PlayLive } from "./handlers/Play.ts"
 import { SettingsLive } from "./handlers/Settings.ts"
 import { SystemLive } from "./handlers/System.ts"
+import { logRequests } from "./middleware/AccessLog.ts"
 import * as AdminAuth from "./middleware/AdminAuth.ts"
 import * as OperatorAuth from "./middleware/OperatorAuth.ts"
-import * as ProblemResponses from "./middleware/ProblemResponses.ts"
+import { answerProblems } from "./middleware/ProblemResponses.ts"
+import * as RouteTable from "./middleware/RouteTable.ts"
 import * as SessionAuth from "./middleware/SessionAuth.ts"
 
 const documents = [["GET", "/openapi.json"], ["GET", "/docs"]] as const
@@ -29,14 +31,17 @@ const Handlers = Layer.mergeAll(
   Layer.provide([AdminAuth.layer, OperatorAuth.layer, SessionAuth.layer])
 )
 
+const routes = RouteTable.make(Api, documents)
+
 /**
  * Every route of the gateway on the `HttpRouter`: the API, `/openapi.json`,
- * `/docs` (Scalar, bundled: no CDN) and the problem+json error handling.
+ * `/docs` (Scalar, bundled: no CDN), the problem+json error handling and one
+ * access-log line per request.
  */
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(Layer.provide(Handlers)),
   HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false } }),
-  ProblemResponses.layer(ProblemResponses.routeTable(Api, documents))
+  HttpRouter.middleware((httpEffect) => logRequests(routes)(answerProblems(routes)(httpEffect)), { global: true })
 )
 
 /**
@@ -44,4 +49,4 @@ export const Routes = Layer.mergeAll(
  * `HttpLive.pipe(Layer.provide(NodeHttpServer.layer(createServer, { port })))`,
  * and provide the domain ports, `AdminTokens` and `RateLimiter`.
  */
-export const HttpLive = HttpRouter.serve(Routes)
+export const HttpLive = HttpRouter.serve(Routes, { disableLogger: true })

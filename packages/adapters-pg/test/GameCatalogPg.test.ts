@@ -2,7 +2,8 @@ import { assert, describe, layer } from "@effect/vitest"
 import type { GameQuery, GameSortField, SortOrder } from "@gateway/domain/Game"
 import { Game, GameId, GameNotFound } from "@gateway/domain/Game"
 import { GameCatalog } from "@gateway/domain/ports/GameCatalog"
-import { Effect } from "effect"
+import { Effect, Exit, Schedule } from "effect"
+import * as GameCatalogPg from "../src/GameCatalogPg.ts"
 import { SqlClient } from "effect/sql/SqlClient"
 import { publicBaseUrl, reposLayer } from "./fixtures.ts"
 
@@ -39,7 +40,7 @@ const sortFields: ReadonlyArray<GameSortField> = ["name", "releaseDate", "catego
 const orders: ReadonlyArray<SortOrder> = ["ASC", "DESC"]
 
 describe("GameCatalogPg", () => {
-  layer(reposLayer)((it) => {
+  layer(reposLayer, { excludeTestServices: true })((it) => {
     it.effect("lists the built-in games with launch URLs under PUBLIC_BASE_URL", () =>
       Effect.gen(function*() {
         const catalog = yield* GameCatalog
@@ -139,7 +140,7 @@ describe("GameCatalogPg", () => {
         assert.deepStrictEqual(yield* sql`SELECT base_launch_url FROM games WHERE id = 'lotto'`, [{ base_launch_url: null }])
       }))
 
-    it.effect("orders and pages 2,500 games in the database", () =>
+    it.effect("orders and pages 2,500 games inserted by another writer, once the change feed announced them", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient
         const catalog = yield* GameCatalog
@@ -148,6 +149,10 @@ describe("GameCatalogPg", () => {
           SELECT 'bulk-' || lpad(i::text, 5, '0'), 'Bulk Game ' || (i % 97),
             '2024-' || lpad((i % 12 + 1)::text, 2, '0') || '-01', 'https://games.example/bulk', i % 7, '/img.png'
           FROM generate_series(1, 2500) AS i`
+        const listed = yield* catalog.list(query({ search: "bulk game", searchFields: ["name"] })).pipe(
+          Effect.repeat({ until: (page) => page.total === 2500, schedule: Schedule.spaced("10 millis"), times: 100 })
+        )
+        assert.strictEqual(listed.total, 2500)
         const bulk = Array.from({ length: 2500 }, (_, n) => {
           const i = n + 1
           return new Game({
@@ -176,5 +181,22 @@ describe("GameCatalogPg", () => {
         const all = yield* catalog.list(query({ page: 26 }))
         assert.isAtLeast(all.total, 2506)
       }))
+
+    it.effect("an upsert or a retirement through this instance is in its catalogue when it answers; through another, once the feed says so", () =>
+      Effect.gen(function*() {
+        const here = yield* GameCatalog
+        const there = yield* GameCatalogPg.make(publicBaseUrl)
+        const within1s = <A, E>(read: Effect.Effect<A, E>, done: (exit: Exit.Exit<A, E>) => boolean) =>
+          Effect.exit(read).pipe(Effect.repeat({ until: done, schedule: Schedule.spaced("10 millis"), times: 100 }))
+        const [id, fields] = game("fresh-1", "Fresh One", "2026-11-01", 2)
+        yield* here.upsert(id, fields)
+        assert.strictEqual((yield* here.find("fresh-1")).name, "Fresh One")
+        assert.isTrue(Exit.isSuccess(yield* within1s(there.find("fresh-1"), Exit.isSuccess)))
+        yield* there.retire(id)
+        assert.instanceOf(yield* Effect.flip(there.find("fresh-1")), GameNotFound)
+        assert.isTrue(Exit.isFailure(yield* within1s(here.find("fresh-1"), Exit.isFailure)))
+        const listed = yield* here.list(query({ search: "fresh one" }))
+        assert.strictEqual(listed.total, 0)
+      }).pipe(Effect.scoped))
   })
 })

@@ -2,6 +2,7 @@ import type { NewMerchant } from "@gateway/domain/ports/MerchantRepo"
 import { Layer, Redacted } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
 import * as ApiKeyRepoPg from "../src/ApiKeyRepoPg.ts"
+import * as ChangeFeed from "../src/cache/ChangeFeed.ts"
 import * as DataCipher from "../src/db/DataCipher.ts"
 import * as GameCatalogPg from "../src/GameCatalogPg.ts"
 import * as MerchantRepoPg from "../src/MerchantRepoPg.ts"
@@ -9,13 +10,13 @@ import * as PgTest from "../testing/PgTest.ts"
 
 export const publicBaseUrl = "https://gateway.example"
 
-/** The three repositories on a migrated database of this test file, plus the SqlClient for raw checks. */
+/** The three repositories on a migrated database of this test file, plus the change feed and the SqlClient for raw checks. */
 export const reposLayer = Layer.mergeAll(
   MerchantRepoPg.layer,
   ApiKeyRepoPg.layer,
   GameCatalogPg.layer(publicBaseUrl)
 ).pipe(
-  Layer.provideMerge(DataCipher.layer(Redacted.make(randomBytes(32)))),
+  Layer.provideMerge(Layer.merge(DataCipher.layer(Redacted.make(randomBytes(32))), ChangeFeed.layer())),
   Layer.provideMerge(PgTest.layer)
 )
 

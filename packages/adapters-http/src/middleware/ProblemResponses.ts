@@ -1,35 +1,13 @@
 import { Cause, Effect } from "effect"
-import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { HttpApi, HttpApiError, type HttpApiGroup } from "effect/http-api"
+import { HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiError } from "effect/http-api"
 import { Validation } from "@gateway/domain"
 import * as Problem from "../api/Problem.ts"
+import type { RouteTable } from "./RouteTable.ts"
 
-/** The methods each route pattern of an API answers, for 405 and its `allow` header. */
-export const routeTable = <Id extends string, Groups extends HttpApiGroup.Constraint>(
-  api: HttpApi.HttpApi<Id, Groups>,
-  extra: ReadonlyArray<readonly [string, string]> = []
-) => {
-  const routes: Array<readonly [string, string]> = [...extra]
-  HttpApi.reflect(api, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint }) => {
-      routes.push([endpoint.method, endpoint.path])
-    }
-  })
-  const patterns = routes.map(([method, path]) => ({
-    method,
-    regex: new RegExp(
-      `^${path.split("/").map((s) => s.startsWith(":") ? "[^/]+" : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("/")}/?$`
-    )
-  }))
-  return (path: string): ReadonlyArray<string> => [
-    ...new Set(patterns.filter((p) => p.regex.test(path)).map((p) => p.method))
-  ]
-}
-
-const notFound = (request: HttpServerRequest.HttpServerRequest, allowed: (path: string) => ReadonlyArray<string>) => {
+const notFound = (request: HttpServerRequest.HttpServerRequest, routes: RouteTable) => {
   const path = request.url.split("?")[0] ?? "/"
-  const methods = allowed(path)
+  const methods = routes.allowed(path)
   if (methods.length === 0) {
     return Problem.toResponse(Problem.make("ROUTE_NOT_FOUND", `no route ${request.method} ${path.slice(0, 200)}`))
   }
@@ -42,7 +20,7 @@ const clientSchemaErrors = new Set(["Params", "Headers", "Query", "Payload"])
 const locations: Partial<Record<string, string>> = { Params: "path", Headers: "headers", Query: "query", Payload: "body" }
 
 /** The Problem of a failure or defect that a client can cause; `undefined` for real defects. */
-const clientProblem = (error: unknown, request: HttpServerRequest.HttpServerRequest, allowed: (path: string) => ReadonlyArray<string>) => {
+const clientProblem = (error: unknown, request: HttpServerRequest.HttpServerRequest, routes: RouteTable) => {
   if (error instanceof Problem.Problem) return Problem.toResponse(error)
   if (HttpApiError.HttpApiSchemaError.is(error) && clientSchemaErrors.has(error.kind)) {
     const failed = Validation.fromIssue(error.cause.issue)
@@ -53,7 +31,7 @@ const clientProblem = (error: unknown, request: HttpServerRequest.HttpServerRequ
     return Problem.toResponse(Problem.make("PAYLOAD_TOO_LARGE", "the request body is too large"))
   }
   if (error instanceof HttpServerError.HttpServerError) {
-    if (error.reason._tag === "RouteNotFound") return notFound(request, allowed)
+    if (error.reason._tag === "RouteNotFound") return notFound(request, routes)
     if (error.reason._tag === "RequestParseError") {
       return error.reason.reason === "BodyTooLarge"
         ? Problem.toResponse(Problem.make("PAYLOAD_TOO_LARGE", "the request body is too large"))
@@ -88,15 +66,15 @@ const ensureProblem = (response: HttpServerResponse.HttpServerResponse) => {
 
 const internalError = Problem.toResponse(Problem.make("INTERNAL_ERROR", "internal error"))
 
-const recover = (
-  cause: Cause.Cause<unknown>,
+const recover = <E>(
+  cause: Cause.Cause<E>,
   request: HttpServerRequest.HttpServerRequest,
-  allowed: (path: string) => ReadonlyArray<string>
-) => {
+  routes: RouteTable
+): Effect.Effect<HttpServerResponse.HttpServerResponse, E> => {
   if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
   for (const reason of cause.reasons) {
     const error = Cause.isFailReason(reason) ? reason.error : Cause.isDieReason(reason) ? reason.defect : undefined
-    const response = clientProblem(error, request, allowed)
+    const response = clientProblem(error, request, routes)
     if (response !== undefined) return Effect.succeed(response)
   }
   return Effect.as(Effect.logError("unexpected failure answered 500", cause), internalError)
@@ -107,13 +85,12 @@ const recover = (
  * field), unknown routes (404) and wrong methods (405 with `allow`), and
  * defects (500 with a generic detail; the cause is logged, never sent).
  */
-export const layer = (allowed: (path: string) => ReadonlyArray<string>) =>
-  HttpRouter.middleware(
-    (httpEffect) =>
-      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-        httpEffect.pipe(
-          Effect.catchCause((cause) => recover(cause, request, allowed)),
-          Effect.map(ensureProblem)
-        )),
-    { global: true }
-  )
+export const answerProblems = (routes: RouteTable) =>
+<E, R>(
+  httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    httpEffect.pipe(
+      Effect.catchCause((cause) => recover(cause, request, routes)),
+      Effect.map(ensureProblem)
+    ))

@@ -2,24 +2,26 @@ import { ApiKeyRepo } from "@gateway/domain/ports/ApiKeyRepo"
 import { Cache, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import * as ApiKeyRepoPg from "../ApiKeyRepoPg.ts"
+import { ChangeFeed } from "./ChangeFeed.ts"
 import * as Hits from "./Hits.ts"
 
 /**
  * {@link ApiKeyRepoPg} with what is stored of each slug kept for `ttlMs`:
  * the key is still verified against the stored hash on every request, but
  * the table is read at most once per slug and `ttlMs`. A slug with no key is
- * never kept, so a key works as soon as it is issued. `revoke` through this
- * instance forgets the slug at once (a read still in flight is not kept); a
- * key revoked through another instance keeps working here for at most
- * `ttlMs`. `ttlMs` 0 reads the table every time.
+ * never kept, so a key works as soon as it is issued. A key revoked through
+ * this instance is forgotten at once (a read still in flight is not kept),
+ * through another instance as soon as the {@link ChangeFeed} reports it.
+ * `ttlMs` 0 reads the table every time.
  */
-export const layer = (ttlMs: number): Layer.Layer<ApiKeyRepo, never, SqlClient> =>
+export const layer = (ttlMs: number): Layer.Layer<ApiKeyRepo, never, SqlClient | ChangeFeed> =>
   Layer.effect(
     ApiKeyRepo,
     Effect.gen(function*() {
       const find = ApiKeyRepoPg.findStoredKey(yield* SqlClient)
       if (ttlMs <= 0) return yield* ApiKeyRepoPg.make(find)
       const cache = yield* Hits.make(find, ttlMs, Option.isSome)
+      yield* Hits.forgetChanges(cache, "api_keys", (slug) => slug)
       const repo = yield* ApiKeyRepoPg.make((slug) => Cache.get(cache, slug))
       return ApiKeyRepo.of({
         ...repo,

@@ -1,4 +1,5 @@
-import { Cache, Duration, type Effect, Exit } from "effect"
+import { Cache, Duration, Effect, Exit, PubSub } from "effect"
+import { type Change, ChangeFeed, type Topic } from "./ChangeFeed.ts"
 
 /** How many entries a repository cache keeps at most (the oldest go first). */
 export const capacity = 10_000
@@ -18,4 +19,25 @@ export const make = <K, A, E>(
   Cache.makeWith(lookup, {
     capacity,
     timeToLive: (exit) => Exit.isSuccess(exit) && keep(exit.value) ? Duration.millis(ttlMs) : Duration.zero
+  })
+
+/**
+ * Forgets, for the life of the scope, the entries whose rows the change feed
+ * reports changed under `topic` — every entry when the whole topic changed.
+ * `keyOf` turns the feed's key (text) into the cache's.
+ */
+export const forgetChanges = <K, A, E>(cache: Cache.Cache<K, A, E>, topic: Topic, keyOf: (key: string) => K) =>
+  Effect.gen(function*() {
+    const changes = yield* (yield* ChangeFeed).subscribe
+    const forget = (change: Change) =>
+      change.topic !== topic
+        ? Effect.void
+        : change.key === undefined
+        ? Cache.invalidateAll(cache)
+        : Cache.invalidate(cache, keyOf(change.key))
+    yield* PubSub.takeAll(changes).pipe(
+      Effect.flatMap((batch) => Effect.forEach(batch, forget, { discard: true })),
+      Effect.forever,
+      Effect.forkScoped
+    )
   })

@@ -1,0 +1,34 @@
+import { HttpApi, type HttpApiGroup } from "effect/http-api"
+
+/** The routes of an API, for the answers and logs that need them outside the router. */
+export interface RouteTable {
+  /** The methods a path answers (for 405 and its `allow` header); empty for an unknown path. */
+  readonly allowed: (path: string) => ReadonlyArray<string>
+  /** The pattern (`/merchants/:id`) a request matched, for logs; undefined when none. */
+  readonly route: (method: string, path: string) => string | undefined
+}
+
+const escape = (segment: string) => segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+/** The route table of `api`, plus `extra` `[method, path]` pairs served beside it. */
+export const make = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>,
+  extra: ReadonlyArray<readonly [string, string]> = []
+): RouteTable => {
+  const routes: Array<readonly [string, string]> = [...extra]
+  HttpApi.reflect(api, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      routes.push([endpoint.method, endpoint.path])
+    }
+  })
+  const patterns = routes.map(([method, path]) => ({
+    method,
+    path,
+    regex: new RegExp(`^${path.split("/").map((s) => s.startsWith(":") ? "[^/]+" : escape(s)).join("/")}/?$`)
+  }))
+  return {
+    allowed: (path) => [...new Set(patterns.filter((p) => p.regex.test(path)).map((p) => p.method))],
+    route: (method, path) => patterns.find((p) => p.method === method && p.regex.test(path))?.path
+  }
+}
