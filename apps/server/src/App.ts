@@ -35,7 +35,8 @@ import {
   StaleDebits
 } from "@gateway/adapters-pg"
 import { createServer } from "node:http"
-import { GatewayConfig, loggingLayer, publicBaseUrl } from "./Config.ts"
+import { GatewayConfig, publicBaseUrl } from "./Config.ts"
+import * as Logging from "./Logging.ts"
 import * as Secrets from "./Secrets.ts"
 
 /** Launch tokens: issuer = the public base URL, lifetime from `LAUNCH_TOKEN_TTL_SECONDS`. */
@@ -119,7 +120,7 @@ export const app = (
   return Layer.mergeAll(HttpLive.pipe(Layer.provide(server), Layer.provide(httpPorts)), background).pipe(
     Layer.provide(signedPost),
     Layer.provide(repositories(config, dataKey)),
-    Layer.provide([Layer.succeed(LaunchPolicy, launchPolicy(config)), loggingLayer(config)])
+    Layer.provide([Layer.succeed(LaunchPolicy, launchPolicy(config)), Logging.layer(config)])
   )
 }
 

@@ -1,4 +1,4 @@
-import { Config, Layer, Logger, Option, References, Schema, SchemaTransformation } from "effect"
+import { Config, Option, Schema, SchemaTransformation } from "effect"
 import { defaultSchedule } from "@gateway/domain/RetrySchedule"
 
 const between = (minimum: number, maximum: number) => Schema.Int.check(Schema.isBetween({ minimum, maximum }))
@@ -78,15 +78,3 @@ export const publicBaseUrl = (config: GatewayConfig): string =>
     onNone: () => `http://127.0.0.1:${config.port}`,
     onSome: (url) => url.href.replace(/\/+$/, "")
   })
-
-/**
- * Logs at `LOG_LEVEL` and up, as one JSON object a line (`LOG_FORMAT=json`,
- * the default unless standard output is a terminal) or readable text
- * (`pretty`).
- */
-export const loggingLayer = (config: GatewayConfig) =>
-  Layer.merge(
-    Layer.succeed(References.MinimumLogLevel, config.logLevel),
-    Logger.layer([config.logFormat === "json" ? Logger.consoleJson : Logger.consolePretty()])
-  )
-

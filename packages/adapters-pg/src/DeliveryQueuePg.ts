@@ -3,7 +3,7 @@ import { FailedDelivery } from "@gateway/domain/Delivery"
 import { MerchantId } from "@gateway/domain/Merchant"
 import { DeliveryQueue } from "@gateway/domain/ports/DeliveryQueue"
 import { WalletEventType } from "@gateway/domain/Wallet"
-import { DateTime, Duration, Effect, Layer, Schedule, Schema, Stream } from "effect"
+import { DateTime, Deferred, Duration, Effect, Layer, Queue, Schedule, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { randomUUID } from "node:crypto"
 import * as Outbox from "./db/Outbox.ts"
@@ -77,10 +77,19 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
       Effect.withSpan("DeliveryQueue.claim")
     )
 
-  const delivered = (id: string) =>
-    sql`
+  const deliveredIds = yield* Queue.unbounded<readonly [string, Deferred.Deferred<void>]>()
+  const markDelivered = Effect.gen(function*() {
+    const batch = yield* Queue.takeBetween(deliveredIds, 1, 500)
+    const marked = yield* Effect.exit(sql`
       UPDATE webhook_deliveries SET status = 'delivered', delivered_at = now(), lease_until = NULL
-      WHERE id = ${id} AND status = 'pending'`.pipe(Effect.asVoid, Effect.orDie)
+      WHERE id IN ${sql.in(batch.map(([id]) => id))} AND status = 'pending'`.pipe(Effect.asVoid, Effect.orDie))
+    for (const [, done] of batch) yield* Deferred.done(done, marked)
+  })
+  yield* Effect.forkScoped(Effect.forever(markDelivered))
+  /** Marks are written together: while one UPDATE runs, the next ones gather into one statement. */
+  const delivered = (id: string) =>
+    Effect.flatMap(Deferred.make<void>(), (done) =>
+      Queue.offer(deliveredIds, [id, done]).pipe(Effect.andThen(Deferred.await(done))))
 
   const retryLater = (id: string, delaySeconds: number, error: string, status?: number) =>
     sql`

@@ -41,7 +41,7 @@ export { calledUrlFields, checkOperatorUrls, OperatorUrlPolicy } from "./ports/O
 export { Readiness } from "./ports/Readiness.ts"
 export { RoundLedger } from "./ports/RoundLedger.ts"
 export { WalletClient } from "./ports/WalletClient.ts"
-export { authenticateApiKey } from "./usecases/AuthenticateApiKey.ts"
+export { authenticateApiKey, authenticateKey } from "./usecases/AuthenticateApiKey.ts"
 export { changeSettings } from "./usecases/ChangeSettings.ts"
 export { createMerchant } from "./usecases/CreateMerchant.ts"
 export { generateLaunchUrl, launchFor } from "./usecases/GenerateLaunchUrl.ts"

@@ -1,5 +1,5 @@
 import { Effect, Layer, Redacted, Result } from "effect"
-import { ApiKey, ApiKeyRepo, authenticateApiKey, MerchantRepo } from "@gateway/domain"
+import { ApiKey, type ApiKeyRepo, authenticateKey, type MerchantRepo } from "@gateway/domain"
 import { CurrentMerchant, OperatorAuth } from "../api/Security.ts"
 import * as Problem from "../api/Problem.ts"
 import { RateLimiter } from "./RateLimiter.ts"
@@ -14,11 +14,14 @@ const headerOf = (credential: Redacted.Redacted<string>): string | undefined => 
  * when missing or malformed, 429 (with `retry-after`) when the bucket of its
  * slug is empty.
  */
-const admit = (limiter: RateLimiter["Service"], header: string | undefined): Effect.Effect<void, Problem.Problem> => {
+const admit = (
+  limiter: RateLimiter["Service"],
+  header: string | undefined
+): Effect.Effect<ApiKey.ApiKey, Problem.Problem> => {
   const parsed = ApiKey.parseApiKey(header)
   return Result.isFailure(parsed)
     ? Effect.fail(Problem.fromDomain(parsed.failure))
-    : Effect.mapError(limiter.take(parsed.success.slug), Problem.fromDomain)
+    : Effect.as(Effect.mapError(limiter.take(parsed.success.slug), Problem.fromDomain), parsed.success)
 }
 
 /**
@@ -35,10 +38,9 @@ export const layer: Layer.Layer<OperatorAuth, never, ApiKeyRepo | MerchantRepo |
       const limiter = yield* RateLimiter
       return OperatorAuth.of({
         svApiKey: (httpEffect, { credential }) => {
-          const header = headerOf(credential)
-          return admit(limiter, header).pipe(
-            Effect.andThen(() =>
-              authenticateApiKey(header).pipe(Effect.provideContext(ports), Effect.mapError(Problem.fromDomain))
+          return admit(limiter, headerOf(credential)).pipe(
+            Effect.flatMap((key) =>
+              authenticateKey(key).pipe(Effect.provideContext(ports), Effect.mapError(Problem.fromDomain))
             ),
             Effect.flatMap((merchant) => Effect.provideService(httpEffect, CurrentMerchant, merchant))
           )

@@ -3,31 +3,37 @@ import { LaunchClaims } from "@gateway/domain/LaunchToken"
 import { signerKeyCacheSeconds } from "@gateway/domain/LaunchPolicy"
 import { LaunchKeyStore } from "@gateway/domain/ports/LaunchKeyStore"
 import { LaunchTokenSigner } from "@gateway/domain/ports/LaunchTokenSigner"
-import { SignJWT } from "jose"
+import { sign } from "node:crypto"
 import * as LaunchKeys from "./LaunchKeys.ts"
 
 const encodeClaims = Schema.encodeSync(LaunchClaims)
 
+const base64url = (text: string) => Buffer.from(text).toString("base64url")
+
 /**
- * Signs launch tokens as EdDSA JWTs with the store's current key (its `kid`
- * in the header). The key is read and parsed at most once per `cacheTtl`
- * (default `signerKeyCacheSeconds` of the domain's launch policy), so a
- * rotation reaches every instance within that time.
+ * Signs launch tokens as compact EdDSA JWS (RFC 7515 / RFC 8037) with the
+ * store's current key, its `kid` in the protected header — synchronously
+ * with `node:crypto`, which is several times cheaper per token than WebCrypto.
+ * The key is read and parsed at most once per `cacheTtl` (default
+ * `signerKeyCacheSeconds` of the domain's launch policy), so a rotation
+ * reaches every instance within that time.
  */
 export const make = Effect.fnUntraced(function*(options: { readonly cacheTtl?: Duration.Input | undefined } = {}) {
   const store = yield* LaunchKeyStore
   const current = yield* Effect.cachedWithTTL(
-    Effect.flatMap(store.current, (key) => Effect.map(LaunchKeys.open(key), (privateKey) => ({ kid: key.kid, privateKey }))),
+    Effect.flatMap(store.current, (key) =>
+      Effect.map(LaunchKeys.open(key), (privateKey) => ({
+        header: base64url(JSON.stringify({ alg: "EdDSA", typ: "JWT", kid: key.kid })),
+        privateKey
+      }))),
     options.cacheTtl ?? Duration.seconds(signerKeyCacheSeconds)
   )
   return LaunchTokenSigner.of({
     sign: (claims) =>
-      Effect.flatMap(current, (key) =>
-        Effect.promise(() =>
-          new SignJWT({ ...encodeClaims(claims) })
-            .setProtectedHeader({ alg: "EdDSA", typ: "JWT", kid: key.kid })
-            .sign(key.privateKey)
-        ))
+      Effect.map(current, (key) => {
+        const input = `${key.header}.${base64url(JSON.stringify(encodeClaims(claims)))}`
+        return `${input}.${sign(null, Buffer.from(input), key.privateKey).toString("base64url")}`
+      })
   })
 })
 

@@ -1,5 +1,6 @@
 import { Cause, Clock, Duration, Effect, FiberSet, Layer, Option, Queue, Random, Stream } from "effect"
 import { type Delivery, noWebhookUrl } from "@gateway/domain/Delivery"
+import type { Merchant, MerchantId } from "@gateway/domain/Merchant"
 import { DeliveryQueue } from "@gateway/domain/ports/DeliveryQueue"
 import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
 import { nextDelay } from "@gateway/domain/RetrySchedule"
@@ -40,7 +41,8 @@ const notDelivered = (error: string, status?: number, retryAfter?: number): NotD
 /**
  * The outbox worker (CONTRACT §5), forked into the current scope: it claims
  * due messages when the queue wakes it (and on a safety tick), sends each to
- * the URL of its type chosen from the merchant's current settings, signed
+ * the URL of its type chosen from the merchant's current settings (each
+ * merchant of a claimed batch read once, after the claim), signed
  * afresh with the message's own id as `webhook-id` and its stored body, at
  * most `concurrency` at once. 2xx → delivered; anything else → retried after
  * the schedule's next delay (jittered, an operator's `Retry-After` honoured),
@@ -55,10 +57,8 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
   const leaseMs = options.leaseMs ?? Math.max(30_000, options.timeoutMs * 3)
   const pollInterval = options.pollInterval ?? Duration.seconds(1)
 
-  const attempt = Effect.fnUntraced(function*(delivery: Delivery) {
-    const merchant = yield* merchants.findById(delivery.merchantId).pipe(
-      Effect.mapError(() => notDelivered("the merchant does not exist"))
-    )
+  const attempt = Effect.fnUntraced(function*(delivery: Delivery, merchant: Merchant | undefined) {
+    if (merchant === undefined) return notDelivered("the merchant does not exist")
     const url = webhookUrlFor(merchant.MerchantSettings, delivery.type)
     if (url === undefined) return notDelivered(noWebhookUrl)
     const answer = yield* signed.send({
@@ -100,8 +100,8 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
       : queue.retryLater(delivery.id, delay, result.error, result.status)
   })
 
-  const deliver = (delivery: Delivery) =>
-    attempt(delivery).pipe(
+  const deliver = (delivery: Delivery, merchant: Merchant | undefined) =>
+    attempt(delivery, merchant).pipe(
       Effect.exit,
       Effect.flatMap((exit) => {
         if (exit._tag === "Success") return Effect.succeed(exit.value)
@@ -118,6 +118,13 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
       Effect.flatMap((result) => record(delivery, result))
     )
 
+  /** The merchants of a claimed batch as they are now, each read once: their URLs decide where messages go. */
+  const merchantsNow = (batch: ReadonlyArray<Delivery>) =>
+    Effect.forEach(new Set(batch.map((delivery) => delivery.merchantId)), (id) =>
+      Effect.map(Effect.option(merchants.findById(id)), (found) => [id, Option.getOrUndefined(found)] as const)).pipe(
+        Effect.map((pairs) => new Map<MerchantId, Merchant | undefined>(pairs))
+      )
+
   const wake = yield* Queue.dropping<void>(1)
   const signal = Effect.asVoid(Queue.offer(wake, undefined))
   yield* Stream.runForEach(queue.wakeups, () => signal).pipe(
@@ -133,11 +140,14 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
   const step = Effect.gen(function*() {
     const free = concurrency - active
     const batch = free >= refill ? yield* queue.claim(free, leaseMs) : []
+    const current = yield* merchantsNow(batch)
     for (const delivery of batch) {
       active++
       yield* FiberSet.run(
         inFlight,
-        deliver(delivery).pipe(Effect.ensuring(Effect.andThen(Effect.sync(() => active--), signal)))
+        deliver(delivery, current.get(delivery.merchantId)).pipe(
+          Effect.ensuring(Effect.andThen(Effect.sync(() => active--), signal))
+        )
       )
     }
     if (batch.length === 0 || batch.length < free) yield* Effect.timeoutOption(Queue.take(wake), pollInterval)

@@ -1,19 +1,17 @@
 import { Effect } from "effect"
-import { parseApiKey } from "../ApiKey.ts"
+import { type ApiKey, parseApiKey } from "../ApiKey.ts"
 import { Forbidden, Unauthorized } from "../Auth.ts"
 import type { Merchant } from "../Merchant.ts"
 import { ApiKeyRepo } from "../ports/ApiKeyRepo.ts"
 import { MerchantRepo } from "../ports/MerchantRepo.ts"
 
 /**
- * The merchant behind an `sv-api-key` header. Missing, malformed, unknown
- * and revoked keys are Unauthorized; a merchant that is not `active` is
- * Forbidden.
+ * The merchant of a parsed key. Unknown and revoked keys are Unauthorized; a
+ * merchant that is not `active` is Forbidden.
  */
-export const authenticateApiKey = Effect.fn("authenticateApiKey")(function*(
-  header: string | undefined
+export const authenticateKey = Effect.fn("authenticateKey")(function*(
+  key: ApiKey
 ): Effect.fn.Return<Merchant, Unauthorized | Forbidden, ApiKeyRepo | MerchantRepo> {
-  const key = yield* Effect.fromResult(parseApiKey(header))
   const merchantId = yield* (yield* ApiKeyRepo).authenticate(key)
   const merchant = yield* (yield* MerchantRepo).findById(merchantId).pipe(
     Effect.catchTag("MerchantNotFound", () => Effect.fail(new Unauthorized({ detail: "unknown sv-api-key" })))
@@ -23,3 +21,13 @@ export const authenticateApiKey = Effect.fn("authenticateApiKey")(function*(
   }
   return merchant
 })
+
+/**
+ * The merchant behind an `sv-api-key` header. Missing, malformed, unknown
+ * and revoked keys are Unauthorized; a merchant that is not `active` is
+ * Forbidden.
+ */
+export const authenticateApiKey = (
+  header: string | undefined
+): Effect.Effect<Merchant, Unauthorized | Forbidden, ApiKeyRepo | MerchantRepo> =>
+  Effect.flatMap(Effect.fromResult(parseApiKey(header)), authenticateKey)
