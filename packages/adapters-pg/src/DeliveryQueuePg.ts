@@ -52,16 +52,18 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
 
   const claim = (limit: number, leaseMs: number) =>
     sql`
-      UPDATE webhook_deliveries
-      SET lease_until = now() + make_interval(secs => ${leaseMs / 1000}::float8), attempts = attempts + 1
-      WHERE id IN (
+      WITH due AS (
         SELECT id FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
         ORDER BY next_attempt_at
         LIMIT ${limit}
         FOR UPDATE SKIP LOCKED
       )
-      RETURNING id, merchant_id, type, body, attempts, created_at`.pipe(
+      UPDATE webhook_deliveries d
+      SET lease_until = now() + make_interval(secs => ${leaseMs / 1000}::float8), attempts = d.attempts + 1
+      FROM due
+      WHERE d.id = due.id AND d.status = 'pending' AND (d.lease_until IS NULL OR d.lease_until < now())
+      RETURNING d.id, d.merchant_id, d.type, d.body, d.attempts, d.created_at`.pipe(
       Effect.flatMap(decodeDeliveries),
       Effect.map((rows) =>
         rows.map((row) => ({

@@ -5,6 +5,7 @@ import { Array as Arr, Config, Effect, Ref, Stream } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import { SqlClient } from "effect/sql/SqlClient"
 import { randomUUID } from "node:crypto"
+import * as DeliveryQueuePg from "../src/DeliveryQueuePg.ts"
 import { merchant, walletLayer } from "./walletFixtures.ts"
 
 /** Empties the outbox and queues `count` due messages of a new merchant; their ids. */
@@ -65,6 +66,26 @@ describe("DeliveryQueuePg", () => {
         assert.isAbove(a.length, 0)
         assert.isAbove(b.length, 0)
       }))
+
+    it.effect("two instances draining 3,000 messages with their own pools, each claim marked as it goes, never share one", () =>
+      Effect.gen(function*() {
+        const here = yield* DeliveryQueue
+        const there = yield* DeliveryQueuePg.make().pipe(Effect.provideService(SqlClient, yield* otherConnection))
+        const { ids } = yield* seed(3000)
+        const drain = (queue: typeof here) =>
+          Effect.gen(function*() {
+            const got: Array<string> = []
+            while (true) {
+              const batch = yield* queue.claim(16, 60_000)
+              if (batch.length === 0) return got
+              yield* Effect.forEach(batch, (delivery) => queue.delivered(delivery.id), { concurrency: "unbounded" })
+              got.push(...batch.map((delivery) => delivery.id))
+            }
+          })
+        const all = (yield* Effect.all([drain(here), drain(here), drain(there), drain(there)], { concurrency: "unbounded" })).flat()
+        assert.strictEqual(all.length - new Set(all).size, 0, "messages claimed twice")
+        assert.deepStrictEqual(all.toSorted(), [...ids].sort())
+      }).pipe(Effect.scoped))
 
     it.effect("a lease that runs out is claimed again with its attempt counted", () =>
       Effect.gen(function*() {

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Exit, Layer, Schema } from "effect"
+import { Effect, Exit, Fiber, Layer, Schema } from "effect"
+import { TestClock } from "effect/testing"
 import { LaunchClaims } from "../src/LaunchToken.ts"
 import { MerchantId } from "../src/Merchant.ts"
 import { nextDelay, defaultSchedule } from "../src/RetrySchedule.ts"
@@ -56,6 +57,21 @@ describe("openSession", () => {
 })
 
 describe("playRound", () => {
+  it.effect("a round whose player goes away while the debit is out is still carried to its end", () => {
+    const log = newLog()
+    return Effect.gen(function*() {
+      const opened = yield* openSession(launchToken(claims({ sub: "slow" })))
+      const round = yield* Effect.forkChild(playRound(opened.sessionToken, { stake: "10", selection: "odd" }))
+      yield* Effect.yieldNow
+      assert.strictEqual(log.begun.length, 1)
+      yield* Effect.forkChild(Fiber.interrupt(round))
+      yield* TestClock.adjust("1 second")
+      const exit = yield* Fiber.await(round)
+      assert.isTrue(Exit.hasInterrupts(exit))
+      assert.strictEqual(log.settled.length, 1, "the debit's answer is booked and its credit queued")
+    }).pipe(Effect.provide(world(log)))
+  })
+
   it.effect("a win: debit recorded before it is sent, then settled with a credit that references the debit", () => {
     const log = newLog()
     return Effect.gen(function*() {

@@ -18,7 +18,10 @@ export const operatorDetails = (calls: Array<DetailsRequest>, answer: (request: 
     })
   )
 
-/** A wallet that refuses player `broke` (402), is unavailable for player `offline`, and otherwise answers 90.00. */
+/**
+ * A wallet that refuses player `broke` (402), is unavailable for player
+ * `offline`, answers player `slow` after a second, and otherwise answers 90.00.
+ */
 export const wallet = Layer.succeed(
   WalletClient,
   WalletClient.of({
@@ -27,6 +30,8 @@ export const wallet = Layer.succeed(
         ? Effect.fail(new BetRefused({ operatorStatus: 402 }))
         : debit.playerId === "offline"
         ? Effect.fail(new WalletUnavailable({ detail: "the operator's wallet did not answer within 5000 ms" }))
+        : debit.playerId === "slow"
+        ? Effect.as(Effect.sleep("1 second"), { balance: "90.00" })
         : Effect.succeed({ balance: "90.00" })
   })
 )

@@ -106,26 +106,32 @@ export const playRound = Effect.fn("playRound")(function*(
   })
   const debit = transaction("transaction.debit", yield* ids.uuid, stake, false)
   const ledger = yield* RoundLedger
-  yield* ledger.begin({ roundId, sessionId: session.id, stake, selection: request.selection, debit })
-  const accepted = yield* (yield* WalletClient).debit(merchant, debit).pipe(
-    Effect.tapError((error) =>
-      error._tag === "BetRefused"
-        ? ledger.refuse(roundId)
-        : ids.uuid.pipe(
-          Effect.flatMap((refundId) =>
-            ledger.fail(roundId, transaction("transaction.refund", refundId, stake, true, debit.transactionId))
+  const wallet = yield* WalletClient
+  const booked = Effect.gen(function*() {
+    yield* ledger.begin({ roundId, sessionId: session.id, stake, selection: request.selection, debit })
+    const accepted = yield* wallet.debit(merchant, debit).pipe(
+      Effect.tapError((error) =>
+        error._tag === "BetRefused"
+          ? ledger.refuse(roundId)
+          : ids.uuid.pipe(
+            Effect.flatMap((refundId) =>
+              ledger.fail(roundId, transaction("transaction.refund", refundId, stake, true, debit.transactionId))
+            )
           )
-        )
+      )
     )
-  )
-  const outcome = yield* engine.play(session.gameId, request.selection, stake)
-  const creditId = yield* ids.uuid
-  yield* ledger.settle(
-    roundId,
-    outcome.outcome,
-    outcome.payout,
-    transaction("transaction.credit", creditId, outcome.payout, true, debit.transactionId)
-  )
+    const outcome = yield* engine.play(session.gameId, request.selection, stake)
+    const creditId = yield* ids.uuid
+    yield* ledger.settle(
+      roundId,
+      outcome.outcome,
+      outcome.payout,
+      transaction("transaction.credit", creditId, outcome.payout, true, debit.transactionId)
+    )
+    return { accepted, outcome }
+  })
+  /* Once begun, a round is carried to its end even if the player's connection drops meanwhile. */
+  const { accepted, outcome } = yield* Effect.uninterruptible(booked)
   const after = Money.parse(accepted.balance, session.currency)
   const balance = Result.isSuccess(after) ? format(after.success.minor + outcome.payout) : accepted.balance
   return new RoundResult({ roundId, outcome: outcome.outcome, payout: format(outcome.payout), balance })
