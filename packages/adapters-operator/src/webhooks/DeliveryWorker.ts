@@ -44,7 +44,9 @@ const notDelivered = (error: string, status?: number, retryAfter?: number): NotD
  * the URL of its type chosen from the merchant's current settings (each
  * merchant of a claimed batch read once, after the claim), signed
  * afresh with the message's own id as `webhook-id` and its stored body, at
- * most `concurrency` at once. 2xx → delivered; anything else → retried after
+ * most `concurrency` at once (a slot is free again as soon as the operator
+ * has answered; the outcome is recorded meanwhile, the message staying leased
+ * until it is). 2xx → delivered; anything else → retried after
  * the schedule's next delay (jittered, an operator's `Retry-After` honoured),
  * or failed when the schedule is exhausted. Claims are leased, so no message
  * is sent by two workers at once while its attempt lasts.
@@ -100,7 +102,8 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
       : queue.retryLater(delivery.id, delay, result.error, result.status)
   })
 
-  const deliver = (delivery: Delivery, merchant: Merchant | undefined) =>
+  /** One attempt's result; a defect while sending counts as a failed attempt. */
+  const send = (delivery: Delivery, merchant: Merchant | undefined) =>
     attempt(delivery, merchant).pipe(
       Effect.exit,
       Effect.flatMap((exit) => {
@@ -114,8 +117,7 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
             ),
             notDelivered("internal error while sending")
           )
-      }),
-      Effect.flatMap((result) => record(delivery, result))
+      })
     )
 
   /** The merchants of a claimed batch as they are now, each read once: their URLs decide where messages go. */
@@ -145,8 +147,9 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
       active++
       yield* FiberSet.run(
         inFlight,
-        deliver(delivery, current.get(delivery.merchantId)).pipe(
-          Effect.ensuring(Effect.andThen(Effect.sync(() => active--), signal))
+        send(delivery, current.get(delivery.merchantId)).pipe(
+          Effect.ensuring(Effect.andThen(Effect.sync(() => active--), signal)),
+          Effect.flatMap((result) => record(delivery, result))
         )
       )
     }
