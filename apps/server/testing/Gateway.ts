@@ -5,7 +5,8 @@ import { randomBytes } from "node:crypto"
 import { createServer } from "node:net"
 import { join } from "node:path"
 
-const main = join(import.meta.dirname, "..", "src", "main.ts")
+/** The server as `npm start` runs it: the bundle `npm ci` prepares (the test run rebuilds it first). */
+const main = join(import.meta.dirname, "..", "dist", "main.mjs")
 
 /** A free TCP port on 127.0.0.1. */
 export const freePort = (): Promise<number> =>
