@@ -77,8 +77,9 @@ export const repositories = (config: GatewayConfig, dataKey: Redacted.Redacted<B
   )
 
 /**
- * The whole gateway from its configuration. The HTTP side reads merchants,
- * games and API keys through short caches; the delivery worker and the
+ * The whole gateway from its configuration. The HTTP side reads merchants
+ * and API keys through caches the change feed keeps fresh (the games
+ * catalogue is in memory for everyone); the delivery worker and the
  * background jobs read the repositories themselves. Every call to an
  * operator goes through one signed-POST path with one cache of merchant keys.
  * Releasing it stops accepting connections, lets in-flight requests finish,
