@@ -1,0 +1,72 @@
+/**
+ * The BASELINE of the bench, run as its own process (`node bench/baseline.ts`,
+ * prints `{"port":N}` on its first stdout line): plain `node:http` and a
+ * pooled `pg` client (10 connections), no cache, the straightforward
+ * implementation of the gateway's two operator GET endpoints on the same
+ * database, answering the same JSON:
+ *
+ * - `GET /api/v1.1/operator-api/games` (baseline-games.ts)
+ * - `GET /api/v1.1/operator-api/games/generate-launch-url` (baseline-launch.ts)
+ *
+ * Environment: DATABASE_URL, DATA_ENCRYPTION_KEY (base64, 32 bytes),
+ * PUBLIC_BASE_URL. Test-only code: it lives in bench/ only.
+ */
+import { generateKeyPairSync, createHash } from "node:crypto"
+import { createServer } from "node:http"
+import pg from "pg"
+import { listGames } from "./baseline-games.ts"
+import { authenticate, Problem, sendJson, sendProblem } from "./baseline-http.ts"
+import { launch, type LaunchContext } from "./baseline-launch.ts"
+
+const required = (name: string): string => {
+  const value = process.env[name]
+  if (value === undefined || value === "") throw new Error(`baseline: ${name} is required`)
+  return value
+}
+
+const pool = new pg.Pool({ connectionString: required("DATABASE_URL"), max: 10 })
+const dataKey = Buffer.from(required("DATA_ENCRYPTION_KEY"), "base64")
+if (dataKey.length !== 32) throw new Error("baseline: DATA_ENCRYPTION_KEY must be 32 bytes of base64")
+const publicBaseUrl = required("PUBLIC_BASE_URL").replace(/\/+$/, "")
+const { privateKey, publicKey } = generateKeyPairSync("ed25519")
+const kid = createHash("sha256").update(publicKey.export({ format: "der", type: "spki" })).digest("base64url")
+const context: LaunchContext = { pool, dataKey, publicBaseUrl, signingKey: { kid, privateKey } }
+
+const api = "/api/v1.1/operator-api"
+
+const server = createServer((req, res) => {
+  const url = new URL(req.url ?? "/", "http://baseline")
+  const route = req.method === "GET" ? url.pathname : ""
+  const answer = async () => {
+    switch (route) {
+      case `${api}/games`: {
+        await authenticate(pool, req.headers["sv-api-key"])
+        return sendJson(res, 200, await listGames(pool, url.searchParams, publicBaseUrl))
+      }
+      case `${api}/games/generate-launch-url`: {
+        const merchantId = await authenticate(pool, req.headers["sv-api-key"])
+        return sendJson(res, 200, await launch(context, merchantId, url.searchParams), { "cache-control": "no-store" })
+      }
+      case "/health":
+        return sendJson(res, 200, { status: "ok" })
+      default:
+        throw new Problem(404, "ROUTE_NOT_FOUND", `no route ${req.method} ${url.pathname}`)
+    }
+  }
+  req.resume()
+  answer().catch((error: unknown) => sendProblem(res, error))
+})
+server.keepAliveTimeout = 60_000
+server.listen(0, "127.0.0.1", () => {
+  const address = server.address()
+  const port = typeof address === "object" && address !== null ? address.port : 0
+  process.stdout.write(`${JSON.stringify({ port })}\n`)
+})
+const stop = () => {
+  server.close()
+  server.closeAllConnections()
+  pool.end().finally(() => process.exit(0))
+}
+process.on("SIGTERM", stop)
+// The bench owns this process: when it goes away (its stdin pipe closes), so does the baseline.
+process.stdin.on("end", stop).resume()

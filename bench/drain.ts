@@ -1,0 +1,156 @@
+/**
+ * The delivery worker's throughput: N `transaction.credit` messages queued in
+ * one transaction of the outbox (`webhook_deliveries`; its insert trigger
+ * wakes the workers), timed from the commit until the operator stub has
+ * received all of them. The baseline: the same N messages signed and POSTed
+ * by plain keep-alive code at the worker's concurrency (16).
+ */
+import { randomUUID } from "node:crypto"
+import { Agent, request } from "node:http"
+import pg from "pg"
+import { signMessage, type SigningKeys } from "@gateway/adapters-operator/webhooks/Signature"
+import { fetchJson, numberField } from "./json.ts"
+
+/** Wallet messages of one batch (webhook-id `<batch>.<uuid>`) the stub has received: in all, and once per id. */
+interface BatchCount {
+  readonly total: number
+  readonly distinct: number
+}
+
+/** One drain of N messages. */
+export interface Drain {
+  readonly messages: number
+  readonly seconds: number
+  readonly perSecond: number
+  /** False when the time limit ran out first (then perSecond counts what arrived). */
+  readonly complete: boolean
+  /** Messages of the batch the stub received more than once (the same webhook-id again). */
+  readonly duplicates: number
+}
+
+const creditBody = (id: string) =>
+  JSON.stringify({
+    type: "transaction.credit",
+    timestamp: new Date().toISOString(),
+    data: { transactionId: id, amount: "1.00", currency: "ETB" }
+  })
+
+const batchCount = async (operatorUrl: string, batch: string): Promise<BatchCount> => {
+  const counts: unknown = await fetchJson(`${operatorUrl}/count`, {}, 200)
+  const batches = typeof counts === "object" && counts !== null && "batches" in counts ? counts.batches : undefined
+  const own = typeof batches === "object" && batches !== null && batch in batches
+    ? Object.getOwnPropertyDescriptor(batches, batch)?.value
+    : undefined
+  return own === undefined ? { total: 0, distinct: 0 } : { total: numberField(own, "total"), distinct: numberField(own, "distinct") }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+const waitForBatch = async (operatorUrl: string, batch: string, messages: number, deadline: number): Promise<number> => {
+  for (;;) {
+    const { distinct } = await batchCount(operatorUrl, batch)
+    if (distinct >= messages || Date.now() >= deadline) return distinct
+    await sleep(10)
+  }
+}
+
+const pending = async (client: pg.Client): Promise<number> =>
+  (await client.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'")).rows[0]?.n ?? 0
+
+/** Waits until the outbox has nothing pending (messages of earlier runs); false when `timeoutMs` ran out. */
+export const outboxEmpty = async (databaseUrl: string, timeoutMs: number): Promise<boolean> => {
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    const deadline = Date.now() + timeoutMs
+    while (Date.now() < deadline) {
+      if (await pending(client) === 0) return true
+      await sleep(100)
+    }
+    return false
+  } finally {
+    await client.end()
+  }
+}
+
+/** What one worker drain needs. */
+export interface DrainOptions {
+  readonly databaseUrl: string
+  readonly operatorUrl: string
+  readonly merchantId: number
+  readonly messages: number
+  readonly timeoutMs: number
+}
+
+/**
+ * Queues `messages` credits of `merchantId` in one transaction, their ids
+ * `<batch>.<uuid>`, and times the workers' drain until the stub has received
+ * every id.
+ */
+export const drainWorker = async (options: DrainOptions, batch: string): Promise<Drain> => {
+  const { databaseUrl, operatorUrl, merchantId, messages } = options
+  if (!(await outboxEmpty(databaseUrl, 120_000))) console.error("bench: the outbox still has pending messages of earlier runs")
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  let started: number
+  try {
+    await client.query("BEGIN")
+    await client.query(
+      `INSERT INTO webhook_deliveries (id, merchant_id, type, body)
+       SELECT id, $1, 'transaction.credit',
+              json_build_object('type', 'transaction.credit', 'timestamp', now(),
+                'data', json_build_object('transactionId', id, 'amount', '1.00', 'currency', 'ETB'))::text
+       FROM (SELECT $3 || '.' || gen_random_uuid()::text AS id FROM generate_series(1, $2::int)) ids`,
+      [merchantId, messages, batch]
+    )
+    started = performance.now()
+    await client.query("COMMIT")
+  } finally {
+    await client.end()
+  }
+  const received = await waitForBatch(operatorUrl, batch, messages, Date.now() + options.timeoutMs)
+  const seconds = (performance.now() - started) / 1000
+  await outboxEmpty(databaseUrl, 30_000)
+  const { total, distinct } = await batchCount(operatorUrl, batch)
+  return { messages, seconds, perSecond: received / seconds, complete: received >= messages, duplicates: total - distinct }
+}
+
+const postOnce = (agent: Agent, url: string, body: string, headers: Record<string, string>) =>
+  new Promise<void>((resolve, reject) => {
+    const req = request(url, {
+      method: "POST",
+      agent,
+      headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) }
+    }, (res) => {
+      res.resume()
+      res.on("end", () => (res.statusCode ?? 0) < 300 ? resolve() : reject(new Error(`stub answered ${res.statusCode}`)))
+    })
+    req.on("error", reject)
+    req.end(body)
+  })
+
+/** The baseline: `messages` signed credits POSTed by plain code, `concurrency` at a time over keep-alive. */
+export const drainPlain = async (
+  operatorUrl: string,
+  keys: SigningKeys,
+  messages: number,
+  concurrency = 16
+): Promise<Drain> => {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency })
+  const ids = Array.from({ length: messages }, () => `plain.${randomUUID()}`)
+  let next = 0
+  const started = performance.now()
+  try {
+    await Promise.all(Array.from({ length: concurrency }, async () => {
+      while (next < ids.length) {
+        const id = ids[next++] ?? ""
+        const body = creditBody(id)
+        await postOnce(agent, `${operatorUrl}/wallet`, body, { ...signMessage(keys, id, Math.floor(Date.now() / 1000), body) })
+      }
+    }))
+  } finally {
+    agent.destroy()
+  }
+  const seconds = (performance.now() - started) / 1000
+  return { messages, seconds, perSecond: messages / seconds, complete: true, duplicates: 0 }
+}

@@ -1,0 +1,82 @@
+/**
+ * What the bench reads of a server process from /proc: CPU time (utime +
+ * stime) and resident memory (VmRSS sampled, VmHWM the kernel's own peak).
+ */
+import { execFileSync } from "node:child_process"
+import { readFileSync } from "node:fs"
+
+/** Clock ticks per second of /proc/<pid>/stat (`getconf CLK_TCK`, else the usual 100). */
+export const clockTicks: number = (() => {
+  try {
+    const ticks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim())
+    return Number.isFinite(ticks) && ticks > 0 ? ticks : 100
+  } catch {
+    return 100
+  }
+})()
+
+/** CPU milliseconds (user + system) a process has used so far; 0 once it is gone. */
+export const cpuMs = (pid: number): number => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    // Fields after the command name, which is in parentheses and may hold spaces: state is [0], utime [11], stime [12].
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return ((Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / clockTicks) * 1000
+  } catch {
+    return 0
+  }
+}
+
+const statusKb = (pid: number, field: "VmRSS" | "VmHWM"): number => {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"))
+    return match === null ? 0 : Number(match[1])
+  } catch {
+    return 0
+  }
+}
+
+/** The kernel's peak resident set of a running process (VmHWM), in MB. */
+export const highWaterMb = (pid: number): number => statusKb(pid, "VmHWM") / 1024
+
+/** Peak memory of the watched processes, by name. */
+export interface MemoryPeak {
+  /** The largest VmRSS seen by sampling every 100 ms, MB. */
+  readonly sampledMb: number
+  /** VmHWM read just before the process was stopped, MB. */
+  readonly highWaterMb: number
+}
+
+/**
+ * Samples VmRSS of the watched processes every 100 ms for the whole bench.
+ * `final` reads VmHWM of a process before it is stopped.
+ */
+export const memoryWatch = () => {
+  const watched = new Map<string, number>()
+  const sampled = new Map<string, number>()
+  const highWater = new Map<string, number>()
+  const sample = () => {
+    for (const [name, pid] of watched) {
+      const mb = statusKb(pid, "VmRSS") / 1024
+      if (mb > (sampled.get(name) ?? 0)) sampled.set(name, mb)
+    }
+  }
+  const timer = setInterval(sample, 100)
+  timer.unref()
+  return {
+    watch: (name: string, pid: number) => {
+      watched.set(name, pid)
+      sample()
+    },
+    final: (name: string) => {
+      const pid = watched.get(name)
+      if (pid === undefined) return
+      sample()
+      highWater.set(name, Math.max(highWater.get(name) ?? 0, highWaterMb(pid)))
+      watched.delete(name)
+    },
+    peak: (name: string): MemoryPeak => ({ sampledMb: sampled.get(name) ?? 0, highWaterMb: highWater.get(name) ?? 0 }),
+    close: () => clearInterval(timer)
+  }
+}
+export type MemoryWatch = ReturnType<typeof memoryWatch>

@@ -1,0 +1,43 @@
+/**
+ * "Start to /ready": the server spawned on an existing, seeded database,
+ * `/ready` polled every 20 ms until it answers 200. (`spawnGateway` waits for
+ * /health at 100 ms steps, too coarse for this, so the process is spawned here
+ * the same way: the bundle `apps/server/dist/main.mjs` that `npm start` and
+ * `spawnGateway` run, which `npm run bench` builds first.)
+ */
+import { spawn } from "node:child_process"
+import { existsSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { freePort } from "@gateway/server/testing"
+import { stopProcess, track } from "./children.ts"
+
+/** The server's bundle, found next to the package's testing module (where `spawnGateway` finds it). */
+const mainModule = join(dirname(fileURLToPath(import.meta.resolve("@gateway/server/testing"))), "..", "dist", "main.mjs")
+
+/** Milliseconds from spawn until `/ready` answered 200; the process is stopped afterwards. */
+export const startToReady = async (env: Record<string, string>, timeoutMs = 30_000): Promise<number> => {
+  if (!existsSync(mainModule)) throw new Error(`${mainModule} is missing: build it with \`node apps/server/build.ts\``)
+  const port = await freePort()
+  const started = performance.now()
+  const child = track(spawn(process.execPath, [mainModule], {
+    env: { PATH: process.env["PATH"] ?? "", HOST: "127.0.0.1", ...env, PORT: String(port) },
+    stdio: ["ignore", "ignore", "pipe"]
+  }))
+  let output = ""
+  child.stderr.on("data", (d: Buffer) => output += d.toString())
+  try {
+    while (performance.now() - started < timeoutMs) {
+      if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}: ${output}`)
+      const ok = await fetch(`http://127.0.0.1:${port}/ready`).then(async (r) => {
+        await r.arrayBuffer()
+        return r.ok
+      }, () => false)
+      if (ok) return performance.now() - started
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    throw new Error(`gateway was not ready within ${timeoutMs} ms: ${output}`)
+  } finally {
+    await stopProcess(child)
+  }
+}

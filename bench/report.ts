@@ -1,0 +1,132 @@
+/**
+ * The bench's report: the machine, the endpoint table, the delivery table,
+ * memory and start-up, then whether each target holds.
+ */
+import type { Run } from "./autocannon.ts"
+import type { Drain } from "./drain.ts"
+import type { MemoryPeak } from "./proc.ts"
+
+/** One endpoint at one connection count, on both servers. */
+export interface Row {
+  readonly endpoint: string
+  readonly connections: number
+  readonly gateway: Run
+  readonly baseline?: Run | undefined
+}
+
+/** Everything one bench run measured. */
+export interface Results {
+  readonly facts: ReadonlyArray<readonly [string, string]>
+  readonly rows: ReadonlyArray<Row>
+  readonly delivery: { readonly plain: Drain; readonly one: Drain; readonly two: Drain }
+  readonly memory: { readonly gateway: MemoryPeak; readonly baseline: MemoryPeak; readonly secondGateway: MemoryPeak }
+  /** Start to /ready of each attempt, ms. */
+  readonly ready: ReadonlyArray<number>
+}
+
+const fixed = (n: number, digits: number) => Number.isFinite(n) ? n.toFixed(digits) : "—"
+const latency = (run: Run | undefined) => run === undefined ? "—" : `${fixed(run.p50, 2)} / ${fixed(run.p99, 2)}`
+const ratio = (row: Row) => row.baseline === undefined ? Number.NaN : row.gateway.rps / row.baseline.rps
+const failures = (run: Run | undefined) => run === undefined ? "—" : `${run.non2xx}${run.errors > 0 ? ` (+${run.errors} err)` : ""}`
+
+/** The median of some numbers. */
+export const median = (values: ReadonlyArray<number>): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length === 0 ? Number.NaN : sorted.length % 2 === 1 ? sorted[mid] ?? Number.NaN : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2
+}
+
+const endpointTable = (rows: ReadonlyArray<Row>): Array<string> => [
+  "| endpoint | conns | gateway req/s | baseline req/s | ratio | gateway p50 / p99 ms | baseline p50 / p99 ms | non-2xx gateway / baseline | gateway CPU ms/req | baseline CPU ms/req |",
+  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  ...rows.map((row) =>
+    `| ${row.endpoint} | ${row.connections} | ${fixed(row.gateway.rps, 0)} | ${fixed(row.baseline?.rps ?? Number.NaN, 0)} | ` +
+    `${Number.isFinite(ratio(row)) ? `${fixed(ratio(row), 2)}×` : "—"} | ${latency(row.gateway)} | ${latency(row.baseline)} | ` +
+    `${failures(row.gateway)} / ${failures(row.baseline)} | ${fixed(row.gateway.cpuMsPerRequest, 3)} | ` +
+    `${fixed(row.baseline?.cpuMsPerRequest ?? Number.NaN, 3)} |`
+  )
+]
+
+const drainRow = (name: string, drain: Drain, base: Drain) =>
+  `| ${name} | ${drain.messages} | ${fixed(drain.seconds, 2)} | ${fixed(drain.perSecond, 0)} | ${fixed(drain.perSecond / base.perSecond, 2)}× | ` +
+  `${drain.complete ? "yes" : "**no, timed out**"} | ${drain.duplicates} |`
+
+const deliveryTable = (d: Results["delivery"]): Array<string> => [
+  "| run | messages | seconds | deliveries/s | vs plain | complete | received twice |",
+  "|---|---:|---:|---:|---:|---|---:|",
+  drainRow("plain signed POSTs, 16 at a time (baseline)", d.plain, d.plain),
+  drainRow("delivery worker, one gateway", d.one, d.plain),
+  drainRow("delivery worker, two gateways on one database", d.two, d.plain),
+  "",
+  `Two instances / one: **${fixed(d.two.perSecond / d.one.perSecond, 2)}×**`
+]
+
+const mb = (peak: MemoryPeak) => `${fixed(peak.sampledMb, 1)} MB sampled, VmHWM ${fixed(peak.highWaterMb, 1)} MB`
+
+/** A target and whether it holds, with the numbers that decide it. */
+interface Verdict {
+  readonly target: string
+  readonly holds: boolean
+  readonly detail: string
+}
+
+const throughputTarget = (rows: ReadonlyArray<Row>, endpoint: string, factor: number): Verdict => {
+  const measured = rows.filter((row) => row.endpoint === endpoint && row.baseline !== undefined)
+  const checks = measured.map((row) => {
+    const base = row.baseline
+    const fast = ratio(row) >= factor
+    const tail = base !== undefined && row.gateway.p99 <= base.p99
+    const clean = row.gateway.non2xx + row.gateway.errors + (base?.non2xx ?? 0) + (base?.errors ?? 0) === 0
+    return { ok: fast && tail && clean, text: `${row.connections} conns: ${fixed(ratio(row), 2)}×${tail ? "" : ", p99 worse"}${clean ? "" : ", non-2xx/errors"}` }
+  })
+  return {
+    target: `${endpoint} ≥ ${factor}× baseline, p99 ≤ baseline, 0 non-2xx`,
+    holds: checks.length > 0 && checks.every((c) => c.ok),
+    detail: checks.map((c) => c.text).join("; ")
+  }
+}
+
+const verdicts = (results: Results): Array<Verdict> => {
+  const { plain, one, two } = results.delivery
+  const ready = median(results.ready)
+  const rss = Math.max(results.memory.gateway.sampledMb, results.memory.gateway.highWaterMb)
+  return [
+    throughputTarget(results.rows, "games page", 5),
+    throughputTarget(results.rows, "search", 20),
+    throughputTarget(results.rows, "launch, operator at once", 2),
+    { target: "delivery worker ≥ 0.7× plain POSTs", holds: one.complete && one.perSecond >= 0.7 * plain.perSecond, detail: `${fixed(one.perSecond / plain.perSecond, 2)}×` },
+    { target: "two instances ≥ 1.6× one", holds: two.complete && two.perSecond >= 1.6 * one.perSecond, detail: `${fixed(two.perSecond / one.perSecond, 2)}×` },
+    { target: "gateway peak RSS < 200 MB", holds: rss < 200, detail: `${fixed(rss, 1)} MB` },
+    { target: "start to /ready < 1 s", holds: ready < 1000, detail: `median ${fixed(ready, 0)} ms` }
+  ]
+}
+
+/** The report as markdown. */
+export const render = (results: Results): string => [
+  "# Operator Gateway bench",
+  "",
+  ...results.facts.map(([name, value]) => `- ${name}: ${value}`),
+  "",
+  "## Endpoints",
+  "",
+  ...endpointTable(results.rows),
+  "",
+  "Latency is of 2xx answers; CPU is the server process's user + system time over the measured seconds divided by " +
+  "the answers (PostgreSQL's CPU is not in it). Rounds have no baseline.",
+  "",
+  "## Delivery worker",
+  "",
+  ...deliveryTable(results.delivery),
+  "",
+  "## Memory and start-up",
+  "",
+  `- gateway peak RSS: ${mb(results.memory.gateway)}`,
+  `- second gateway (delivery drain only): ${mb(results.memory.secondGateway)}`,
+  `- baseline peak RSS: ${mb(results.memory.baseline)}`,
+  `- gateway start to /ready on the seeded database: median ${fixed(median(results.ready), 0)} ms (${results.ready.map((ms) => fixed(ms, 0)).join(", ")} ms)`,
+  "",
+  "## Targets",
+  "",
+  ...verdicts(results).map((v) => `- ${v.holds ? "✔ holds" : "✘ fails"}: ${v.target} — ${v.detail}`),
+  ""
+].join("\n")

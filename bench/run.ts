@@ -1,0 +1,206 @@
+/**
+ * `npm run bench`: the gateway against a plain baseline on one PostgreSQL
+ * database, in one run; see bench/README.md. Environment: DATABASE_URL
+ * (else an embedded PostgreSQL), BENCH_SECONDS (5), BENCH_QUICK=1 (16
+ * connections only, 2 s runs), BENCH_MESSAGES (20000), BENCH_TIMEOUT_SECONDS.
+ */
+import { Effect, Exit, Redacted, Scope } from "effect"
+import { mkdirSync, rmSync, writeFileSync } from "node:fs"
+import { availableParallelism, cpus, loadavg } from "node:os"
+import { join } from "node:path"
+import * as PgTest from "@gateway/adapters-pg/testing"
+import { measure, type Run, type Target } from "./autocannon.ts"
+import { guard, type Helper, killAll, killStrayChildren, startHelper } from "./children.ts"
+import { compareServers } from "./equivalence.ts"
+import { drainPlain, drainWorker, outboxEmpty } from "./drain.ts"
+import { createMerchant, gatewayEnv, loggedKinds, startGateway, type Supervised, supervise } from "./gateways.ts"
+import { memoryWatch } from "./proc.ts"
+import { startToReady } from "./ready.ts"
+import { render, type Results, type Row } from "./report.ts"
+import { operatorScenarios, roundScenario, type Scenario } from "./scenarios.ts"
+import { dropDatabase, seed, serverVersion } from "./seed.ts"
+import { openSessions, rotation } from "./sessions.ts"
+
+const quick = process.env["BENCH_QUICK"] === "1"
+const seconds = Number(process.env["BENCH_SECONDS"] ?? (quick ? 2 : 5))
+const levels = quick ? [16] : [1, 16, 64]
+const messages = Number(process.env["BENCH_MESSAGES"] ?? (quick ? 2000 : 20_000))
+const drainTimeoutMs = Math.max(30_000, messages * 6)
+const runs = 12 * levels.length
+const budgetSeconds = Number(process.env["BENCH_TIMEOUT_SECONDS"] ?? runs * (seconds + 4) + (3 * drainTimeoutMs) / 1000 + 180)
+
+const began = performance.now()
+const loadAtStart = loadavg()[0] ?? 0
+const elapsed = () => `${((performance.now() - began) / 1000).toFixed(0)} s`
+const log = (line: string) => console.log(`[${elapsed()}] ${line}`)
+const brief = (run: Run) =>
+  `${run.rps.toFixed(0)} req/s, p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms` +
+  (run.non2xx + run.errors > 0 ? `, non-2xx ${run.non2xx} ${JSON.stringify(run.statuses)}, errors ${run.errors}` : "")
+
+const notes: Array<string> = []
+const memory = memoryWatch()
+
+const restartIfExited = async (gateway: Supervised, during: string) => {
+  const event = await gateway.ensureAlive(during)
+  if (event === undefined) return
+  log(event)
+  notes.push(event)
+}
+
+/** Each scenario at each connection count, on the gateway and then (when it has the endpoint) the baseline. */
+const measureAll = async (scenarios: ReadonlyArray<Scenario>, gateway: Supervised, baseline: Helper): Promise<Array<Row>> => {
+  const rows: Array<Row> = []
+  const baselineTarget: Target = { url: baseline.url, pid: baseline.pid }
+  for (const scenario of scenarios) {
+    for (const connections of levels) {
+      await restartIfExited(gateway, `the runs before ${scenario.name} @${connections}`)
+      const { url, pid } = gateway.current()
+      const onGateway = await measure({ url, pid }, scenario.load, connections, seconds)
+      log(`${scenario.name} @${connections} gateway: ${brief(onGateway)}`)
+      await restartIfExited(gateway, `${scenario.name} @${connections} (that row is not valid)`)
+      let onBaseline: Run | undefined
+      if (scenario.baseline) {
+        onBaseline = await measure(baselineTarget, scenario.load, connections, seconds)
+        log(`${scenario.name} @${connections} baseline: ${brief(onBaseline)}`)
+      }
+      for (const [who, run] of [["gateway", onGateway], ["baseline", onBaseline]] as const) {
+        if (run !== undefined && run.non2xx + run.errors > 0) {
+          notes.push(`${scenario.name} @${connections}, ${who}: statuses ${JSON.stringify(run.statuses)}, errors ${run.errors}`)
+        }
+      }
+      rows.push({ endpoint: scenario.name, connections, gateway: onGateway, baseline: onBaseline })
+    }
+  }
+  return rows
+}
+
+/** The bench's own database, dropped at the end. */
+let benchDatabase: string | undefined
+
+/** Closes the scope (drops the database, stops an embedded server); false when it takes longer than `ms`. */
+const closeWithin = (scope: Scope.Closeable, ms: number): Promise<boolean> => {
+  let timer: NodeJS.Timeout | undefined
+  return Promise.race([
+    Effect.runPromise(Scope.close(scope, Exit.void)).then(() => true),
+    new Promise<boolean>((resolve) => timer = setTimeout(() => resolve(false), ms))
+  ]).finally(() => clearTimeout(timer))
+}
+
+const main = async (scope: Scope.Scope): Promise<Results> => {
+  const databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedDatabaseUrl)))
+  benchDatabase = databaseUrl
+  const database = `PostgreSQL ${await serverVersion(databaseUrl)}, ${
+    process.env["DATABASE_URL"] ? "the server at DATABASE_URL" : "embedded (throw-away)"
+  }, a fresh database`
+  const operator = await startHelper("operator.ts", {})
+  const env = gatewayEnv(databaseUrl)
+
+  log("migrating and creating the first merchant through the API")
+  const first = await startGateway(env)
+  const merchant = await createMerchant(first)
+  await first.stop()
+  log("seeding 10,000 games, 1,000 merchants and their API keys")
+  const seeded = await seed(databaseUrl, { first: merchant.id, merchants: 1000, games: 10_000, operatorUrl: operator.url })
+
+  const ready: Array<number> = []
+  for (let i = 0; i < 3; i++) ready.push(await startToReady(env))
+  log(`start to /ready: ${ready.map((ms) => ms.toFixed(0)).join(", ")} ms`)
+
+  const supervised = await supervise(env, (instance) => {
+    log(`the measured gateway runs as pid ${instance.pid} at ${instance.url}`)
+    memory.watch("gateway", instance.pid)
+  })
+  const baseline = await startHelper("baseline.ts", {
+    DATABASE_URL: databaseUrl,
+    DATA_ENCRYPTION_KEY: env["DATA_ENCRYPTION_KEY"] ?? "",
+    PUBLIC_BASE_URL: env["PUBLIC_BASE_URL"] ?? ""
+  })
+  memory.watch("baseline", baseline.pid)
+
+  const differences = await compareServers(supervised.current().url, baseline.url, operatorScenarios(seeded))
+  log(differences.length === 0 ? "the baseline answers as the gateway does" : differences.join("\n"))
+  notes.push(...differences)
+
+  const rows = await measureAll(operatorScenarios(seeded), supervised, baseline)
+  log("opening game sessions")
+  const demo = await openSessions(supervised.current().url, seeded.fastKeys, quick ? 100 : 400, "demo")
+  const real = await openSessions(supervised.current().url, seeded.fastKeys, quick ? 100 : 200, "real")
+  rows.push(...await measureAll([
+    roundScenario("round, demo", rotation(demo)),
+    roundScenario("round, real (debit to the stub)", rotation(real))
+  ], supervised, baseline))
+  const gateway = supervised.current()
+
+  log("waiting for the credits of the real rounds to be delivered")
+  if (!(await outboxEmpty(databaseUrl, 120_000))) notes.push("the credits of the real rounds were not all delivered in 120 s")
+  log(`delivery: ${messages} messages, plain POSTs`)
+  const plain = await drainPlain(operator.url, merchant.keys, messages)
+  log(`plain: ${plain.perSecond.toFixed(0)}/s; delivery worker, one gateway`)
+  const drainOptions = { databaseUrl, operatorUrl: operator.url, merchantId: merchant.id, messages, timeoutMs: drainTimeoutMs }
+  const one = await drainWorker(drainOptions, "worker-one")
+  log(`one gateway: ${one.perSecond.toFixed(0)}/s; starting a second gateway`)
+  const second = await startGateway(env)
+  memory.watch("gateway #2", second.pid)
+  const two = await drainWorker(drainOptions, "worker-two")
+  log(`two gateways: ${two.perSecond.toFixed(0)}/s`)
+  memory.final("gateway #2")
+  await second.stop()
+
+  for (const [name, instance] of [["gateway", gateway], ["second gateway", second]] as const) {
+    for (const { kind, count } of loggedKinds(instance).slice(0, 5)) notes.push(`the ${name} logged ${count}× ${kind}`)
+  }
+  memory.final("gateway")
+  memory.final("baseline")
+  await Promise.all([gateway.stop(), baseline.stop(), operator.stop()])
+
+  const cpu = cpus()[0]?.model ?? "unknown CPU"
+  return {
+    facts: [
+      ["date", new Date().toISOString()],
+      ["node", process.version],
+      ["machine", `${availableParallelism()} cores (${cpu}), shared by the load generator, gateway, baseline, PostgreSQL and the operator stub`],
+      ["load average (1 min)", `${loadAtStart.toFixed(2)} when the bench started (other work on the machine skews every number)`],
+      ["database", database],
+      ["runs", `${seconds} s each after a 1 s warm-up, at ${levels.join(", ")} connections${quick ? " (BENCH_QUICK)" : ""}`],
+      ["data", "10,000 seeded games (+ the built-in ones), 1,000 merchants with one API key each, keys rotated per request"],
+      ["delivery", `${messages} messages per drain`]
+    ],
+    rows,
+    delivery: { plain, one, two },
+    memory: { gateway: memory.peak("gateway"), baseline: memory.peak("baseline"), secondGateway: memory.peak("gateway #2") },
+    ready
+  }
+}
+
+const disarm = guard(budgetSeconds * 1000)
+const scope = Effect.runSync(Scope.make())
+let exitCode = 0
+try {
+  const results = await main(scope)
+  const report = `${render(results)}${notes.length > 0 ? `\n## Notes\n\n${notes.map((n) => `- ${n}`).join("\n")}\n` : ""}` +
+    `\nTotal bench time: ${elapsed()}.\n`
+  const dir = join(import.meta.dirname, "results")
+  mkdirSync(dir, { recursive: true })
+  const file = join(dir, `${new Date().toISOString().slice(0, 10)}${quick ? "-quick" : ""}.md`)
+  writeFileSync(file, report)
+  console.log(`\n${report}\nWritten to ${file}`)
+} catch (error) {
+  console.error("bench failed:", error)
+  exitCode = 1
+} finally {
+  memory.close()
+  killAll()
+  log("dropping the bench database")
+  if (!(await closeWithin(scope, 10_000))) {
+    // Seen when PgTest's admin connection has been idle for a couple of minutes: its DROP never completes.
+    console.error("bench: the database scope did not close within 10 s; dropping the database directly")
+    if (benchDatabase !== undefined) await dropDatabase(benchDatabase).catch((e: unknown) => console.error(e))
+  }
+  for (const { pid, command } of killStrayChildren()) {
+    console.error(`bench: killed stray child process ${pid}: ${command.slice(0, 200)}`)
+    const dataDir = /-D (\S*\/gateway-pg-[A-Za-z0-9]+)\/pg\b/.exec(command)?.[1]
+    if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true })
+  }
+  disarm()
+}
+process.exit(exitCode)
