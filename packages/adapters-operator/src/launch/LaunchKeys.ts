@@ -51,9 +51,10 @@ export const generatorLayer: Layer.Layer<LaunchKeyGenerator> = Layer.succeed(
 /** The private key object of a stored key; a key whose PEM does not match its kid is a defect. */
 export const open = (key: LaunchSigningKey): Effect.Effect<KeyObject> =>
   Effect.gen(function*() {
-    const parsed = yield* fromPem(key.privateKey)
-    if (parsed.kid !== key.kid) return yield* Effect.die(new Error(`launch signing key ${key.kid} does not match its kid`))
-    return yield* parsePem(key.privateKey)
+    const privateKey = yield* parsePem(key.privateKey)
+    const { kid } = yield* fromKeyObject(privateKey)
+    if (kid !== key.kid) return yield* Effect.die(new Error(`launch signing key ${key.kid} does not match its kid`))
+    return privateKey
   }).pipe(Effect.catchTag("InvalidSigningKey", Effect.die))
 
 /**
