@@ -2,14 +2,14 @@
  * "Start to /ready": the server spawned on an existing, seeded database,
  * `/ready` polled every 20 ms until it answers 200. (`spawnGateway` waits for
  * /health at 100 ms steps, too coarse for this, so the process is spawned here
- * the same way: the bundle `apps/server/dist/main.mjs` that `npm start` and
- * `spawnGateway` run, which `npm run bench` builds first.)
+ * the same way: the bundle `apps/server/dist/main.mjs` with the flags of
+ * `npm start`, as `spawnGateway` runs it, which `npm run bench` builds first.)
  */
 import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { freePort } from "@gateway/server/testing"
+import { freePort, startLine } from "@gateway/server/testing"
 import { stopProcess, track } from "./children.ts"
 
 /** The server's bundle, found next to the package's testing module (where `spawnGateway` finds it). */
@@ -20,8 +20,9 @@ export const startToReady = async (env: Record<string, string>, timeoutMs = 30_0
   if (!existsSync(mainModule)) throw new Error(`${mainModule} is missing: build it with \`node apps/server/build.ts\``)
   const port = await freePort()
   const started = performance.now()
-  const child = track(spawn(process.execPath, [mainModule], {
-    env: { PATH: process.env["PATH"] ?? "", HOST: "127.0.0.1", ...env, PORT: String(port) },
+  const line = startLine()
+  const child = track(spawn(process.execPath, [...line.flags, mainModule], {
+    env: { ...line.env, PATH: process.env["PATH"] ?? "", HOST: "127.0.0.1", ...env, PORT: String(port) },
     stdio: ["ignore", "ignore", "pipe"]
   }))
   let output = ""

@@ -2,7 +2,8 @@
  * `npm run bench`: the gateway against a plain baseline on one PostgreSQL
  * database, in one run; see bench/README.md. Environment: DATABASE_URL
  * (else an embedded PostgreSQL), BENCH_SECONDS (5), BENCH_QUICK=1 (16
- * connections only, 2 s runs), BENCH_MESSAGES (20000), BENCH_TIMEOUT_SECONDS.
+ * connections only, 2 s runs), BENCH_MESSAGES (20000), BENCH_TIMEOUT_SECONDS,
+ * BENCH_ONLY (parts to run, e.g. `search,launch,delivery`).
  */
 import { Effect, Exit, Redacted, Scope } from "effect"
 import { mkdirSync, rmSync, writeFileSync } from "node:fs"
@@ -13,7 +14,7 @@ import { measure, type Run, type Target } from "./autocannon.ts"
 import { guard, type Helper, killAll, killStrayChildren, startHelper } from "./children.ts"
 import { compareServers } from "./equivalence.ts"
 import { drainPlain, drainWorker, outboxEmpty } from "./drain.ts"
-import { createMerchant, gatewayEnv, loggedKinds, startGateway, type Supervised, supervise } from "./gateways.ts"
+import { createMerchant, type CreatedMerchant, gatewayEnv, loggedKinds, startGateway, type Supervised, supervise } from "./gateways.ts"
 import { memoryWatch } from "./proc.ts"
 import { startToReady } from "./ready.ts"
 import { render, type Results, type Row } from "./report.ts"
@@ -25,6 +26,9 @@ const quick = process.env["BENCH_QUICK"] === "1"
 const seconds = Number(process.env["BENCH_SECONDS"] ?? (quick ? 2 : 5))
 const levels = quick ? [16] : [1, 16, 64]
 const messages = Number(process.env["BENCH_MESSAGES"] ?? (quick ? 2000 : 20_000))
+/** BENCH_ONLY: the scenarios whose name starts with one of these words (and `delivery` for the drains); all when unset. */
+const only = process.env["BENCH_ONLY"]?.split(",").map((part) => part.trim()).filter((part) => part !== "")
+const selected = (name: string) => only === undefined || only.some((part) => name.startsWith(part))
 const drainTimeoutMs = Math.max(30_000, messages * 6)
 const runs = 12 * levels.length
 const budgetSeconds = Number(process.env["BENCH_TIMEOUT_SECONDS"] ?? runs * (seconds + 4) + (3 * drainTimeoutMs) / 1000 + 180)
@@ -51,7 +55,7 @@ const restartIfExited = async (gateway: Supervised, during: string) => {
 const measureAll = async (scenarios: ReadonlyArray<Scenario>, gateway: Supervised, baseline: Helper): Promise<Array<Row>> => {
   const rows: Array<Row> = []
   const baselineTarget: Target = { url: baseline.url, pid: baseline.pid }
-  for (const scenario of scenarios) {
+  for (const scenario of scenarios.filter((s) => selected(s.name))) {
     for (const connections of levels) {
       await restartIfExited(gateway, `the runs before ${scenario.name} @${connections}`)
       const { url, pid } = gateway.current()
@@ -122,33 +126,18 @@ const main = async (scope: Scope.Scope): Promise<Results> => {
   notes.push(...differences)
 
   const rows = await measureAll(operatorScenarios(seeded), supervised, baseline)
-  log("opening game sessions")
-  const demo = await openSessions(supervised.current().url, seeded.fastKeys, quick ? 100 : 400, "demo")
-  const real = await openSessions(supervised.current().url, seeded.fastKeys, quick ? 100 : 200, "real")
-  rows.push(...await measureAll([
-    roundScenario("round, demo", rotation(demo)),
-    roundScenario("round, real (debit to the stub)", rotation(real))
-  ], supervised, baseline))
-  const gateway = supervised.current()
-
-  log("waiting for the credits of the real rounds to be delivered")
-  if (!(await outboxEmpty(databaseUrl, 120_000))) notes.push("the credits of the real rounds were not all delivered in 120 s")
-  log(`delivery: ${messages} messages, plain POSTs`)
-  const plain = await drainPlain(operator.url, merchant.keys, messages)
-  log(`plain: ${plain.perSecond.toFixed(0)}/s; delivery worker, one gateway`)
-  const drainOptions = { databaseUrl, operatorUrl: operator.url, merchantId: merchant.id, messages, timeoutMs: drainTimeoutMs }
-  const one = await drainWorker(drainOptions, "worker-one")
-  log(`one gateway: ${one.perSecond.toFixed(0)}/s; starting a second gateway`)
-  const second = await startGateway(env)
-  memory.watch("gateway #2", second.pid)
-  const two = await drainWorker(drainOptions, "worker-two")
-  log(`two gateways: ${two.perSecond.toFixed(0)}/s`)
-  memory.final("gateway #2")
-  await second.stop()
-
-  for (const [name, instance] of [["gateway", gateway], ["second gateway", second]] as const) {
-    for (const { kind, count } of loggedKinds(instance).slice(0, 5)) notes.push(`the ${name} logged ${count}× ${kind}`)
+  if (selected("round")) {
+    log("opening game sessions")
+    const demo = await openSessions(supervised.current().url, seeded.fastKeys, quick ? 100 : 400, "demo")
+    const real = await openSessions(supervised.current().url, seeded.fastKeys, quick ? 100 : 200, "real")
+    rows.push(...await measureAll([
+      roundScenario("round, demo", rotation(demo)),
+      roundScenario("round, real (debit to the stub)", rotation(real))
+    ], supervised, baseline))
   }
+  const gateway = supervised.current()
+  const delivery = selected("delivery") ? await drains(databaseUrl, env, operator.url, merchant) : undefined
+  for (const { kind, count } of loggedKinds(gateway).slice(0, 5)) notes.push(`the gateway logged ${count}× ${kind}`)
   memory.final("gateway")
   memory.final("baseline")
   await Promise.all([gateway.stop(), baseline.stop(), operator.stop()])
@@ -163,13 +152,34 @@ const main = async (scope: Scope.Scope): Promise<Results> => {
       ["database", database],
       ["runs", `${seconds} s each after a 1 s warm-up, at ${levels.join(", ")} connections${quick ? " (BENCH_QUICK)" : ""}`],
       ["data", "10,000 seeded games (+ the built-in ones), 1,000 merchants with one API key each, keys rotated per request"],
-      ["delivery", `${messages} messages per drain`]
+      ...(only === undefined ? [] : [["parts", `only ${only.join(", ")} (BENCH_ONLY)`] as const]),
+      ["delivery", delivery === undefined ? "not run" : `${messages} messages per drain`]
     ],
     rows,
-    delivery: { plain, one, two },
+    delivery,
     memory: { gateway: memory.peak("gateway"), baseline: memory.peak("baseline"), secondGateway: memory.peak("gateway #2") },
     ready
   }
+}
+
+/** The drains: plain POSTs, the worker of one gateway, then of two. */
+const drains = async (databaseUrl: string, env: Record<string, string>, operatorUrl: string, merchant: CreatedMerchant) => {
+  log("waiting for the credits of the real rounds to be delivered")
+  if (!(await outboxEmpty(databaseUrl, 120_000))) notes.push("the credits of the real rounds were not all delivered in 120 s")
+  log(`delivery: ${messages} messages, plain POSTs`)
+  const plain = await drainPlain(operatorUrl, merchant.keys, messages)
+  log(`plain: ${plain.perSecond.toFixed(0)}/s; delivery worker, one gateway`)
+  const drainOptions = { databaseUrl, operatorUrl, merchantId: merchant.id, messages, timeoutMs: drainTimeoutMs }
+  const one = await drainWorker(drainOptions, "worker-one")
+  log(`one gateway: ${one.perSecond.toFixed(0)}/s; starting a second gateway`)
+  const second = await startGateway(env)
+  memory.watch("gateway #2", second.pid)
+  const two = await drainWorker(drainOptions, "worker-two")
+  log(`two gateways: ${two.perSecond.toFixed(0)}/s`)
+  memory.final("gateway #2")
+  await second.stop()
+  for (const { kind, count } of loggedKinds(second).slice(0, 5)) notes.push(`the second gateway logged ${count}× ${kind}`)
+  return { plain, one, two }
 }
 
 const disarm = guard(budgetSeconds * 1000)
@@ -181,7 +191,7 @@ try {
     `\nTotal bench time: ${elapsed()}.\n`
   const dir = join(import.meta.dirname, "results")
   mkdirSync(dir, { recursive: true })
-  const file = join(dir, `${new Date().toISOString().slice(0, 10)}${quick ? "-quick" : ""}.md`)
+  const file = join(dir, `${new Date().toISOString().slice(0, 10)}${quick ? "-quick" : ""}${only === undefined ? "" : "-partial"}.md`)
   writeFileSync(file, report)
   console.log(`\n${report}\nWritten to ${file}`)
 } catch (error) {

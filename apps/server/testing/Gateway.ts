@@ -2,11 +2,29 @@ import { Effect, Redacted, type Scope } from "effect"
 import * as PgTest from "@gateway/adapters-pg/testing"
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
+import { readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { join } from "node:path"
 
 /** The server as `npm start` runs it: the bundle `npm ci` prepares (the test run rebuilds it first). */
 const main = join(import.meta.dirname, "..", "dist", "main.mjs")
+
+/**
+ * The environment assignments and node flags of the root `npm start` line
+ * (`[NAME=value …] node [--flag …] apps/server/dist/main.mjs`), so a spawned
+ * gateway runs exactly as `npm start` runs it. GATEWAY_NODE_OPTIONS adds
+ * flags (a profiler, say).
+ */
+export const startLine = (): { readonly env: Record<string, string>; readonly flags: ReadonlyArray<string> } => {
+  const manifest: unknown = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "..", "package.json"), "utf8"))
+  const scripts = typeof manifest === "object" && manifest !== null && "scripts" in manifest ? manifest.scripts : undefined
+  const start = typeof scripts === "object" && scripts !== null && "start" in scripts ? String(scripts.start) : ""
+  const words = start.split(/\s+/).filter(Boolean)
+  const node = words.indexOf("node")
+  const env = Object.fromEntries(words.slice(0, Math.max(0, node)).map((word) => word.split("=", 2) as [string, string]))
+  const flags = words.slice(node + 1).filter((word) => word.startsWith("--"))
+  return { env, flags: [...flags, ...(process.env["GATEWAY_NODE_OPTIONS"]?.split(" ").filter(Boolean) ?? [])] }
+}
 
 /** A free TCP port on 127.0.0.1. */
 export const freePort = (): Promise<number> =>
@@ -48,8 +66,9 @@ const waitUntilHealthy = async (url: string, child: ChildProcess, output: () => 
 export const spawnGateway = async (env: Record<string, string>): Promise<Gateway> => {
   const port = await freePort()
   const authSecret = env["AUTH_JWT_SECRET"] ?? randomBytes(32).toString("base64url")
-  const child = spawn(process.execPath, [...(process.env["GATEWAY_NODE_OPTIONS"]?.split(" ").filter(Boolean) ?? []), main], {
-    env: { PATH: process.env["PATH"] ?? "", PORT: String(port), HOST: "127.0.0.1", AUTH_JWT_SECRET: authSecret, ...env },
+  const line = startLine()
+  const child = spawn(process.execPath, [...line.flags, main], {
+    env: { ...line.env, PATH: process.env["PATH"] ?? "", PORT: String(port), HOST: "127.0.0.1", AUTH_JWT_SECRET: authSecret, ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })
   let output = ""
@@ -89,8 +108,9 @@ export const gateway = (env: Record<string, string> = {}): Effect.Effect<Gateway
 /** Runs a child process to the end: its exit code and output. */
 export const runToExit = (env: Record<string, string>): Promise<{ code: number | null; output: string }> =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, [main], {
-      env: { PATH: process.env["PATH"] ?? "", HOST: "127.0.0.1", ...env },
+    const line = startLine()
+    const child = spawn(process.execPath, [...line.flags, main], {
+      env: { ...line.env, PATH: process.env["PATH"] ?? "", HOST: "127.0.0.1", ...env },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let output = ""

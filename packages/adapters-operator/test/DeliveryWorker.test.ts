@@ -185,6 +185,38 @@ describe("DeliveryWorker with a real operator on 127.0.0.1", () => {
     )
   })
 
+  it.live("sends 16 at once with as many claimed ahead, and gives back what waits unsent when it stops", () => {
+    let inFlight = 0
+    let most = 0
+    let outbox: MemoryQueue | undefined
+    return withWorld(
+      (_r, res) => {
+        most = Math.max(most, ++inFlight)
+        setTimeout(() => {
+          inFlight--
+          json(res, 200, {})
+        }, 400)
+      },
+      (url) => ({ webhookUrl: url }),
+      ({ received, queue }) =>
+        Effect.gen(function*() {
+          outbox = queue
+          for (let n = 100; n < 140; n++) yield* queue.enqueue(credit(uuid(n)))
+          yield* eventually(() => received.length === 16)
+          const leased = [...queue.rows.values()].filter((r) => r.status === "queued" && r.leaseUntil > Date.now())
+          assert.strictEqual(leased.length, 32)
+        })
+    ).pipe(Effect.andThen(Effect.sync(() => {
+      const rows = [...(outbox?.rows.values() ?? [])]
+      // 16 were being sent when the worker stopped (their lease stands); the 16 claimed ahead
+      // are free again with no attempt counted, like the 8 never claimed.
+      const free = rows.filter((r) => r.status === "queued" && r.leaseUntil === 0)
+      assert.strictEqual(free.length, 24)
+      assert.isTrue(free.every((r) => r.attempts === 0))
+      assert.strictEqual(most, 16)
+    })))
+  })
+
   it.live("a merchant without a webhook URL is retried, then failed, without any call", () =>
     withWorld(
       (_r, res) => json(res, 200, {}),

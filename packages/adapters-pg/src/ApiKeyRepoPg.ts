@@ -5,7 +5,7 @@ import { MerchantId } from "@gateway/domain/Merchant"
 import { ApiKeyRepo } from "@gateway/domain/ports/ApiKeyRepo"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto"
+import { hash, randomBytes, randomInt, timingSafeEqual } from "node:crypto"
 
 const KeyRow = Schema.Struct({
   merchant_id: MerchantId,
@@ -28,8 +28,7 @@ const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
 export const makeSlug = (): string => Array.from({ length: 12 }, () => alphabet[randomInt(alphabet.length)]).join("")
 
 /** SHA-256 of the secret part of a key; the key is 32 random bytes, so a fast hash suffices. */
-export const hashSecret = (secret: Redacted.Redacted<string>): Buffer =>
-  createHash("sha256").update(Redacted.value(secret), "utf8").digest()
+export const hashSecret = (secret: Redacted.Redacted<string>): Buffer => hash("sha256", Redacted.value(secret), "buffer")
 
 const rejected = new Unauthorized({ detail: "unknown or revoked sv-api-key" })
 

@@ -40,8 +40,10 @@ const errorText = (error: string) => error.slice(0, maxErrorLength)
 
 /**
  * {@link DeliveryQueue} on the PostgreSQL outbox `webhook_deliveries`. Claims
- * are leases taken with `FOR UPDATE SKIP LOCKED`, so instances never claim the
- * same message; a lease that runs out (its worker died) is claimed again.
+ * are leases taken with `FOR UPDATE SKIP LOCKED` by the function
+ * `webhook_deliveries_claim` (migration 0006: its plan walks the due index
+ * whatever the statistics say), so instances never claim the same message; a
+ * lease that runs out (its worker died) is claimed again.
  * Outcomes apply only to messages still `pending`. A `webhook.test` ping has
  * the id `test_<uuid>`: it is no wallet transaction, and the prefix keeps it
  * apart from transaction ids. SQL failures are defects.
@@ -51,19 +53,7 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
   const sql = yield* SqlClient
 
   const claim = (limit: number, leaseMs: number) =>
-    sql`
-      WITH due AS (
-        SELECT id FROM webhook_deliveries
-        WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
-        ORDER BY next_attempt_at
-        LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED
-      )
-      UPDATE webhook_deliveries d
-      SET lease_until = now() + make_interval(secs => ${leaseMs / 1000}::float8), attempts = d.attempts + 1
-      FROM due
-      WHERE d.id = due.id AND d.status = 'pending' AND (d.lease_until IS NULL OR d.lease_until < now())
-      RETURNING d.id, d.merchant_id, d.type, d.body, d.attempts, d.created_at`.pipe(
+    sql`SELECT id, merchant_id, type, body, attempts, created_at FROM webhook_deliveries_claim(${limit}, ${leaseMs / 1000}::float8)`.pipe(
       Effect.flatMap(decodeDeliveries),
       Effect.map((rows) =>
         rows.map((row) => ({
@@ -92,6 +82,11 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
   const delivered = (id: string) =>
     Effect.flatMap(Deferred.make<void>(), (done) =>
       Queue.offer(deliveredIds, [id, done]).pipe(Effect.andThen(Deferred.await(done))))
+
+  const release = (ids: ReadonlyArray<string>) =>
+    ids.length === 0 ? Effect.void : sql`
+      UPDATE webhook_deliveries SET lease_until = NULL, attempts = greatest(attempts - 1, 0)
+      WHERE id IN ${sql.in(ids)} AND status = 'pending' AND lease_until IS NOT NULL`.pipe(Effect.asVoid, Effect.orDie)
 
   const retryLater = (id: string, delaySeconds: number, error: string, status?: number) =>
     sql`
@@ -157,7 +152,7 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
       return id
     }).pipe(Effect.orDie, Effect.withSpan("DeliveryQueue.enqueueTest"))
 
-  return DeliveryQueue.of({ claim, delivered, retryLater, failed, wakeups, listFailed, redeliver, enqueueTest })
+  return DeliveryQueue.of({ claim, release, delivered, retryLater, failed, wakeups, listFailed, redeliver, enqueueTest })
 })
 
 /** The queue on the database of the `PgClient` (LISTEN/NOTIFY needs PostgreSQL itself). */

@@ -87,6 +87,44 @@ describe("DeliveryQueuePg", () => {
         assert.deepStrictEqual(all.toSorted(), [...ids].sort())
       }).pipe(Effect.scoped))
 
+    it.effect("a claim on a freshly queued backlog of 20,000 reads a few index entries, not the whole backlog", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient
+        const queue = yield* DeliveryQueue
+        const m = yield* merchant
+        yield* sql`DELETE FROM webhook_deliveries`
+        // One statement, no ANALYZE after it: the statistics still describe the (small) table of before.
+        yield* sql`
+          INSERT INTO webhook_deliveries (id, merchant_id, type, body)
+          SELECT 'bulk-' || g, ${m.id}, 'transaction.credit', '{}' FROM generate_series(1, 20000) g`
+        const read = sql<{ readonly n: string }>`
+          SELECT pg_stat_force_next_flush(), coalesce(sum(idx_tup_read), 0)::text AS n
+          FROM pg_stat_user_indexes WHERE relname = 'webhook_deliveries'`.pipe(
+          Effect.map(([r]) => Number(r?.n ?? 0))
+        )
+        yield* sql`SELECT pg_stat_force_next_flush()`
+        const before = yield* read
+        const batch = yield* queue.claim(16, 60_000)
+        yield* sql`SELECT pg_stat_force_next_flush()`
+        const after = yield* read
+        assert.strictEqual(batch.length, 16)
+        assert.isBelow(after - before, 200, `index entries read by one claim: ${after - before}`)
+        yield* sql`DELETE FROM webhook_deliveries`
+      }))
+
+    it.effect("released claims are due again at once, their attempt uncounted", () =>
+      Effect.gen(function*() {
+        const queue = yield* DeliveryQueue
+        const { ids } = yield* seed(5)
+        const first = yield* queue.claim(5, 60_000)
+        assert.strictEqual(first.length, 5)
+        assert.strictEqual((yield* queue.claim(5, 60_000)).length, 0)
+        yield* queue.release(first.map((d) => d.id))
+        const again = yield* queue.claim(5, 60_000)
+        assert.sameMembers(again.map((d) => d.id), ids)
+        assert.isTrue(again.every((d) => d.attempts === 1))
+      }))
+
     it.effect("a lease that runs out is claimed again with its attempt counted", () =>
       Effect.gen(function*() {
         const queue = yield* DeliveryQueue

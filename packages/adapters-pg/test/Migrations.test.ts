@@ -13,7 +13,7 @@ describe("Migrations", () => {
         assert.strictEqual(runs.flat().length, Object.keys(Migrations.migrations).length)
         assert.deepStrictEqual(yield* Migrations.run, [])
         const applied = yield* sql`SELECT migration_id FROM gateway_migrations ORDER BY migration_id`
-        assert.deepStrictEqual(applied.map((row) => row["migration_id"]), [1, 2, 3, 4, 5])
+        assert.deepStrictEqual(applied.map((row) => row["migration_id"]), [1, 2, 3, 4, 5, 6])
         const games = yield* sql`SELECT id FROM games WHERE builtin ORDER BY id`
         assert.deepStrictEqual(games.map((row) => row["id"]), [
           "color-game", "lotto", "mega-ten", "odd-even", "single", "under-over"

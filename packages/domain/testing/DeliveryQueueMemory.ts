@@ -70,6 +70,15 @@ export const makeMemoryQueue: Effect.Effect<MemoryQueue> = Effect.gen(function*(
         }
         return due.map(toDelivery)
       }),
+    release: (ids) =>
+      Effect.sync(() => {
+        for (const id of ids) {
+          const row = rows.get(id)
+          if (row !== undefined && row.status === "queued" && row.leaseUntil > 0) {
+            Object.assign(row, { leaseUntil: 0, attempts: Math.max(0, row.attempts - 1) })
+          }
+        }
+      }),
     delivered: (id) =>
       Effect.sync(() => {
         const row = rows.get(id)

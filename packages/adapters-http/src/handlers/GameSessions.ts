@@ -13,6 +13,7 @@ import {
   WalletClient
 } from "@gateway/domain"
 import { Api } from "../api/Api.ts"
+import * as Ports from "../Ports.ts"
 import { SessionToken } from "../api/SessionAuth.ts"
 import * as Problem from "../api/Problem.ts"
 
@@ -23,20 +24,20 @@ export const GameSessionsLive = HttpApiBuilder.group(
   Api,
   "gameSessions",
   Effect.fn(function*(handlers) {
-    const ports = yield* Effect.context<
-      | LaunchTokenVerifier
-      | MerchantRepo
-      | GameSessionRepo
-      | OperatorDetails
-      | GameEngine
-      | WalletClient
-      | RoundLedger
-      | Ids
-    >()
+    const provide = yield* Ports.capture(
+      LaunchTokenVerifier,
+      MerchantRepo,
+      GameSessionRepo,
+      OperatorDetails,
+      GameEngine,
+      WalletClient,
+      RoundLedger,
+      Ids
+    )
     return handlers.handleAll({
       open: ({ payload }) =>
         openSession(payload.token).pipe(
-          Effect.provideContext(ports),
+          provide,
           Effect.mapError(Problem.fromDomain),
           Effect.map((body) => HttpApiSchema.withHeaders({ body, headers: noStore }))
         ),
@@ -44,7 +45,7 @@ export const GameSessionsLive = HttpApiBuilder.group(
         Effect.gen(function*() {
           const token = yield* SessionToken
           const result = yield* playRound(Redacted.value(token), payload).pipe(
-            Effect.provideContext(ports),
+            provide,
             Effect.mapError(Problem.fromDomain)
           )
           return HttpApiSchema.withHeaders({ body: result, headers: noStore })

@@ -9,6 +9,7 @@ import {
   OperatorDetails
 } from "@gateway/domain"
 import { Api } from "../api/Api.ts"
+import * as Ports from "../Ports.ts"
 import { CurrentMerchant } from "../api/Security.ts"
 import { GameList } from "../api/Games.ts"
 import * as Problem from "../api/Problem.ts"
@@ -20,19 +21,17 @@ export const GamesLive = HttpApiBuilder.group(
   Api,
   "games",
   Effect.fn(function*(handlers) {
-    const ports = yield* Effect.context<
-      GameCatalog | OperatorDetails | LaunchTokenSigner | Ids
-    >()
+    const provide = yield* Ports.capture(GameCatalog, OperatorDetails, LaunchTokenSigner, Ids)
     return handlers.handleAll({
       list: ({ query }) =>
         listGames({
           ...query,
           searchFields: query.searchFields ?? ["name", "id"]
-        }).pipe(Effect.map((list) => new GameList(list)), Effect.provideContext(ports)),
+        }).pipe(Effect.map((list) => new GameList(list)), provide),
       generateLaunchUrl: ({ query }) =>
         Effect.gen(function*() {
           const url = yield* launchFor(yield* CurrentMerchant, query).pipe(
-            Effect.provideContext(ports),
+            provide,
             Effect.mapError(Problem.fromDomain)
           )
           return HttpApiSchema.withHeaders({ body: url, headers: noStore })

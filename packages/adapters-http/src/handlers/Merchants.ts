@@ -7,9 +7,10 @@ import {
   createMerchant,
   MerchantCredentials,
   MerchantRepo,
-  type OperatorUrlPolicy
+  OperatorUrlPolicy
 } from "@gateway/domain"
 import { Api } from "../api/Api.ts"
+import * as Ports from "../Ports.ts"
 import { IssuedApiKey } from "../api/Merchants.ts"
 import * as Problem from "../api/Problem.ts"
 
@@ -18,15 +19,15 @@ export const MerchantsLive = HttpApiBuilder.group(
   Api,
   "merchants",
   Effect.fn(function*(handlers) {
-    const ports = yield* Effect.context<MerchantRepo | MerchantCredentials | ApiKeyRepo | OperatorUrlPolicy>()
+    const provide = yield* Ports.capture(MerchantRepo, MerchantCredentials, ApiKeyRepo, OperatorUrlPolicy)
     const merchants = yield* MerchantRepo
     const keys = yield* ApiKeyRepo
     return handlers.handleAll({
       create: ({ payload }) =>
-        createMerchant(payload).pipe(Effect.provideContext(ports), Effect.mapError(Problem.fromDomain)),
+        createMerchant(payload).pipe(provide, Effect.mapError(Problem.fromDomain)),
       get: ({ params }) => merchants.findById(params.id).pipe(Effect.mapError(Problem.fromDomain)),
       changeSettings: ({ params, payload }) =>
-        changeSettings(params.id, payload).pipe(Effect.provideContext(ports), Effect.mapError(Problem.fromDomain)),
+        changeSettings(params.id, payload).pipe(provide, Effect.mapError(Problem.fromDomain)),
       changeStatus: ({ params, payload }) =>
         merchants.changeStatus(params.id, payload.accountStatus).pipe(Effect.mapError(Problem.fromDomain)),
       issueApiKey: ({ params, payload }) =>

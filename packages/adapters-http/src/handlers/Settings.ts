@@ -1,7 +1,8 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { changeSettings, type MerchantRepo, type OperatorUrlPolicy } from "@gateway/domain"
+import { changeSettings, MerchantRepo, OperatorUrlPolicy } from "@gateway/domain"
 import { Api } from "../api/Api.ts"
+import * as Ports from "../Ports.ts"
 import * as Problem from "../api/Problem.ts"
 import { CurrentMerchant } from "../api/Security.ts"
 
@@ -10,12 +11,12 @@ export const SettingsLive = HttpApiBuilder.group(
   Api,
   "settings",
   Effect.fn(function*(handlers) {
-    const ports = yield* Effect.context<MerchantRepo | OperatorUrlPolicy>()
+    const provide = yield* Ports.capture(MerchantRepo, OperatorUrlPolicy)
     return handlers.handleAll({
       get: () => Effect.map(CurrentMerchant, (merchant) => merchant.MerchantSettings),
       change: ({ payload }) =>
         Effect.flatMap(CurrentMerchant, (merchant) => changeSettings(merchant.id, payload)).pipe(
-          Effect.provideContext(ports),
+          provide,
           Effect.mapError(Problem.fromDomain)
         )
     })

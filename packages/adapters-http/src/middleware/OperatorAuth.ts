@@ -1,7 +1,8 @@
 import { Effect, Layer, Redacted, Result } from "effect"
-import { ApiKey, type ApiKeyRepo, authenticateKey, type MerchantRepo } from "@gateway/domain"
+import { ApiKey, ApiKeyRepo, authenticateKey, MerchantRepo } from "@gateway/domain"
 import { CurrentMerchant, OperatorAuth } from "../api/Security.ts"
 import * as Problem from "../api/Problem.ts"
+import * as Ports from "../Ports.ts"
 import { RateLimiter } from "./RateLimiter.ts"
 
 const headerOf = (credential: Redacted.Redacted<string>): string | undefined => {
@@ -34,13 +35,13 @@ export const layer: Layer.Layer<OperatorAuth, never, ApiKeyRepo | MerchantRepo |
   Layer.effect(
     OperatorAuth,
     Effect.gen(function*() {
-      const ports = yield* Effect.context<ApiKeyRepo | MerchantRepo>()
+      const provide = yield* Ports.capture(ApiKeyRepo, MerchantRepo)
       const limiter = yield* RateLimiter
       return OperatorAuth.of({
         svApiKey: (httpEffect, { credential }) => {
           return admit(limiter, headerOf(credential)).pipe(
             Effect.flatMap((key) =>
-              authenticateKey(key).pipe(Effect.provideContext(ports), Effect.mapError(Problem.fromDomain))
+              authenticateKey(key).pipe(provide, Effect.mapError(Problem.fromDomain))
             ),
             Effect.flatMap((merchant) => Effect.provideService(httpEffect, CurrentMerchant, merchant))
           )

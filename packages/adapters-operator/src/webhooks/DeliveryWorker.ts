@@ -46,7 +46,8 @@ const notDelivered = (error: string, status?: number, retryAfter?: number): NotD
  * afresh with the message's own id as `webhook-id` and its stored body, at
  * most `concurrency` at once (a slot is free again as soon as the operator
  * has answered; the outcome is recorded meanwhile, the message staying leased
- * until it is). 2xx → delivered; anything else → retried after
+ * until it is). Claims take up to twice `concurrency`, the rest waiting in
+ * memory for a slot, so a busy queue costs one claim per ~`concurrency` sends. 2xx → delivered; anything else → retried after
  * the schedule's next delay (jittered, an operator's `Retry-After` honoured),
  * or failed when the schedule is exhausted. Claims are leased, so no message
  * is sent by two workers at once while its attempt lasts.
@@ -138,22 +139,45 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
 
   const inFlight = yield* FiberSet.make()
   const refill = Math.max(1, Math.floor(concurrency / 2))
+  /** Claimed messages waiting for a slot: at most `concurrency`, so one claim query serves up to twice as many sends. */
+  const waiting: Array<{ readonly delivery: Delivery; readonly merchant: Merchant | undefined; readonly claimedAt: number }> = []
+  /**
+   * A waiting message is sent only while its lease leaves room for a whole
+   * attempt: a queue of at most `concurrency` ahead of it waits at most one
+   * time-out, so this bound is only reached when the clock jumps or the
+   * process stalls; the message is then released, to be claimed again.
+   */
+  const startBy = Math.max(0, leaseMs - 2 * options.timeoutMs)
   let active = 0
+  /** Stopping: what waits unsent is given back at once instead of when its lease runs out. */
+  yield* Effect.addFinalizer(() => queue.release(waiting.splice(0).map(({ delivery }) => delivery.id)))
   const step = Effect.gen(function*() {
-    const free = concurrency - active
-    const batch = free >= refill ? yield* queue.claim(free, leaseMs) : []
-    const current = yield* merchantsNow(batch)
-    for (const delivery of batch) {
+    const room = 2 * concurrency - active - waiting.length
+    const batch = room >= refill ? yield* queue.claim(room, leaseMs) : []
+    const now = yield* Clock.currentTimeMillis
+    if (batch.length > 0) {
+      const current = yield* merchantsNow(batch)
+      for (const delivery of batch) waiting.push({ delivery, merchant: current.get(delivery.merchantId), claimedAt: now })
+    }
+    const late: Array<string> = []
+    while (active < concurrency && waiting.length > 0) {
+      const { delivery, merchant, claimedAt } = waiting.shift()!
+      if (now - claimedAt > startBy) {
+        late.push(delivery.id)
+        continue
+      }
       active++
       yield* FiberSet.run(
         inFlight,
-        send(delivery, current.get(delivery.merchantId)).pipe(
+        send(delivery, merchant).pipe(
           Effect.ensuring(Effect.andThen(Effect.sync(() => active--), signal)),
           Effect.flatMap((result) => record(delivery, result))
         )
       )
     }
-    if (batch.length === 0 || batch.length < free) yield* Effect.timeoutOption(Queue.take(wake), pollInterval)
+    yield* queue.release(late)
+    const mayHaveMore = room >= refill && batch.length === room
+    if (!mayHaveMore) yield* Effect.timeoutOption(Queue.take(wake), pollInterval)
   }).pipe(
     Effect.catchCause((cause) =>
       Effect.andThen(Effect.logError("webhook delivery worker failed; retrying", cause), Effect.sleep(pollInterval))

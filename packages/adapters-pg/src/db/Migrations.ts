@@ -7,6 +7,7 @@ import { m0002_games_search } from "./migrations/0002_games_search.ts"
 import { m0003_signing_keys } from "./migrations/0003_signing_keys.ts"
 import { m0004_wallet } from "./migrations/0004_wallet.ts"
 import { m0005_change_feed } from "./migrations/0005_change_feed.ts"
+import { m0006_delivery_claim } from "./migrations/0006_delivery_claim.ts"
 
 /**
  * The schema, one migration per entry keyed `<id>_<name>`. Migrations are
@@ -18,7 +19,8 @@ export const migrations = {
   "0002_games_search": m0002_games_search,
   "0003_signing_keys": m0003_signing_keys,
   "0004_wallet": m0004_wallet,
-  "0005_change_feed": m0005_change_feed
+  "0005_change_feed": m0005_change_feed,
+  "0006_delivery_claim": m0006_delivery_claim
 }
 
 /** The advisory lock key that serialises concurrent migrators on one database. */

@@ -11,6 +11,8 @@ import type { MerchantId } from "../Merchant.ts"
 export class DeliveryQueue extends Context.Service<DeliveryQueue, {
   /** Up to `limit` due, unleased messages, leased for `leaseMs` and their attempt counted. */
   claim(limit: number, leaseMs: number): Effect.Effect<ReadonlyArray<Delivery>>
+  /** Claimed but never sent (the worker stopped, or waited too long): the lease is given back and the attempt uncounted. */
+  release(ids: ReadonlyArray<string>): Effect.Effect<void>
   /** The operator answered 2xx: never sent again. */
   delivered(id: string): Effect.Effect<void>
   /** Try again after `delaySeconds`; the lease is released. */
