@@ -1,7 +1,8 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Option, type Redacted } from "effect"
 import { LaunchPolicy, retiredKeyRetentionSeconds } from "@gateway/domain/LaunchPolicy"
-import { AdminAuth, HttpLive, RateLimiter } from "@gateway/adapters-http"
+import { AdminAuth, HttpLive, RateLimiter, RequestLimits } from "@gateway/adapters-http"
+import { HttpIncomingMessage } from "effect/http"
 import {
   DeliveryWorker,
   GameEngineNode,
@@ -103,7 +104,8 @@ export const app = (
     GameEngineNode.layer,
     OperatorUrlPolicy.layer(config.allowPrivateOperatorUrls),
     AdminAuth.layerTokens(adminTokens),
-    RateLimiter.layer(config.rateLimit)
+    RateLimiter.layer({ ...config.rateLimit, trustProxy: config.trustProxy }),
+    Layer.succeed(HttpIncomingMessage.MaxBodySize, RequestLimits.maxBodySize(config.maxBodyBytes))
   )
   const server = NodeHttpServer.layer(createServer, {
     port: config.port,

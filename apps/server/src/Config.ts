@@ -64,6 +64,8 @@ export const GatewayConfig = Config.all({
       Config.withDefault(200)
     )
   }),
+  maxBodyBytes: Config.schema(between(1024, 10 * 1024 * 1024), "MAX_BODY_BYTES").pipe(Config.withDefault(65_536)),
+  trustProxy: Config.Boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
   apiKeyCacheTtlMs: Config.schema(between(0, 3_600_000), "API_KEY_CACHE_TTL_MS").pipe(Config.withDefault(60_000)),
   readCacheTtlMs: Config.schema(between(0, 3_600_000), "READ_CACHE_TTL_MS").pipe(Config.withDefault(60_000)),
   gameSessionIdleSeconds: Config.schema(between(1, 2_592_000), "GAME_SESSION_IDLE_SECONDS").pipe(

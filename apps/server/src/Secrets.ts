@@ -21,7 +21,7 @@ const readOrCreate = (file: string): string => {
 
 /**
  * How admin bearer tokens are verified: `AUTH_JWT_SECRET` / `AUTH_JWKS_URL`
- * as set. With neither, in embedded mode (no `DATABASE_URL`) a secret is
+ * as set (a JWKS only with `AUTH_AUDIENCE` and `AUTH_ISSUER`, CONTRACT §7). With neither, in embedded mode (no `DATABASE_URL`) a secret is
  * generated once into `DATA_DIR/auth-jwt.secret` (the CLI's `token issue`
  * reads the same file); with `DATABASE_URL` start-up stops with one line.
  */
@@ -32,6 +32,16 @@ export const adminTokens = (config: GatewayConfig): Effect.Effect<AdminAuth.Admi
       jwksUrl: Option.getOrUndefined(auth.jwksUrl),
       issuer: Option.getOrUndefined(auth.issuer),
       audience: Option.getOrUndefined(auth.audience)
+    }
+    if (Option.isSome(auth.jwksUrl)) {
+      // Without both, any token of that identity provider with the right scope names would pass.
+      const missing = [
+        ...(Option.isNone(auth.audience) ? ["AUTH_AUDIENCE"] : []),
+        ...(Option.isNone(auth.issuer) ? ["AUTH_ISSUER"] : [])
+      ]
+      if (missing.length > 0) {
+        return yield* Effect.fail(new StartupError(`AUTH_JWKS_URL requires ${missing.join(" and ")}`))
+      }
     }
     if (Option.isSome(auth.secret) || Option.isSome(auth.jwksUrl)) {
       return { ...options, secret: Option.getOrUndefined(auth.secret) }

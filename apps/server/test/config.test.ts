@@ -71,4 +71,26 @@ describe("secrets at start-up", () => {
       const auth = yield* Effect.flip(Secrets.adminTokens(config))
       assert.strictEqual(auth.message, "AUTH_JWT_SECRET or AUTH_JWKS_URL is required when DATABASE_URL is set")
     }))
+
+  it.effect("AUTH_JWKS_URL without AUTH_AUDIENCE and AUTH_ISSUER stops start-up naming what is missing", () =>
+    Effect.gen(function*() {
+      const cases = [
+        [{}, "AUTH_JWKS_URL requires AUTH_AUDIENCE and AUTH_ISSUER"],
+        [{ AUTH_AUDIENCE: "gateway" }, "AUTH_JWKS_URL requires AUTH_ISSUER"],
+        [{ AUTH_ISSUER: "https://idp.example/" }, "AUTH_JWKS_URL requires AUTH_AUDIENCE"]
+      ] as const
+      for (const [env, message] of cases) {
+        const config = value(yield* read({ AUTH_JWKS_URL: "https://idp.example/jwks.json", ...env }))
+        if (config === "failure") return assert.fail("the configuration should read")
+        assert.strictEqual((yield* Effect.flip(Secrets.adminTokens(config))).message, message)
+      }
+      const both = value(yield* read({
+        AUTH_JWKS_URL: "https://idp.example/jwks.json",
+        AUTH_AUDIENCE: "gateway",
+        AUTH_ISSUER: "https://idp.example/"
+      }))
+      if (both === "failure") return assert.fail("the configuration should read")
+      const options = yield* Secrets.adminTokens(both)
+      assert.strictEqual(options.audience, "gateway")
+    }))
 })

@@ -1,10 +1,14 @@
 import { Effect, Exit, Redacted, Scope } from "effect"
 import * as PgTest from "@gateway/adapters-pg/testing"
+import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { json, startOperator } from "@gateway/adapters-operator/testing"
 import { adminToken, call } from "@gateway/adapters-http/testing"
-import { freePort, runToExit, spawnGateway } from "../testing/Gateway.ts"
+import { freePort, type Gateway, runToExit, spawnGateway, startLine } from "../testing/Gateway.ts"
 
 const scope = Effect.runSync(Scope.make())
 let databaseUrl: string
@@ -20,6 +24,54 @@ const base = () => ({
   DATA_ENCRYPTION_KEY: encryptionKey,
   AUTH_JWT_SECRET: randomBytes(32).toString("base64url")
 })
+
+/** The fields of `/proc/<pid>/stat` after the command name: [0] the state, [2] the process group; undefined when gone. */
+const statOf = (pid: number): Array<string> | undefined => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  } catch {
+    return undefined
+  }
+}
+
+const firstLine = (file: string) => Number.parseInt(readFileSync(file, "utf8").split("\n")[0] ?? "", 10)
+
+/**
+ * A gateway on the embedded database in `dataDir`, as `npm start` runs it,
+ * in a process group of its own (its postmaster with it) under a parent that
+ * never reaps it: killed, it stays a zombie, as a killed gateway does until
+ * its parent (or init) gets round to reaping it. Resolves once /health answers.
+ */
+const crashable = async (dataDir: string, parents: Array<ChildProcess>) => {
+  const port = await freePort()
+  const line = startLine()
+  const main = join(import.meta.dirname, "..", "dist", "main.mjs")
+  const parent = spawn("sh", ["-c", `setsid "$0" "$@" & exec sleep 60`, process.execPath, ...line.flags, main], {
+    env: { ...line.env, PATH: process.env["PATH"] ?? "", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  parents.push(parent)
+  let output = ""
+  parent.stdout?.on("data", (d: Buffer) => output += d.toString())
+  parent.stderr?.on("data", (d: Buffer) => output += d.toString())
+  const url = `http://127.0.0.1:${port}`
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
+    if (output.includes("gateway: cannot start")) throw new Error(output)
+    if (await fetch(`${url}/health`).then((r) => r.ok, () => false)) {
+      const pid = firstLine(join(dataDir, "pg.lock"))
+      return { url, pid, group: Number(statOf(pid)?.[2]) }
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error(`gateway did not become healthy: ${output}`)
+}
+
+const waitFor = async (done: () => boolean, what: string) => {
+  for (const deadline = Date.now() + 5_000; !done(); await new Promise((r) => setTimeout(r, 20))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+  }
+}
 
 describe("starting and stopping the server", () => {
   for (const [name, value] of [["PORT", "eighty"], ["LAUNCH_TOKEN_TTL_SECONDS", "-5"], ["DETAILS_TIMEOUT_MS", "soon"],
@@ -90,4 +142,57 @@ describe("starting and stopping the server", () => {
       await operator.close()
     }
   })
+
+  it.runIf(process.platform === "linux")(
+    "starts again at once on its DATA_DIR after SIGKILL, its process a zombie and its postgres dead or left running",
+    async () => {
+      const dataDir = join(mkdtempSync(join(tmpdir(), "gateway-crash-")), "data")
+      const parents: Array<ChildProcess> = []
+      const groups: Array<number> = []
+      let third: Gateway | undefined
+      try {
+        const first = await crashable(dataDir, parents)
+        groups.push(first.group)
+        assert.strictEqual(first.group, first.pid, "the gateway leads its own process group")
+        const secret = readFileSync(join(dataDir, "auth-jwt.secret"), "utf8").trim()
+        const admin = { authorization: `Bearer ${await adminToken(secret)}` }
+        const api = "/api/v1.1/operator-api"
+        const merchant = await call(`${first.url}${api}/create`, {
+          method: "POST", headers: admin,
+          json: { countryCodes: ["ET"], companyName: "Crash Co", email: "crash@example.com", providerId: 1 }
+        })
+        assert.strictEqual(merchant.status, 201)
+
+        // The whole process group, postgres with it: the gateway stays a zombie holding the lock.
+        process.kill(-first.group, "SIGKILL")
+        await waitFor(() => statOf(first.pid)?.[0] === "Z", "the killed gateway to be a zombie")
+        assert.strictEqual(firstLine(join(dataDir, "pg.lock")), first.pid)
+        const second = await crashable(dataDir, parents)
+        groups.push(second.group)
+
+        // The gateway alone: its postgres is left running.
+        const postmaster = firstLine(join(dataDir, "pg", "postmaster.pid"))
+        process.kill(second.pid, "SIGKILL")
+        await waitFor(() => statOf(second.pid)?.[0] === "Z", "the killed gateway to be a zombie")
+        assert.notInclude(["Z", undefined], statOf(postmaster)?.[0], "its postgres runs on")
+        third = await spawnGateway({ DATA_DIR: dataDir, AUTH_JWT_SECRET: secret })
+        assert.include(["Z", undefined], statOf(postmaster)?.[0], "the postgres left behind was stopped")
+        assert.strictEqual((await fetch(`${third.url}/ready`)).status, 200)
+        const kept = await call(`${third.url}${api}/merchants/${merchant.body.id}`, { headers: admin })
+        assert.strictEqual(kept.status, 200, kept.text)
+        assert.strictEqual(await third.stop("SIGTERM"), 0)
+      } finally {
+        await third?.stop("SIGKILL")
+        for (const group of groups) {
+          try {
+            process.kill(-group, "SIGKILL")
+          } catch {
+            // gone
+          }
+        }
+        for (const parent of parents) parent.kill("SIGKILL")
+        rmSync(join(dataDir, ".."), { recursive: true, force: true })
+      }
+    }
+  )
 })

@@ -12,7 +12,9 @@ import { SystemLive } from "./handlers/System.ts"
 import { logRequests } from "./middleware/AccessLog.ts"
 import * as AdminAuth from "./middleware/AdminAuth.ts"
 import * as OperatorAuth from "./middleware/OperatorAuth.ts"
+import { noStoreByDefault } from "./middleware/CacheControl.ts"
 import { answerProblems } from "./middleware/ProblemResponses.ts"
+import { limitBodies } from "./middleware/RequestLimits.ts"
 import * as RouteTable from "./middleware/RouteTable.ts"
 import * as SessionAuth from "./middleware/SessionAuth.ts"
 
@@ -35,13 +37,17 @@ const routes = RouteTable.make(Api, documents)
 
 /**
  * Every route of the gateway on the `HttpRouter`: the API, `/openapi.json`,
- * `/docs` (Scalar, bundled: no CDN), the problem+json error handling and one
- * access-log line per request.
+ * `/docs` (Scalar, bundled: no CDN), bounded request bodies (413), the
+ * problem+json error handling, `cache-control: no-store` unless an answer
+ * says otherwise, and one access-log line per request.
  */
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(Layer.provide(Handlers)),
   HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false } }),
-  HttpRouter.middleware((httpEffect) => logRequests(routes)(answerProblems(routes)(httpEffect)), { global: true })
+  HttpRouter.middleware(
+    (httpEffect) => logRequests(routes)(noStoreByDefault(answerProblems(routes)(limitBodies(httpEffect)))),
+    { global: true }
+  )
 )
 
 /**

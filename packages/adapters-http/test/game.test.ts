@@ -21,7 +21,8 @@ beforeAll(async () => {
           minimumStake: 1,
           maximumStake: 500
         })
-      })
+      }),
+      makeMerchant({ id: Merchant.MerchantId.make(1001), email: "nolimits@example.com" })
     ]
   })
 })
@@ -106,6 +107,15 @@ describe("rounds", () => {
       ["1.234", "odd", /^stake/], ["ten", "odd", /^stake/], ["-1", "odd", /^stake/], ["10", "seven", /^selection/]] as const) {
       expectProblem(await bet(session, stake, selection), 400, "VALIDATION_FAILED", field)
     }
+  })
+
+  it("refuses a stake too large for any amount with 400 naming stake, never 500, also without a maximumStake", async () => {
+    const session = await open({ mid: Merchant.MerchantId.make(1001), mode: "demo" })
+    for (const stake of ["99999999999999999.99", "10000000000000.00", "999999999999999999"]) {
+      expectProblem(await bet(session, stake), 400, "VALIDATION_FAILED", /^stake: must be at most 9999999999999\.99$/)
+    }
+    expectProblem(await bet(session, "9999999999999.99"), 402, "INSUFFICIENT_FUNDS")
+    expect((await bet(session, "1000")).body).toMatchObject({ payout: "1950.00", balance: "1950.00" })
   })
 
   it("needs a session token: missing 401 UNAUTHORIZED, unknown 401 SESSION_EXPIRED", async () => {

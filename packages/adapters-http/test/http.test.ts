@@ -1,7 +1,19 @@
 import { Redacted } from "effect"
 import { type Answer, call as fetchAnswer } from "@gateway/adapters-http/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { audience, issuer, liveKey, noDetailsKey, secret, start, type Started, suspendedKey, token, unsignedToken } from "./support.ts"
+import {
+  audience,
+  issuer,
+  liveKey,
+  noDetailsKey,
+  secret,
+  start,
+  type Started,
+  suspendedKey,
+  testKey,
+  token,
+  unsignedToken
+} from "./support.ts"
 
 const base = "/api/v1.1/operator-api"
 let server: Started
@@ -136,6 +148,14 @@ describe("generate-launch-url", () => {
     )
   })
 
+  it("lets an sv_test key launch demo mode only: real mode is 403 before anything is asked", async () => {
+    const test = { "sv-api-key": testKey }
+    const real = await call(`${base}/games/generate-launch-url?gameId=odd-even&playerId=p&sessionId=s&mode=real`, { headers: test })
+    expectProblem(real, 403, "FORBIDDEN", /sv_test key launches demo mode only/)
+    const demo = await call(`${base}/games/generate-launch-url?gameId=odd-even&playerId=p&sessionId=s&mode=demo`, { headers: test })
+    expect(demo.status).toBe(200)
+  })
+
   it("answers a defect 500 INTERNAL_ERROR with a generic detail", async () => {
     const crashed = await launch("gameId=odd-even&playerId=crash&sessionId=s")
     expectProblem(crashed, 500, "INTERNAL_ERROR", /^internal error$/)
@@ -263,6 +283,23 @@ describe("administration", () => {
     expectProblem(await put({ minimumStake: 500 }), 400, "VALIDATION_FAILED", /^minimumStake/)
     expectProblem(await put({ webhookUrl: "ftp://x" }), 400, "VALIDATION_FAILED", /^webhookUrl/)
     expect((await put({ webhookUrl: null })).body).not.toHaveProperty("webhookUrl")
+  })
+
+  it("keeps stake limits exact: no more fraction digits than the currency has, a number or a decimal string", async () => {
+    const headers = await admin()
+    const put = (body: unknown) => call(`${base}/merchants/9/settings`, { method: "PUT", headers, body: JSON.stringify(body) })
+    expectProblem(await put({ maximumStake: 0.125 }), 400, "VALIDATION_FAILED", /^maximumStake: .*ETB.*2 fraction digits/)
+    expectProblem(await put({ minimumStake: "0.125" }), 400, "VALIDATION_FAILED", /^minimumStake: /)
+    expectProblem(await put({ maximumStake: 1e20 }), 400, "VALIDATION_FAILED", /^maximumStake: /)
+    expectProblem(await put({ maximumStake: 10000000000000 }), 400, "VALIDATION_FAILED", /^maximumStake: must be at most 9999999999999\.99/)
+    for (const bad of ["1e3", "1,5", "-1", "0", true]) {
+      expectProblem(await put({ maximumStake: bad }), 400, "VALIDATION_FAILED", /^maximumStake/)
+    }
+    const ok = await put({ minimumStake: "0.10", maximumStake: 9999999999999.99 })
+    expect(ok.status).toBe(200)
+    expect(ok.text).toContain('"minimumStake":0.1,')
+    expect(ok.text).toContain('"maximumStake":9999999999999.99')
+    expect((await put({ minimumStake: null, maximumStake: null })).body).not.toHaveProperty("maximumStake")
   })
 
   it("moves status, and closed is final (409 STATUS_CHANGE_REFUSED)", async () => {

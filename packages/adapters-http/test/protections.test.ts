@@ -1,4 +1,5 @@
 import { Redacted } from "effect"
+import { request as httpRequest } from "node:http"
 import { call as fetchAnswer } from "@gateway/adapters-http/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { liveKey, noDetailsKey, secret, start, type Protections, type Started, token } from "./support.ts"
@@ -40,12 +41,13 @@ describe("rate limit per API key", () => {
     }
   })
 
-  it("limits by the key's slug before looking it up, and leaves other keys alone", async () => {
-    const lookups = limited.keyLookups()
-    const wrongSecret = `sv_live.${"Z".repeat(43)}.activekey1`
-    expect((await games(limited, wrongSecret)).status).toBe(429)
-    expect(limited.keyLookups()).toBe(lookups)
-    for (let i = 0; i < 3; i++) expect((await games(limited, noDetailsKey)).status).toBe(200)
+  it("charges a key only once it verifies: forged keys with its public slug are 401 and cost it nothing", async () => {
+    const server = await serve({ rateLimit: { rps: 0.5, burst: 3 } })
+    const forged = `sv_live.${"Z".repeat(43)}.activekey1`
+    for (let i = 0; i < 10; i++) expect((await games(server, forged)).status).toBe(401)
+    for (let i = 0; i < 3; i++) expect((await games(server, liveKey)).status).toBe(200)
+    expect((await games(server, liveKey)).status).toBe(429)
+    for (let i = 0; i < 3; i++) expect((await games(server, noDetailsKey)).status).toBe(200)
   })
 
   it("is described on the sv-api-key scheme in OpenAPI", async () => {
@@ -56,6 +58,117 @@ describe("rate limit per API key", () => {
   it("is off with RATE_LIMIT_RPS 0", async () => {
     const open = await serve({ rateLimit: { rps: 0, burst: 1 } })
     for (let i = 0; i < 10; i++) expect((await games(open, liveKey)).status).toBe(200)
+  })
+})
+
+describe("failed authentication per client address", () => {
+  const from = (address: string, key: string) =>
+    call(failing, `${base}/games`, { headers: { "sv-api-key": key, "x-forwarded-for": `10.9.8.7, ${address}` } })
+  let failing: Started
+  beforeAll(async () => {
+    failing = await serve({ rateLimit: { rps: 100, burst: 200, failures: { rps: 0.2, burst: 5 }, trustProxy: true } })
+  })
+
+  it("answers 429 once an address has spent its failures, before any lookup; other addresses are unaffected", async () => {
+    const junk = (n: number) => `sv_live.${"J".repeat(43)}.junkkey${String(n).padStart(3, "0")}`
+    for (let n = 0; n < 5; n++) expect((await from("203.0.113.7", junk(n))).status).toBe(401)
+    const lookups = failing.keyLookups()
+    const refused = await from("203.0.113.7", junk(9))
+    expect(refused.status).toBe(429)
+    expect(refused.body).toMatchObject({ code: "RATE_LIMITED" })
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
+    expect(failing.keyLookups()).toBe(lookups)
+    expect((await from("198.51.100.2", junk(10))).status).toBe(401)
+    expect((await from("198.51.100.2", liveKey)).status).toBe(200)
+  })
+
+  it("counts made-up session tokens and launch tokens on the game API too", async () => {
+    const game = (path: string, init: RequestInit) =>
+      call(failing, path, { ...init, headers: { ...init.headers, "x-forwarded-for": "192.0.2.44" } })
+    const round = () =>
+      game("/api/v1.1/game-api/rounds", {
+        method: "POST",
+        headers: { authorization: "Bearer made-up-token", "content-type": "application/json" },
+        body: JSON.stringify({ stake: "1.00", selection: "odd" })
+      })
+    const open = () =>
+      game("/api/v1.1/game-api/sessions", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ token: "not.a.token" })
+      })
+    const statuses = [await round(), await open(), await round(), await open(), await round(), await open()]
+      .map((answer) => answer.status)
+    expect(statuses.slice(0, 5).every((status) => status === 401 || status === 400)).toBe(true)
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(1)
+  })
+})
+
+describe("request bodies", () => {
+  it("refuses a declared length over the limit with 413 at once, without reading the body", async () => {
+    const server = await serve({})
+    const answer = await new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
+      const url = new URL(`${server.url}/api/v1.1/game-api/sessions`)
+      const request = httpRequest(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", "content-length": String(200 * 1024 * 1024) }
+      }, (response) => {
+        let body = ""
+        response.on("data", (chunk: Buffer) => body += chunk.toString())
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, connection: response.headers.connection, body }))
+      })
+      request.on("error", reject)
+      request.write("{\"token\":\"")
+    })
+    expect(answer.status).toBe(413)
+    expect(answer.connection).toBe("close")
+    expect(JSON.parse(answer.body)).toMatchObject({ code: "PAYLOAD_TOO_LARGE" })
+  })
+
+  it("refuses a chunked body with 413 as soon as it passes the limit, while it streams", async () => {
+    const server = await serve({})
+    const chunk = Buffer.alloc(16 * 1024, 0x61)
+    const { status, sent } = await new Promise<{ status: number; sent: number }>((resolve, reject) => {
+      let sent = 0
+      let done = false
+      const request = httpRequest(new URL(`${server.url}/api/v1.1/game-api/sessions`), {
+        method: "POST",
+        headers: { "content-type": "application/json", "transfer-encoding": "chunked" }
+      }, (response) => {
+        done = true
+        response.resume()
+        resolve({ status: response.statusCode ?? 0, sent })
+      })
+      request.on("error", (error) => done ? undefined : reject(error))
+      const pump = () => {
+        while (!done && sent < 50 * 1024 * 1024) {
+          sent += chunk.length
+          if (!request.write(chunk)) return request.once("drain", pump)
+        }
+      }
+      pump()
+    })
+    expect(status).toBe(413)
+    expect(sent).toBeLessThan(8 * 1024 * 1024)
+  })
+})
+
+describe("one-time secrets", () => {
+  it("are answered with cache-control: no-store (a new merchant's credentials, an issued API key)", async () => {
+    const server = await serve({})
+    const headers = { authorization: `Bearer ${await token()}`, "content-type": "application/json" }
+    const created = await call(server, `${base}/create`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ countryCodes: ["ET"], companyName: "No Store", email: "nostore@example.com", providerId: 1 })
+    })
+    expect(created.status).toBe(201)
+    expect(created.headers.get("cache-control")).toBe("no-store")
+    const issued = await call(server, `${base}/merchants/7/api-keys`, { method: "POST", headers, body: "{}" })
+    expect(issued.status).toBe(201)
+    expect(issued.headers.get("cache-control")).toBe("no-store")
+    const jwks = await call(server, "/.well-known/jwks.json")
+    expect(jwks.headers.get("cache-control")).toMatch(/^public, max-age=/)
   })
 })
 

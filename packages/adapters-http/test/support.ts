@@ -36,7 +36,9 @@ export const audience = "operator-gateway"
 
 export const liveKey = `sv_live.${"A".repeat(43)}.activekey1`
 export const suspendedKey = `sv_live.${"B".repeat(43)}.suspended1`
-export const noDetailsKey = `sv_test.${"C".repeat(43)}.nodetails1`
+export const noDetailsKey = `sv_live.${"C".repeat(43)}.nodetails1`
+/** A test key of merchant 7 (the one with a Details URL): demo launches only. */
+export const testKey = `sv_test.${"D".repeat(43)}.testkey001`
 
 const details = (request: Player.DetailsRequest) => {
   switch (request.playerId) {
@@ -118,7 +120,7 @@ export const start = async (
   const ready = { value: true }
   const deliveries = await Effect.runPromise(makeMemoryQueue)
   const log: LedgerLog = { begun: [], settled: [], refused: [], failed: [] }
-  const apiKeys = makeApiKeyRepo([[liveKey, 7], [suspendedKey, 8], [noDetailsKey, 9]])
+  const apiKeys = makeApiKeyRepo([[liveKey, 7], [suspendedKey, 8], [noDetailsKey, 9], [testKey, 7]])
   const ports = Layer.mergeAll(
     merchantRepo([
       makeMerchant({ MerchantSettings: makeSettings({ userDetailsUrl: "https://ops.example/details" }) }),

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
+import { TestClock } from "effect/testing"
 import type { LaunchClaims } from "@gateway/domain/LaunchToken"
 import { LaunchKeyStore, type LaunchSigningKey } from "@gateway/domain/ports/LaunchKeyStore"
 import { LaunchTokenSigner } from "@gateway/domain/ports/LaunchTokenSigner"
@@ -90,5 +91,25 @@ describe("LaunchTokenVerifierJwt", () => {
       assert.isTrue(yield* result(yield* signWith(key, claims())))
       keys.value = [other, key]
       assert.isTrue(yield* result(yield* signWith(other, claims())))
+    }))
+
+  it.effect("forged tokens with unknown kids refetch the keys at most once per interval", () =>
+    Effect.gen(function*() {
+      let reads = 0
+      const counting = Layer.succeed(LaunchKeyStore, LaunchKeyStore.of({
+        current: Effect.succeed(key),
+        publicKeys: Effect.sync(() => {
+          reads++
+          return [key.publicJwk]
+        }),
+        rotate: Effect.die("unused")
+      }))
+      const verifier = yield* LaunchTokenVerifierJwt.make({ cacheTtl: "1 hour" }).pipe(Effect.provide(counting))
+      const forged = yield* signWith(other, claims())
+      for (let i = 0; i < 20; i++) assert.isTrue(Exit.isFailure(yield* Effect.exit(verifier.verify(forged))))
+      assert.strictEqual(reads, 2, "the first read and one refetch")
+      yield* TestClock.adjust(LaunchTokenVerifierJwt.unknownKidRefetchInterval)
+      for (let i = 0; i < 20; i++) assert.isTrue(Exit.isFailure(yield* Effect.exit(verifier.verify(forged))))
+      assert.strictEqual(reads, 3)
     }))
 })

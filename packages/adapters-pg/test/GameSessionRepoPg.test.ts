@@ -2,6 +2,8 @@ import { assert, describe, layer } from "@effect/vitest"
 import { SessionExpired } from "@gateway/domain/GameSession"
 import { TokenAlreadyUsed } from "@gateway/domain/LaunchToken"
 import { GameSessionRepo } from "@gateway/domain/ports/GameSessionRepo"
+import * as OddEven from "@gateway/domain/games/OddEven"
+import * as Money from "@gateway/domain/Money"
 import { InsufficientFunds } from "@gateway/domain/Wallet"
 import { DateTime, Effect, Exit, Redacted, Result } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
@@ -91,6 +93,15 @@ describe("GameSessionRepoPg", () => {
         assert.instanceOf(yield* Effect.flip(sessions.settleDemo(real.session.id, 1n, 0n)), InsufficientFunds)
         assert.isTrue(Exit.hasDies(yield* Effect.exit(sessions.demoBalance(real.session.id))))
         assert.isTrue(Exit.hasDies(yield* Effect.exit(sessions.demoBalance(randomUUID()))))
+      }))
+
+    it.effect("the largest stake and its payout fit the demo balance", () =>
+      Effect.gen(function*() {
+        const sessions = yield* GameSessionRepo
+        const { session } = yield* openSession("demo", Money.maxStakeMinor)
+        const payout = OddEven.payout("odd", 1, Money.maxStakeMinor)
+        assert.strictEqual(yield* sessions.settleDemo(session.id, Money.maxStakeMinor, payout), payout)
+        assert.strictEqual(yield* sessions.demoBalance(session.id), 1_949_999_999_999_998n)
       }))
 
     it.effect("20 concurrent demo settlements are atomic: the balance never goes below zero nor loses an update", () =>

@@ -82,6 +82,24 @@ describe("MerchantRepoPg", () => {
         assert.notProperty(found.MerchantSettings, "webhookUrl")
       }))
 
+    it.effect("keeps stake limits exactly, as numeric, and answers them as numbers", () =>
+      Effect.gen(function*() {
+        const repo = yield* MerchantRepo
+        const sql = yield* SqlClient
+        const { id } = yield* repo.create(newMerchant("exact@four.example"))
+        const settings = yield* repo.changeSettings(id, (current) =>
+          Result.succeed(applyChange(current, { minimumStake: 0.01, maximumStake: 9999999999999.99 })))
+        assert.deepStrictEqual([settings.minimumStake, settings.maximumStake], [0.01, 9999999999999.99])
+        const [row] = yield* sql<{ readonly min: string; readonly max: string; readonly type: string }>`
+          SELECT minimum_stake::text AS min, maximum_stake::text AS max, pg_typeof(maximum_stake)::text AS type
+          FROM merchant_settings WHERE merchant_id = ${id}`
+        assert.deepStrictEqual(row, { min: "0.01", max: "9999999999999.99", type: "numeric" })
+        const found = yield* repo.findById(id)
+        assert.deepStrictEqual([found.MerchantSettings.minimumStake, found.MerchantSettings.maximumStake], [0.01, 9999999999999.99])
+        const tiny = yield* repo.changeSettings(id, (current) => Result.succeed(applyChange(current, { minimumStake: 1e-4 })))
+        assert.strictEqual(tiny.minimumStake, 0.0001)
+      }))
+
     it.effect("applies concurrent settings changes one after the other", () =>
       Effect.gen(function*() {
         const repo = yield* MerchantRepo

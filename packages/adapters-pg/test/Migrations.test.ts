@@ -1,5 +1,6 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import * as Migrator from "effect/sql/Migrator"
 import { SqlClient } from "effect/sql/SqlClient"
 import * as Migrations from "../src/db/Migrations.ts"
 import * as PgTest from "../testing/PgTest.ts"
@@ -13,7 +14,7 @@ describe("Migrations", () => {
         assert.strictEqual(runs.flat().length, Object.keys(Migrations.migrations).length)
         assert.deepStrictEqual(yield* Migrations.run, [])
         const applied = yield* sql`SELECT migration_id FROM gateway_migrations ORDER BY migration_id`
-        assert.deepStrictEqual(applied.map((row) => row["migration_id"]), [1, 2, 3, 4, 5, 6])
+        assert.deepStrictEqual(applied.map((row) => row["migration_id"]), [1, 2, 3, 4, 5, 6, 7])
         const games = yield* sql`SELECT id FROM games WHERE builtin ORDER BY id`
         assert.deepStrictEqual(games.map((row) => row["id"]), [
           "color-game", "lotto", "mega-ten", "odd-even", "single", "under-over"
@@ -35,6 +36,55 @@ describe("Migrations", () => {
         yield* insert("a@b.example", "active")
         assert.strictEqual((yield* Effect.flip(insert("A@B.EXAMPLE", "active"))).reason._tag, "UniqueViolation")
         assert.strictEqual((yield* Effect.flip(insert("c@d.example", "deleted"))).reason._tag, "ConstraintError")
+      }))
+  })
+
+  layer(PgTest.layerEmpty)((it) => {
+    it.effect("0007 makes the stake limits exact numerics, rounded half up to the merchant currency's digits", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient
+        const released = Object.fromEntries(Object.entries(Migrations.migrations).filter(([key]) => key < "0007"))
+        yield* Migrator.make({})({ loader: Migrator.fromRecord(released), table: "gateway_migrations" })
+        const merchant = (email: string, currency: string, minimum: number | null, maximum: number | null) =>
+          sql`WITH m AS (
+              INSERT INTO merchants (email, company_name, country, currency, client_id, hashed_client_id, provider_id,
+                public_key, private_key_enc, encryption_key_enc, password_hash, otp_hash)
+              VALUES (${email}, 'c', 'XX', ${currency}, gen_random_uuid(), 'h', 1, 'pk', 'x', 'y', 'p', 'o')
+              RETURNING id)
+            INSERT INTO merchant_settings (merchant_id, minimum_stake, maximum_stake)
+            SELECT id, ${minimum}::float8, ${maximum}::float8 FROM m`
+        yield* merchant("eur@x.example", "EUR", 0.125, 2.675)
+        yield* merchant("tiny@x.example", "EUR", 0.001, 1e20)
+        yield* merchant("sum@x.example", "USD", 0.1 + 0.2, 100)
+        yield* merchant("jpy@x.example", "JPY", 1.5, 100.4)
+        yield* merchant("kwd@x.example", "KWD", 0.0005, 0.1235)
+        yield* merchant("etb@x.example", "ETB", 1, 500)
+        yield* merchant("none@x.example", "EUR", null, null)
+
+        assert.deepStrictEqual((yield* Migrations.run).map(([id]) => id), [7])
+        const types = yield* sql<{ readonly column_name: string; readonly data_type: string }>`
+          SELECT column_name, data_type FROM information_schema.columns
+          WHERE table_name = 'merchant_settings' AND column_name IN ('minimum_stake', 'maximum_stake') ORDER BY column_name`
+        assert.deepStrictEqual(types.map((t) => [t.column_name, t.data_type]), [
+          ["maximum_stake", "numeric"],
+          ["minimum_stake", "numeric"]
+        ])
+        const rows = yield* sql<{ readonly email: string; readonly min: string | null; readonly max: string | null }>`
+          SELECT m.email, s.minimum_stake::text AS min, s.maximum_stake::text AS max
+          FROM merchants m JOIN merchant_settings s ON s.merchant_id = m.id ORDER BY m.id`
+        assert.deepStrictEqual(rows.map((r) => [r.email, r.min, r.max]), [
+          ["eur@x.example", "0.13", "2.68"],
+          ["tiny@x.example", "0.01", "9999999999999.99"],
+          ["sum@x.example", "0.30", "100.00"],
+          ["jpy@x.example", "2", "100"],
+          ["kwd@x.example", "0.001", "0.124"],
+          ["etb@x.example", "1.00", "500.00"],
+          ["none@x.example", null, null]
+        ])
+        const json = yield* sql<{ readonly settings: { readonly minimum_stake: unknown } }>`
+          SELECT to_jsonb(s) AS settings FROM merchant_settings s JOIN merchants m ON m.id = s.merchant_id
+          WHERE m.email = 'eur@x.example'`
+        assert.strictEqual(json[0]?.settings.minimum_stake, 0.13)
       }))
   })
 })

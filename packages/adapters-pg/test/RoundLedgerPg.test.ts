@@ -1,5 +1,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import type { GameSession } from "@gateway/domain/GameSession"
+import * as OddEven from "@gateway/domain/games/OddEven"
+import * as Money from "@gateway/domain/Money"
 import { RoundLedger } from "@gateway/domain/ports/RoundLedger"
 import { toWebhookBody, type WalletTransaction } from "@gateway/domain/Wallet"
 import { Effect, Exit, Layer } from "effect"
@@ -77,6 +79,20 @@ describe("RoundLedgerPg", () => {
         assert.isTrue(Exit.hasDies(yield* Effect.exit(ledger.fail(roundId, again))))
         assert.isTrue(Exit.hasDies(yield* Effect.exit(ledger.refuse(roundId))))
         assert.deepStrictEqual(yield* state(roundId), after)
+      }))
+
+    it.effect("books the largest stake and its payout", () =>
+      Effect.gen(function*() {
+        const ledger = yield* RoundLedger
+        const { session } = yield* openSession()
+        const { roundId, debit } = yield* begin(session, Money.maxStakeMinor)
+        const payout = OddEven.payout("odd", 1, Money.maxStakeMinor)
+        const credit = transaction(session, "transaction.credit", roundId, payout, debit.transactionId)
+        yield* ledger.settle(roundId, "1 odd", payout, credit)
+        const after = yield* state(roundId)
+        assert.deepStrictEqual(after.round, { status: "settled", outcome: "1 odd", payout_minor: payout })
+        assert.deepStrictEqual(after.ledger.map((l) => l.amount_minor), [Money.maxStakeMinor, payout])
+        assert.strictEqual(JSON.parse(after.outbox[0]?.body ?? "{}").data.amount, "19499999999999.98")
       }))
 
     it.effect("settle is one transaction: a failure in the middle or at the end leaves nothing", () =>

@@ -32,6 +32,11 @@ export class SessionExpired extends Schema.TaggedError<SessionExpired>()("Sessio
   }
 }
 
+/** A stake limit as the page gets it: exact, in major units, with at most the currency's fraction digits. */
+const StakeLimit = Schema.Number.annotate({
+  description: "A stake limit in major units of the session's currency, e.g. 12.5; stakes are compared with it exactly"
+})
+
 /** The merchant's branding and stake settings a game page needs. */
 export const PageSettings = Schema.Struct({
   hideBalance: Schema.Boolean,
@@ -39,8 +44,8 @@ export const PageSettings = Schema.Struct({
   logo2xUrl: Schema.optionalKey(Schema.String),
   cupImageUrl: Schema.optionalKey(Schema.String),
   fontFamilyUrl: Schema.optionalKey(Schema.String),
-  minimumStake: Schema.optionalKey(Schema.Number),
-  maximumStake: Schema.optionalKey(Schema.Number)
+  minimumStake: Schema.optionalKey(StakeLimit),
+  maximumStake: Schema.optionalKey(StakeLimit)
 })
 export type PageSettings = typeof PageSettings.Type
 

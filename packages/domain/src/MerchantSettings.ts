@@ -1,4 +1,6 @@
-import { Result, Schema, Struct } from "effect"
+import { Result, Schema, SchemaTransformation, Struct } from "effect"
+import { type CurrencyCode, minorUnits } from "./Currency.ts"
+import * as Money from "./Money.ts"
 import { ValidationFailed } from "./Validation.ts"
 
 /** An absolute http(s) URL, as operators configure their Details and webhook addresses. */
@@ -8,7 +10,43 @@ export const HttpUrl = Schema.String.check(
 ).annotate({ identifier: "HttpUrl", format: "uri" })
 
 const Share = Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 100 }))
-const Stake = Schema.Finite.check(Schema.isGreaterThan(0))
+
+/**
+ * A stake limit as answered and stored: a JSON number of major units of the
+ * merchant's currency, positive. Whether it has no more fraction digits than
+ * the currency and is at most the largest stake depends on the currency, so
+ * {@link changedSettings} checks that ({@link checkStakeLimit}); the bound
+ * here is the loosest, that of a currency without minor units.
+ */
+const Stake = Schema.Finite.check(
+  Schema.isGreaterThan(0),
+  Schema.isLessThanOrEqualTo(Number(Money.maxStakeMinor), {
+    message: "is above the largest stake, 10^15 - 1 minor units of the merchant's currency (9999999999999.99 in EUR)"
+  })
+).annotate({
+  description: "A positive amount in major units of the merchant's currency, with at most as many fraction " +
+    "digits as the currency has (ISO 4217), e.g. 12.5"
+})
+
+/** A decimal that a JSON number holds exactly: at most 15 significant digits, as every valid stake limit has. */
+const isExactAsNumber = Schema.makeFilter((text: string) => {
+  const fraction = text.includes(".") ? text.replace(/\.?0+$/, "") : text
+  return Money.decimalText(Number(text)) === fraction ? undefined : "has more digits than a stake limit can have"
+})
+
+/**
+ * A stake limit given as a decimal string (`"12.50"`), accepted on input
+ * besides a JSON number and answered as a number.
+ */
+const StakeText = Schema.String.check(
+  Schema.isPattern(/^(0|[1-9][0-9]{0,14})(\.[0-9]{1,4})?$/, {
+    message: "must be a positive decimal like 12.50 (a JSON number or a decimal string)"
+  }),
+  isExactAsNumber
+).pipe(Schema.decodeTo(Stake, SchemaTransformation.numberFromString))
+
+/** A stake limit on input: a JSON number, or the same as a decimal string. */
+const StakeInput = Schema.Union([Stake, StakeText])
 
 const settingsSchemas = {
   agentPercentProfit: Share,
@@ -64,10 +102,13 @@ export class MerchantSettings extends Schema.Class<MerchantSettings>("@gateway/d
 /**
  * A change to settings: each key given is set, a key given as `null` is
  * cleared, an absent key is kept. Stakes must stay ordered after the change.
+ * A stake limit may be given as a JSON number or a decimal string.
  */
-export const SettingsChange = Schema.Struct(
-  Struct.map(Struct.map(settingsSchemas, Schema.NullOr), Schema.optionalKey)
-).annotate({ identifier: "SettingsChange" })
+export const SettingsChange = Schema.Struct({
+  ...Struct.map(Struct.map(settingsSchemas, Schema.NullOr), Schema.optionalKey),
+  minimumStake: Schema.optionalKey(Schema.NullOr(StakeInput)),
+  maximumStake: Schema.optionalKey(Schema.NullOr(StakeInput))
+}).annotate({ identifier: "SettingsChange" })
 export type SettingsChange = typeof SettingsChange.Type
 
 /** The changeable part of settings, as stored. */
@@ -86,19 +127,74 @@ export const applyChange = (current: SettingsValues, change: SettingsChange): Se
 
 const decodeValues = Schema.decodeUnknownSync(Schema.Struct(SettingsFields))
 
-/** `minimumStake <= maximumStake` when both are set. */
+/**
+ * `minimumStake <= maximumStake` when both are set. Comparing the numbers is
+ * exact: every valid limit has at most 15 significant digits, and distinct
+ * such decimals are distinct doubles in the same order.
+ */
 export const stakesAreOrdered = (values: SettingsValues): boolean =>
   values.minimumStake === undefined || values.maximumStake === undefined || values.minimumStake <= values.maximumStake
 
 /**
- * The settings after `change`, refused with ValidationFailed naming
- * `minimumStake` when the stakes would no longer be ordered. The form
- * `MerchantRepo.changeSettings` applies atomically to the current values.
+ * A stake limit in minor units of `currency`, the detail of a refusal
+ * otherwise: no more fraction digits than the currency has (never rounded),
+ * greater than 0 and at most {@link Money.maxStakeMinor}.
  */
-export const changedSettings = (change: SettingsChange) =>
+export const checkStakeLimit = (value: number, currency: CurrencyCode): Result.Result<bigint, string> => {
+  const digits = minorUnits(currency)
+  const parsed = Money.fromNumber(value, currency)
+  if (Result.isFailure(parsed)) {
+    const got = Money.decimalText(value).slice(0, 40)
+    return Result.fail(
+      digits === 0
+        ? `must be a whole amount of ${currency}, which has no fraction digits, got ${got}`
+        : `must be an amount of ${currency} with at most ${digits} fraction digits, got ${got}`
+    )
+  }
+  const minor = parsed.success.minor
+  if (minor <= 0n) return Result.fail("must be greater than 0")
+  if (minor > Money.maxStakeMinor) {
+    return Result.fail(`must be at most ${Money.format(Money.make(Money.maxStakeMinor, currency))}`)
+  }
+  return Result.succeed(minor)
+}
+
+/**
+ * A stored stake limit in minor units of `currency`: exact for every limit
+ * {@link checkStakeLimit} accepts. A limit saved before limits were checked
+ * against the currency is rounded half up, as migration 0007 rounded the
+ * stored ones, so a round never fails on it.
+ */
+export const stakeLimitMinor = (value: number, currency: CurrencyCode): bigint => {
+  const digits = minorUnits(currency)
+  const [whole = "0", fraction = ""] = Money.decimalText(value).split(".")
+  const minor = BigInt(/^[0-9]+$/.test(whole) ? whole : "0") * 10n ** BigInt(digits) +
+    BigInt(fraction.slice(0, digits).padEnd(digits, "0") || "0")
+  return (fraction[digits] ?? "0") >= "5" ? minor + 1n : minor
+}
+
+const stakeFields = ["minimumStake", "maximumStake"] as const
+
+/**
+ * The settings after `change` for a merchant whose currency is `currency`.
+ * Refused with ValidationFailed naming the field when a stake limit given has
+ * more fraction digits than the currency or exceeds the largest stake, and
+ * naming `minimumStake` when the stakes, compared in minor units, would no
+ * longer be ordered. The form `MerchantRepo.changeSettings` applies
+ * atomically to the current values.
+ */
+export const changedSettings = (change: SettingsChange, currency: CurrencyCode) =>
 (current: SettingsValues): Result.Result<SettingsValues, ValidationFailed> => {
+  for (const field of stakeFields) {
+    const value = change[field]
+    if (value === undefined || value === null) continue
+    const checked = checkStakeLimit(value, currency)
+    if (Result.isFailure(checked)) return Result.fail(new ValidationFailed({ field, detail: checked.failure }))
+  }
   const next = applyChange(current, change)
-  return stakesAreOrdered(next)
+  const { minimumStake, maximumStake } = next
+  return minimumStake === undefined || maximumStake === undefined ||
+      stakeLimitMinor(minimumStake, currency) <= stakeLimitMinor(maximumStake, currency)
     ? Result.succeed(next)
     : Result.fail(new ValidationFailed({ field: "minimumStake", detail: "must not be greater than maximumStake" }))
 }

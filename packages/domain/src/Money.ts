@@ -19,7 +19,11 @@ export class InvalidAmount extends Schema.TaggedError<InvalidAmount>()("InvalidA
   }
 }
 
-/** At most 18 integer digits: amounts stay far inside PostgreSQL `numeric` and `bigint`. */
+/**
+ * At most 18 integer digits. That bounds the text, not what may be stored:
+ * such an amount can exceed a PostgreSQL `bigint` of minor units; stakes and
+ * stake limits are bounded by {@link maxStakeMinor}.
+ */
 const AMOUNT = /^(0|[1-9][0-9]{0,17})(?:\.([0-9]+))?$/
 
 /**
@@ -50,3 +54,44 @@ export const format = (money: Money): string => {
 
 /** A money value of minor units. */
 export const make = (minor: bigint, currency: CurrencyCode): Money => ({ currency, minor })
+
+/**
+ * The largest stake the gateway takes, and the largest stake limit a merchant
+ * may set: 10^15 − 1 minor units, whatever the currency — 9999999999999.99 in
+ * a two-digit currency, 999999999999999 in JPY, 99999999999.9999 in UYW.
+ * Larger stakes are refused where they come in (400 naming the field), never
+ * passed on. The bound keeps every amount derived from a stake far inside the
+ * PostgreSQL `bigint` of the `…_minor` columns (2^63 − 1 ≈ 9.2 × 10^18): a
+ * payout of up to 9000× the stake fits, and odd-even's 1.95× is below
+ * 2^53, so even a JavaScript number holds it exactly. In major units such an
+ * amount has at most 15 significant digits, so it survives a JSON number
+ * (an IEEE double) unchanged.
+ */
+export const maxStakeMinor = 999_999_999_999_999n
+
+/**
+ * The exact decimal text of a finite number, never in exponent notation:
+ * the shortest text that reads back as the same double (`0.1` → `"0.1"`,
+ * `1e-7` → `"0.0000001"`, `1e21` → `"1000000000000000000000"`). A decimal
+ * of at most 15 significant digits, read as a JSON number, comes back as
+ * the same digits (trailing fraction zeros dropped).
+ */
+export const decimalText = (value: number): string => {
+  const text = String(value)
+  const match = /^(-?)([0-9])(?:\.([0-9]+))?e([+-][0-9]+)$/.exec(text)
+  if (match === null) return text
+  const [, sign = "", lead = "", rest = "", exponent = "0"] = match
+  const digits = lead + rest
+  const point = 1 + Number(exponent)
+  if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`
+  if (point >= digits.length) return `${sign}${digits}${"0".repeat(point - digits.length)}`
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`
+}
+
+/**
+ * A JSON number as an amount of the currency, exactly: {@link parse} of its
+ * {@link decimalText}. More fraction digits than the currency has are
+ * refused, never rounded.
+ */
+export const fromNumber = (value: number, currency: CurrencyCode): Result.Result<Money, InvalidAmount> =>
+  parse(decimalText(value), currency)

@@ -14,7 +14,24 @@ export interface LedgerLog {
   readonly failed: Array<{ readonly roundId: string; readonly refund: WalletTransaction }>
 }
 
-/** Sessions in memory: a jti redeems once; tokens are `session-<n>`; demo balances move atomically. */
+/** The range of a PostgreSQL `bigint`, the type of every amount column. */
+const INT8_MIN = -(2n ** 63n)
+const INT8_MAX = 2n ** 63n - 1n
+
+/**
+ * What PostgreSQL does with an amount outside `bigint`: the query fails,
+ * which the real adapters turn into a defect (500). The doubles do the same,
+ * so that an amount the domain lets through unbounded shows up here too.
+ */
+const int8 = (...amounts: ReadonlyArray<bigint>): Effect.Effect<void> => {
+  const outside = amounts.find((amount) => amount < INT8_MIN || amount > INT8_MAX)
+  return outside === undefined ? Effect.void : Effect.die(new Error(`int8 out of range: ${outside}`))
+}
+
+/**
+ * Sessions in memory: a jti redeems once; tokens are `session-<n>`; demo
+ * balances move atomically; amounts outside `bigint` are defects, as in PostgreSQL.
+ */
 export const sessionRepo = Layer.sync(GameSessionRepo, () => {
   const used = new Set<string>()
   const sessions = new Map<string, GameSession>()
@@ -47,20 +64,24 @@ export const sessionRepo = Layer.sync(GameSessionRepo, () => {
     },
     demoBalance: (id) => Effect.sync(() => balances.get(id) ?? 0n),
     settleDemo: (id, stake, payout) =>
-      Effect.suspend(() => {
+      int8(stake, payout).pipe(Effect.andThen(Effect.suspend(() => {
         const balance = balances.get(id) ?? 0n
         if (balance < stake) return Effect.fail(new InsufficientFunds())
-        balances.set(id, balance - stake + payout)
-        return Effect.succeed(balance - stake + payout)
-      })
+        return int8(balance - stake + payout).pipe(Effect.andThen(Effect.sync(() => {
+          balances.set(id, balance - stake + payout)
+          return balance - stake + payout
+        })))
+      })))
   })
 })
 
-/** A ledger that records what it is told. */
+/** A ledger that records what it is told; amounts outside `bigint` are defects, as in PostgreSQL. */
 export const ledger = (log: LedgerLog) =>
   Layer.succeed(RoundLedger, RoundLedger.of({
-    begin: (round) => Effect.sync(() => void log.begun.push(round.roundId)),
-    settle: (roundId, _outcome, _payout, credit) => Effect.sync(() => void log.settled.push({ roundId, credit })),
+    begin: (round) => int8(round.stake).pipe(Effect.andThen(Effect.sync(() => void log.begun.push(round.roundId)))),
+    settle: (roundId, _outcome, payout, credit) =>
+      int8(payout, credit.amount.minor).pipe(Effect.andThen(Effect.sync(() => void log.settled.push({ roundId, credit })))),
     refuse: (roundId) => Effect.sync(() => void log.refused.push(roundId)),
-    fail: (roundId, refund) => Effect.sync(() => void log.failed.push({ roundId, refund }))
+    fail: (roundId, refund) =>
+      int8(refund.amount.minor).pipe(Effect.andThen(Effect.sync(() => void log.failed.push({ roundId, refund }))))
   }))

@@ -16,7 +16,11 @@ BET_REFUSED / INSUFFICIENT_FUNDS 402, FORBIDDEN 403,
 GAME_NOT_FOUND / MERCHANT_NOT_FOUND / API_KEY_NOT_FOUND / DELIVERY_NOT_FOUND / ROUTE_NOT_FOUND 404, METHOD_NOT_ALLOWED 405 (with \`allow\`),
 EMAIL_TAKEN / TOKEN_ALREADY_USED / STATUS_CHANGE_REFUSED 409, PAYLOAD_TOO_LARGE 413, UNSUPPORTED_MEDIA_TYPE 415,
 CURRENCY_MISMATCH / PLAYER_REJECTED / DETAILS_URL_NOT_SET 422, RATE_LIMITED 429 (with \`retry-after\`),
-INTERNAL_ERROR 500, OPERATOR_BAD_RESPONSE / WALLET_UNAVAILABLE 502, NOT_READY 503, OPERATOR_TIMEOUT 504.`
+INTERNAL_ERROR 500, OPERATOR_BAD_RESPONSE / WALLET_UNAVAILABLE 502, NOT_READY 503, OPERATOR_TIMEOUT 504.
+
+Request bodies are at most \`MAX_BODY_BYTES\` (64 KiB by default): larger ones are 413 PAYLOAD_TOO_LARGE before
+they are read. Every answer carries \`x-request-id\` (the client's, when it is a plain token of at most 128
+characters, else a new UUID) and, unless it says otherwise, \`cache-control: no-store\`.`
 
 /** The gateway's HTTP contract. */
 export class Api extends HttpApi.make("operator-gateway")

@@ -57,9 +57,11 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
       .annotate(OpenApi.Summary, "Play one round")
       .annotate(
         OpenApi.Description,
-        "`stake` is a decimal string of the session's currency within the merchant's [minimumStake, " +
-          "maximumStake] (else 400 VALIDATION_FAILED naming `stake`). Real mode: the stake is debited from the " +
-          "operator's wallet first — refused (4xx): 402 BET_REFUSED; no answer, 5xx or time-out: 502 " +
+        "`stake` is a decimal string of the session's currency (no more fraction digits than it has), greater " +
+          "than 0, at most the largest stake the gateway takes — 10^15 − 1 minor units: 9999999999999.99 in a " +
+          "two-digit currency, 999999999999999 in JPY — and within the merchant's [minimumStake, maximumStake]; " +
+          "anything else is 400 VALIDATION_FAILED naming `stake` (never passed on). Real mode: the stake is " +
+          "debited from the operator's wallet first — refused (4xx): 402 BET_REFUSED; no answer, 5xx or time-out: 502 " +
           "WALLET_UNAVAILABLE and a refund is queued. Demo mode: 402 INSUFFICIENT_FUNDS when the virtual " +
           "balance is short. `payout` is what the round returns (0 for a loss) and `balance` the balance after " +
           "it. Selections:\n\n" + selectionFormats.map((s) => `- ${s}`).join("\n")

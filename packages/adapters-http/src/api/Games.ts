@@ -78,7 +78,8 @@ export class GamesApi extends HttpApiGroup.make("games")
       .annotate(OpenApi.Summary, "Generate a launch URL")
       .annotate(
         OpenApi.Description,
-        "A signed launch link, to be used at once (`cache-control: no-store`). Checks in order: key (401/403) → " +
+        "A signed launch link, to be used at once (`cache-control: no-store`). Checks in order: key (401/403; " +
+          "`mode=real` with an `sv_test` key: 403) → " +
           "game (404 GAME_NOT_FOUND) → real mode: the operator's Details URL (504 OPERATOR_TIMEOUT, 502 " +
           "OPERATOR_BAD_RESPONSE, 422 PLAYER_REJECTED / DETAILS_URL_NOT_SET) → currency (422 CURRENCY_MISMATCH) → token."
       ),

@@ -6,6 +6,14 @@ import { AdminAuth } from "./Security.ts"
 
 const id = { id: Merchant.MerchantId }
 
+/** How stake limits are given and kept, for the descriptions of both settings endpoints. */
+export const stakeLimits =
+  "minimumStake and maximumStake are amounts in major units of the merchant's currency, given as a JSON number " +
+  "(`12.5`) or a decimal string (`\"12.50\"`) and answered as JSON numbers; each must be greater than 0, have no " +
+  "more fraction digits than the currency has (EUR 2, JPY 0, KWD 3) and be at most the largest stake, 10^15 − 1 " +
+  "minor units (9999999999999.99 in EUR), else 400 VALIDATION_FAILED naming the field. They are kept exactly and " +
+  "compared with stakes in minor units, never rounded."
+
 /** The body of a status change. `closed` is final. */
 export class StatusChange extends Schema.Class<StatusChange>("@gateway/adapters-http/StatusChange")({
   accountStatus: Merchant.AccountStatus
@@ -55,7 +63,7 @@ export class MerchantsApi extends HttpApiGroup.make("merchants")
       .annotate(
         OpenApi.Description,
         "Each key given is set, `null` clears it, an absent key is kept. URLs must be absolute http(s); " +
-          "minimumStake ≤ maximumStake (else 400 VALIDATION_FAILED naming minimumStake)."
+          "minimumStake ≤ maximumStake (else 400 VALIDATION_FAILED naming minimumStake). " + stakeLimits
       ),
     HttpApiEndpoint.patch("changeStatus", "/merchants/:id/status", {
       params: id,

@@ -1,6 +1,6 @@
 import { Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
-import type { Auth, Merchant } from "@gateway/domain"
+import type { ApiKey, Auth, Merchant } from "@gateway/domain"
 import * as Problem from "./Problem.ts"
 
 /** The verified claims of an admin bearer token. */
@@ -36,7 +36,9 @@ const svApiKey = HttpApiSecurity.apiKey({ in: "header", key: "sv-api-key" }).pip
   HttpApiSecurity.annotate(
     OpenApi.Description,
     "An operator API key `<Prefix>.<Key>.<Slug>` (prefix `sv_live` or `sv_test`), issued through the admin API. " +
-      "Rate limited per key (token bucket, per server instance): beyond it, 429 `RATE_LIMITED` with `retry-after` in seconds."
+      "Rate limited per key, charged once the key verifies (token bucket, per server instance): beyond it, 429 " +
+      "`RATE_LIMITED` with `retry-after` in seconds. Failed attempts (401) are counted per client address; an " +
+      "address that has spent them gets 429 before its keys are looked up. `sv_test` keys launch demo mode only."
   )
 )
 
@@ -51,8 +53,13 @@ export class AdminAuth extends HttpApiMiddleware.Service<AdminAuth, { provides: 
   { security: { bearer, accessToken }, error: authErrors }
 ) {}
 
+/** The prefix of the current request's `sv-api-key`: `sv_test` keys launch demo mode only. */
+export class CurrentKeyPrefix extends Context.Service<CurrentKeyPrefix, ApiKey.ApiKeyPrefix>()(
+  "@gateway/adapters-http/api/Security/CurrentKeyPrefix"
+) {}
+
 /** Operator endpoints: an active merchant's `sv-api-key`. */
-export class OperatorAuth extends HttpApiMiddleware.Service<OperatorAuth, { provides: CurrentMerchant }>()(
+export class OperatorAuth extends HttpApiMiddleware.Service<OperatorAuth, { provides: CurrentMerchant | CurrentKeyPrefix }>()(
   "@gateway/adapters-http/api/Security/OperatorAuth",
   { security: { svApiKey }, error: authErrors }
 ) {}

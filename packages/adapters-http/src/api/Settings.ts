@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { MerchantSettings } from "@gateway/domain"
 import * as Problem from "./Problem.ts"
+import { stakeLimits } from "./Merchants.ts"
 import { OperatorAuth } from "./Security.ts"
 
 /** An operator reads and changes its own settings with its API key. */
@@ -18,7 +19,8 @@ export class SettingsApi extends HttpApiGroup.make("settings")
       .annotate(OpenApi.Summary, "Change my settings")
       .annotate(
         OpenApi.Description,
-        "Each key given is set, `null` clears it, an absent key is kept; minimumStake ≤ maximumStake."
+        "Each key given is set, `null` clears it, an absent key is kept; minimumStake ≤ maximumStake. " +
+          stakeLimits
       )
   )
   .middleware(OperatorAuth)

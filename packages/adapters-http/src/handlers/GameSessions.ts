@@ -14,6 +14,7 @@ import {
 } from "@gateway/domain"
 import { Api } from "../api/Api.ts"
 import * as Ports from "../Ports.ts"
+import { guardFailures, RateLimiter } from "../middleware/RateLimiter.ts"
 import { SessionToken } from "../api/SessionAuth.ts"
 import * as Problem from "../api/Problem.ts"
 
@@ -34,11 +35,13 @@ export const GameSessionsLive = HttpApiBuilder.group(
       RoundLedger,
       Ids
     )
+    const limiter = yield* RateLimiter
     return handlers.handleAll({
       open: ({ payload }) =>
         openSession(payload.token).pipe(
           provide,
           Effect.mapError(Problem.fromDomain),
+          guardFailures(limiter),
           Effect.map((body) => HttpApiSchema.withHeaders({ body, headers: noStore }))
         ),
       play: ({ payload }) =>
@@ -46,7 +49,8 @@ export const GameSessionsLive = HttpApiBuilder.group(
           const token = yield* SessionToken
           const result = yield* playRound(Redacted.value(token), payload).pipe(
             provide,
-            Effect.mapError(Problem.fromDomain)
+            Effect.mapError(Problem.fromDomain),
+            guardFailures(limiter)
           )
           return HttpApiSchema.withHeaders({ body: result, headers: noStore })
         })

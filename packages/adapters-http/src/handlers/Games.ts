@@ -10,7 +10,7 @@ import {
 } from "@gateway/domain"
 import { Api } from "../api/Api.ts"
 import * as Ports from "../Ports.ts"
-import { CurrentMerchant } from "../api/Security.ts"
+import { CurrentKeyPrefix, CurrentMerchant } from "../api/Security.ts"
 import { GameList } from "../api/Games.ts"
 import * as Problem from "../api/Problem.ts"
 
@@ -30,7 +30,7 @@ export const GamesLive = HttpApiBuilder.group(
         }).pipe(Effect.map((list) => new GameList(list)), provide),
       generateLaunchUrl: ({ query }) =>
         Effect.gen(function*() {
-          const url = yield* launchFor(yield* CurrentMerchant, query).pipe(
+          const url = yield* launchFor(yield* CurrentMerchant, query, yield* CurrentKeyPrefix).pipe(
             provide,
             Effect.mapError(Problem.fromDomain)
           )

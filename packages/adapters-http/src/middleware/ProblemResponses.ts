@@ -16,6 +16,11 @@ const notFound = (request: HttpServerRequest.HttpServerRequest, routes: RouteTab
   ).pipe(HttpServerResponse.setHeader("allow", methods.join(", ")))
 }
 
+/** A body over the limit, found while it streamed: the rest is never read, the connection is closed after this. */
+const payloadTooLarge = Problem.toResponse(Problem.make("PAYLOAD_TOO_LARGE", "the request body is too large")).pipe(
+  HttpServerResponse.setHeader("connection", "close")
+)
+
 const clientSchemaErrors = new Set(["Params", "Headers", "Query", "Payload"])
 const locations: Partial<Record<string, string>> = { Params: "path", Headers: "headers", Query: "query", Payload: "body" }
 
@@ -27,14 +32,12 @@ const clientProblem = (error: unknown, request: HttpServerRequest.HttpServerRequ
     const where = failed.field === "" ? `${locations[error.kind] ?? "request"}: ` : ""
     return Problem.toResponse(Problem.make("VALIDATION_FAILED", `${where}${failed.message}`))
   }
-  if (HttpApiError.HttpApiPayloadTooLarge.is(error)) {
-    return Problem.toResponse(Problem.make("PAYLOAD_TOO_LARGE", "the request body is too large"))
-  }
+  if (HttpApiError.HttpApiPayloadTooLarge.is(error)) return payloadTooLarge
   if (error instanceof HttpServerError.HttpServerError) {
     if (error.reason._tag === "RouteNotFound") return notFound(request, routes)
     if (error.reason._tag === "RequestParseError") {
       return error.reason.reason === "BodyTooLarge"
-        ? Problem.toResponse(Problem.make("PAYLOAD_TOO_LARGE", "the request body is too large"))
+        ? payloadTooLarge
         : Problem.toResponse(Problem.make("VALIDATION_FAILED", "the request body could not be read"))
     }
   }

@@ -1,15 +1,29 @@
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { RateLimit } from "@gateway/domain"
+import * as Problem from "../api/Problem.ts"
 
 /**
- * A token bucket per API key: `rps` tokens a second up to `burst`; `rps` 0
- * disables the limit. At most `maxKeys` buckets are kept (default 100 000).
+ * A token bucket per API key (and per game session): `rps` tokens a second
+ * up to `burst`; `rps` 0 disables every limit here. At most `maxKeys`
+ * buckets are kept (default 100 000).
  */
 export interface RateLimitOptions {
   readonly rps: number
   readonly burst: number
   readonly maxKeys?: number | undefined
+  /** Failed authentications allowed per client address (default 5 a second, a burst of 50). */
+  readonly failures?: { readonly rps: number; readonly burst: number } | undefined
+  /**
+   * The client address is the last `x-forwarded-for` entry (the one the load
+   * balancer in front of us added) instead of the connection's peer. Only
+   * behind a proxy that sets it: otherwise clients could choose their address.
+   */
+  readonly trustProxy?: boolean | undefined
 }
+
+/** The failed-authentication budget of one client address when none is given. */
+export const defaultFailures = { rps: 5, burst: 50 } as const
 
 interface Bucket {
   tokens: number
@@ -35,6 +49,12 @@ export const makeBuckets = (options: RateLimitOptions, now: () => number) => {
     sweptAt = at
     for (const [key, bucket] of buckets) if (refill(bucket, at) >= burst) buckets.delete(key)
   }
+  /** Whole seconds until `key` has a token (0: it has one now), without taking it. */
+  const wait = (key: string): number => {
+    const bucket = buckets.get(key)
+    const tokens = bucket === undefined ? burst : refill(bucket, now())
+    return tokens >= 1 ? 0 : Math.max(1, Math.ceil((1 - tokens) / rps))
+  }
   const take = (key: string): number => {
     const at = now()
     if (at - sweptAt >= SWEEP_EVERY_MS) sweep(at)
@@ -58,31 +78,76 @@ export const makeBuckets = (options: RateLimitOptions, now: () => number) => {
     }
     return Math.max(1, Math.ceil((1 - bucket.tokens) / rps))
   }
-  return { take, size: () => buckets.size }
+  return { take, wait, size: () => buckets.size }
 }
 
 /**
- * The per-API-key rate limit (CONTRACT §7), in memory: behind a load
- * balancer each instance keeps its own buckets, so a key may reach up to
- * `instances × RATE_LIMIT_RPS`.
+ * The rate limits, in memory: behind a load balancer each instance keeps its
+ * own buckets, so a key may reach up to `instances × RATE_LIMIT_RPS`.
+ * Buckets are charged only after authentication: an API key's (CONTRACT §7)
+ * once the key has verified, a game session's once its token has. Failed
+ * authentications are charged to the client's address instead, whose
+ * failure bucket is checked before any verification — so nobody can use up
+ * another merchant's limit with its public slug, and floods of made-up keys
+ * or tokens are refused cheaply.
  */
 export class RateLimiter extends Context.Service<RateLimiter, {
-  /** Takes a token of `key` (an API key's slug, never its secret), else fails with RateLimited. */
+  /** Takes a token of `key` (an API key's slug or a session's id, never a secret), else fails with RateLimited. */
   take(key: string): Effect.Effect<void, RateLimit.RateLimited>
+  /** Fails with RateLimited while the address has used up its failed authentications. */
+  guard(address: string): Effect.Effect<void, RateLimit.RateLimited>
+  /** Charges a failed authentication to the address. */
+  failed(address: string): Effect.Effect<void>
+  /** The client's address: the connection's peer, or the proxy's `x-forwarded-for` entry when trusted. */
+  addressOf(request: HttpServerRequest.HttpServerRequest): string
 }>()("@gateway/adapters-http/middleware/RateLimiter") {}
+
+const peerOf = (request: HttpServerRequest.HttpServerRequest) => Option.getOrElse(request.remoteAddress, () => "unknown")
+
+/** The last entry of `x-forwarded-for`, else the peer. */
+const forwardedOf = (request: HttpServerRequest.HttpServerRequest) => {
+  const entries = (request.headers["x-forwarded-for"] ?? "").split(",")
+  const last = entries[entries.length - 1]?.trim() ?? ""
+  return last === "" || last.length > 64 ? peerOf(request) : last
+}
+
+const limited = (retryAfterSeconds: number) =>
+  retryAfterSeconds === 0 ? Effect.void : Effect.fail(new RateLimit.RateLimited({ retryAfterSeconds }))
 
 /** A limiter on a clock; `rps` 0 lets everything through. */
 export const make = (options: RateLimitOptions, clock: Clock.Clock): RateLimiter["Service"] => {
-  if (options.rps <= 0) return RateLimiter.of({ take: () => Effect.void })
-  const buckets = makeBuckets(options, () => clock.currentTimeMillisUnsafe())
+  const addressOf = options.trustProxy === true ? forwardedOf : peerOf
+  if (options.rps <= 0) {
+    return RateLimiter.of({ take: () => Effect.void, guard: () => Effect.void, failed: () => Effect.void, addressOf })
+  }
+  const now = () => clock.currentTimeMillisUnsafe()
+  const buckets = makeBuckets(options, now)
+  const failures = makeBuckets({ ...(options.failures ?? defaultFailures), maxKeys: options.maxKeys }, now)
   return RateLimiter.of({
-    take: (key) =>
-      Effect.suspend(() => {
-        const retryAfterSeconds = buckets.take(key)
-        return retryAfterSeconds === 0 ? Effect.void : Effect.fail(new RateLimit.RateLimited({ retryAfterSeconds }))
-      })
+    take: (key) => Effect.suspend(() => limited(buckets.take(key))),
+    guard: (address) => Effect.suspend(() => limited(failures.wait(address))),
+    failed: (address) => Effect.sync(() => void failures.take(address)),
+    addressOf
   })
 }
+
+/**
+ * `effect` on behalf of the request's client address: 429 while the
+ * address's failed authentications are used up; a 401 it fails with is
+ * charged to the address.
+ */
+export const guardFailures = (limiter: RateLimiter["Service"]) =>
+<A, E, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, E | Problem.Problem, R | HttpServerRequest.HttpServerRequest> =>
+  Effect.gen(function*() {
+    const address = limiter.addressOf(yield* HttpServerRequest.HttpServerRequest)
+    yield* Effect.mapError(limiter.guard(address), Problem.fromDomain)
+    return yield* Effect.tapError(
+      effect,
+      (error) => error instanceof Problem.Problem && error.status === 401 ? limiter.failed(address) : Effect.void
+    )
+  })
 
 /** A limiter from explicit options (tests, or apps that read their own config). */
 export const layer = (options: RateLimitOptions): Layer.Layer<RateLimiter> =>

@@ -1,4 +1,4 @@
-import { Duration, Effect, Layer, Schema } from "effect"
+import { Clock, Duration, Effect, Layer, Schema } from "effect"
 import { Unauthorized } from "@gateway/domain/Auth"
 import { LaunchPolicy } from "@gateway/domain/LaunchPolicy"
 import { type LaunchJwk, LaunchClaims, launchAudience } from "@gateway/domain/LaunchToken"
@@ -8,6 +8,13 @@ import { createLocalJWKSet, jwtVerify } from "jose"
 
 /** How long the verifier keeps the public keys; an unknown `kid` refetches them at once. */
 export const keyCacheTtl: Duration.Duration = Duration.seconds(10)
+
+/**
+ * At most one refetch for an unknown `kid` per this interval: forged tokens
+ * with random `kid`s cost no database query beyond it. A key rotated in on
+ * another instance is still seen within this interval or the cache's TTL.
+ */
+export const unknownKidRefetchInterval: Duration.Duration = Duration.seconds(5)
 
 const decodeClaims = Schema.decodeUnknownEffect(LaunchClaims)
 
@@ -21,19 +28,36 @@ const expired = new Unauthorized({ detail: "launch link expired" })
 
 /**
  * Verifies launch tokens: EdDSA only, against the store's published keys
- * (cached for `cacheTtl`, refetched once on an unknown `kid` so a rotation on
- * another instance is seen at once), audience `launch`, the policy's issuer,
+ * (cached for `cacheTtl`, refetched on an unknown `kid` so a rotation on
+ * another instance is seen at once, but at most once per
+ * `unknownKidRefetchInterval`), audience `launch`, the policy's issuer,
  * `exp` required; the payload decoded as {@link LaunchClaims}. An expired
  * token is "launch link expired"; any other failure "invalid launch link".
  */
-export const make = Effect.fnUntraced(function*(options: { readonly cacheTtl?: Duration.Input | undefined } = {}) {
+export const make = Effect.fnUntraced(function*(options: {
+  readonly cacheTtl?: Duration.Input | undefined
+  readonly refetchInterval?: Duration.Input | undefined
+} = {}) {
   const store = yield* LaunchKeyStore
   const policy = yield* LaunchPolicy
-  const [keys, invalidate] = yield* Effect.cachedInvalidateWithTTL(store.publicKeys, options.cacheTtl ?? keyCacheTtl)
-  const check = (token: string, jwks: ReadonlyArray<LaunchJwk>) =>
+  const keySet = (jwks: ReadonlyArray<LaunchJwk>) => createLocalJWKSet({ keys: jwks.map((k) => ({ ...k })) })
+  const [keys, invalidate] = yield* Effect.cachedInvalidateWithTTL(
+    Effect.map(store.publicKeys, keySet),
+    options.cacheTtl ?? keyCacheTtl
+  )
+  const refetchMs = Duration.toMillis(Duration.fromInputUnsafe(options.refetchInterval ?? unknownKidRefetchInterval))
+  let refetchedAt = Number.NEGATIVE_INFINITY
+  /** The keys again for an unknown `kid`, unless they were refetched less than `refetchMs` ago. */
+  const refetched = (code: string | undefined) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      if (now - refetchedAt < refetchMs) return Effect.fail(code)
+      refetchedAt = now
+      return Effect.andThen(invalidate, keys)
+    })
+  const check = (token: string, getKey: ReturnType<typeof keySet>) =>
     Effect.tryPromise({
       try: () =>
-        jwtVerify(token, createLocalJWKSet({ keys: jwks.map((k) => ({ ...k })) }), {
+        jwtVerify(token, getKey, {
           algorithms: ["EdDSA"],
           audience: launchAudience,
           issuer: policy.issuer,
@@ -43,10 +67,10 @@ export const make = Effect.fnUntraced(function*(options: { readonly cacheTtl?: D
     })
   return LaunchTokenVerifier.of({
     verify: (token) =>
-      Effect.flatMap(keys, (jwks) => check(token, jwks)).pipe(
+      Effect.flatMap(keys, (getKey) => check(token, getKey)).pipe(
         Effect.catchIf(
           (code) => code === "ERR_JWKS_NO_MATCHING_KEY",
-          () => Effect.andThen(invalidate, Effect.flatMap(keys, (jwks) => check(token, jwks)))
+          (code) => Effect.flatMap(refetched(code), (getKey) => check(token, getKey))
         ),
         Effect.mapError((code) => code === "ERR_JWT_EXPIRED" ? expired : invalid),
         Effect.flatMap(({ payload }) => Effect.mapError(decodeClaims(payload), () => invalid))

@@ -8,6 +8,7 @@ import { m0003_signing_keys } from "./migrations/0003_signing_keys.ts"
 import { m0004_wallet } from "./migrations/0004_wallet.ts"
 import { m0005_change_feed } from "./migrations/0005_change_feed.ts"
 import { m0006_delivery_claim } from "./migrations/0006_delivery_claim.ts"
+import { m0007_exact_stakes } from "./migrations/0007_exact_stakes.ts"
 
 /**
  * The schema, one migration per entry keyed `<id>_<name>`. Migrations are
@@ -20,7 +21,8 @@ export const migrations = {
   "0003_signing_keys": m0003_signing_keys,
   "0004_wallet": m0004_wallet,
   "0005_change_feed": m0005_change_feed,
-  "0006_delivery_claim": m0006_delivery_claim
+  "0006_delivery_claim": m0006_delivery_claim,
+  "0007_exact_stakes": m0007_exact_stakes
 }
 
 /** The advisory lock key that serialises concurrent migrators on one database. */

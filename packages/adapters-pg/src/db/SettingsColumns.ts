@@ -1,5 +1,6 @@
 import type { SettingsField, SettingsValues } from "@gateway/domain/MerchantSettings"
 import { settingsFieldNames } from "@gateway/domain/MerchantSettings"
+import { decimalText } from "@gateway/domain/Money"
 
 /** The `merchant_settings` column of a settings field: `logo1xUrl` → `logo1x_url`. */
 export const columnOf = (field: SettingsField): string => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
@@ -14,9 +15,21 @@ export const fieldsOfRow = (row: Readonly<Record<string, unknown>>): Record<stri
   return fields
 }
 
+/**
+ * The settings stored as `numeric` (since migration 0007): the stake limits.
+ * They are written as exact decimal text, and read back (through `to_jsonb`)
+ * as the JSON numbers they were given as.
+ */
+const numericFields: ReadonlySet<SettingsField> = new Set<SettingsField>(["minimumStake", "maximumStake"])
+
 /** Every settings column with its new value, NULL for an absent field. */
 export const rowOfValues = (values: SettingsValues): Record<string, unknown> => {
   const row: Record<string, unknown> = {}
-  for (const field of settingsFieldNames) row[columnOf(field)] = values[field] ?? null
+  for (const field of settingsFieldNames) {
+    const value = values[field]
+    row[columnOf(field)] = value === undefined ? null : numericFields.has(field) && typeof value === "number"
+      ? decimalText(value)
+      : value
+  }
   return row
 }

@@ -1,5 +1,6 @@
 import { Clock, Effect } from "effect"
-import type { Forbidden, Unauthorized } from "../Auth.ts"
+import { type ApiKeyPrefix, parseApiKey } from "../ApiKey.ts"
+import { Forbidden, type Unauthorized } from "../Auth.ts"
 import { type CurrencyMismatch, resolveLaunchCurrency } from "../Currency.ts"
 import type { GameNotFound } from "../Game.ts"
 import type { Merchant } from "../Merchant.ts"
@@ -13,7 +14,7 @@ import { Ids } from "../ports/Ids.ts"
 import { LaunchTokenSigner } from "../ports/LaunchTokenSigner.ts"
 import type { MerchantRepo } from "../ports/MerchantRepo.ts"
 import { OperatorDetails } from "../ports/OperatorDetails.ts"
-import { authenticateApiKey } from "./AuthenticateApiKey.ts"
+import { authenticateKey } from "./AuthenticateApiKey.ts"
 
 export type LaunchError =
   | Unauthorized
@@ -26,18 +27,23 @@ export type LaunchError =
   | CurrencyMismatch
 
 /**
- * The launch URL of an authenticated merchant: game → (real mode) the
+ * The launch URL of a merchant authenticated with a key of `prefix`: test
+ * keys (`sv_test`) launch demo mode only (403) → game → (real mode) the
  * operator's Details URL → currency rule → signed token. Demo launches never
  * call the operator.
  */
 export const launchFor = Effect.fn("launchFor")(function*(
   merchant: Merchant,
-  request: LaunchRequest
+  request: LaunchRequest,
+  prefix: ApiKeyPrefix
 ): Effect.fn.Return<
   LaunchUrl,
-  Exclude<LaunchError, Unauthorized | Forbidden>,
+  Exclude<LaunchError, Unauthorized>,
   GameCatalog | OperatorDetails | LaunchTokenSigner | Ids
 > {
+  if (prefix === "sv_test" && request.mode === "real") {
+    return yield* new Forbidden({ detail: "an sv_test key launches demo mode only; use an sv_live key for real money" })
+  }
   const game = yield* (yield* GameCatalog).find(request.gameId)
   let playerCurrency: string | undefined
   if (request.mode === "real") {
@@ -91,5 +97,6 @@ export const generateLaunchUrl = Effect.fn("generateLaunchUrl")(function*(
   LaunchError,
   ApiKeyRepo | MerchantRepo | GameCatalog | OperatorDetails | LaunchTokenSigner | Ids
 > {
-  return yield* launchFor(yield* authenticateApiKey(apiKey), request)
+  const key = yield* Effect.fromResult(parseApiKey(apiKey))
+  return yield* launchFor(yield* authenticateKey(key), request, key.prefix)
 })

@@ -1,8 +1,8 @@
 import { Effect, Result } from "effect"
 import { Forbidden } from "../Auth.ts"
-import { minorUnits } from "../Currency.ts"
 import type { GameSession, SessionExpired } from "../GameSession.ts"
 import type { Merchant, MerchantNotFound } from "../Merchant.ts"
+import { stakeLimitMinor } from "../MerchantSettings.ts"
 import * as Money from "../Money.ts"
 import { GameEngine } from "../ports/GameEngine.ts"
 import { GameSessionRepo } from "../ports/GameSessionRepo.ts"
@@ -21,9 +21,13 @@ import {
   WebhookUrlNotSet
 } from "../Wallet.ts"
 
-const toMinor = (major: number, digits: number): bigint => BigInt(Math.round(major * 10 ** digits))
-
-/** The stake in minor units, within the merchant's [minimumStake, maximumStake]. */
+/**
+ * The stake in minor units: an amount of the session's currency (no more
+ * fraction digits than it has), greater than 0, at most the largest stake
+ * ({@link Money.maxStakeMinor}) and within the merchant's [minimumStake,
+ * maximumStake], compared exactly in minor units. Anything else is
+ * ValidationFailed naming `stake`, before any money moves or anything is stored.
+ */
 export const checkStake = (
   text: string,
   session: GameSession,
@@ -32,19 +36,18 @@ export const checkStake = (
   const parsed = Money.parse(text, session.currency)
   if (Result.isFailure(parsed)) return Result.fail(new ValidationFailed({ field: "stake", detail: parsed.failure.message }))
   const stake = parsed.success.minor
-  const digits = minorUnits(session.currency)
   const { minimumStake, maximumStake } = merchant.MerchantSettings
   const format = (minor: bigint) => Money.format(Money.make(minor, session.currency))
+  const limit = (value: number) => stakeLimitMinor(value, session.currency)
   if (stake <= 0n) return Result.fail(new ValidationFailed({ field: "stake", detail: "must be greater than 0" }))
-  if (minimumStake !== undefined && stake < toMinor(minimumStake, digits)) {
-    return Result.fail(
-      new ValidationFailed({ field: "stake", detail: `must be at least ${format(toMinor(minimumStake, digits))}` })
-    )
+  const minimum = minimumStake === undefined ? undefined : limit(minimumStake)
+  if (minimum !== undefined && stake < minimum) {
+    return Result.fail(new ValidationFailed({ field: "stake", detail: `must be at least ${format(minimum)}` }))
   }
-  if (maximumStake !== undefined && stake > toMinor(maximumStake, digits)) {
-    return Result.fail(
-      new ValidationFailed({ field: "stake", detail: `must be at most ${format(toMinor(maximumStake, digits))}` })
-    )
+  const ownMaximum = maximumStake === undefined ? Money.maxStakeMinor : limit(maximumStake)
+  const maximum = ownMaximum < Money.maxStakeMinor ? ownMaximum : Money.maxStakeMinor
+  if (stake > maximum) {
+    return Result.fail(new ValidationFailed({ field: "stake", detail: `must be at most ${format(maximum)}` }))
   }
   return Result.succeed(stake)
 }
