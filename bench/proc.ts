@@ -27,7 +27,7 @@ export const cpuMs = (pid: number): number => {
   }
 }
 
-const statusKb = (pid: number, field: "VmRSS" | "VmHWM"): number => {
+export const statusKb = (pid: number, field: "VmRSS" | "VmHWM"): number => {
   try {
     const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"))
     return match === null ? 0 : Number(match[1])
