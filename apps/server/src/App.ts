@@ -35,10 +35,59 @@ import {
   RoundLedgerPg,
   StaleDebits
 } from "@gateway/adapters-pg"
-import { createServer } from "node:http"
+import { createServer, type Server, type ServerResponse } from "node:http"
+import type { Duplex } from "node:stream"
 import { GatewayConfig, publicBaseUrl } from "./Config.ts"
 import * as Logging from "./Logging.ts"
 import * as Secrets from "./Secrets.ts"
+
+/** A request head (request line and headers) may be this large: room for every documented parameter at its longest. */
+const maxHeadBytes = 32 * 1024
+
+/**
+ * A request Node could not parse, answered as problem+json before any
+ * handler runs (Node's own answer has no body): a head over
+ * {@link maxHeadBytes} is 431 HEADERS_TOO_LARGE, anything else 400; the
+ * connection is closed.
+ */
+const answerClientError = (error: Error & { readonly code?: string }, socket: Duplex) => {
+  if (!socket.writable) return socket.destroy()
+  const [status, code, title, detail] = error.code === "HPE_HEADER_OVERFLOW"
+    ? [431, "HEADERS_TOO_LARGE", "Request Header Fields Too Large", `the request line and headers exceed ${maxHeadBytes} bytes`]
+    : [400, "VALIDATION_FAILED", "Bad Request", "the request could not be parsed"]
+  const body = JSON.stringify({ success: false, status, code, title, detail })
+  socket.end(
+    `HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+      `cache-control: no-store\r\nconnection: close\r\n\r\n${body}`
+  )
+}
+
+/**
+ * The Node HTTP server. Closing it (SIGTERM) stops accepting connections,
+ * but Node goes on serving requests that arrive on open keep-alive
+ * connections, and keeps a connection open after the answer it was busy
+ * with: a busy client held the drain open until its time-out and then had
+ * its requests cut. Once closing, every answer not yet started says
+ * `connection: close`, so each connection ends after its current request.
+ */
+const drainingServer = (): Server => {
+  const server = createServer({ maxHeaderSize: maxHeadBytes })
+  server.on("clientError", answerClientError)
+  const answering = new Set<ServerResponse>()
+  let closing = false
+  const close = server.close.bind(server)
+  server.close = (callback) => {
+    closing = true
+    for (const response of answering) if (!response.headersSent) response.setHeader("connection", "close")
+    return close(callback)
+  }
+  server.on("request", (_request, response) => {
+    if (closing) return response.setHeader("connection", "close")
+    answering.add(response)
+    response.once("close", () => answering.delete(response))
+  })
+  return server
+}
 
 /** Launch tokens: issuer = the public base URL, lifetime from `LAUNCH_TOKEN_TTL_SECONDS`. */
 const launchPolicy = (config: GatewayConfig) => ({ issuer: publicBaseUrl(config), ttlSeconds: config.launchTtlSeconds })
@@ -107,7 +156,7 @@ export const app = (
     RateLimiter.layer({ ...config.rateLimit, trustProxy: config.trustProxy }),
     Layer.succeed(HttpIncomingMessage.MaxBodySize, RequestLimits.maxBodySize(config.maxBodyBytes))
   )
-  const server = NodeHttpServer.layer(createServer, {
+  const server = NodeHttpServer.layer(drainingServer, {
     port: config.port,
     host: config.host,
     gracefulShutdownTimeout: "10 seconds"

@@ -26,4 +26,12 @@ describe("the running server's limits", () => {
     expect(small.status).toBe(201)
     expect(small.headers.get("cache-control")).toBe("no-store")
   })
+
+  it("answers a request head over 32 KiB with 431 problem+json, and takes one of 24 KiB", async () => {
+    const big = await call(`${gw.url}/health`, { headers: { "x-padding": "p".repeat(40 * 1024) } })
+    expect(big.status).toBe(431)
+    expect(big.headers.get("content-type")).toBe("application/problem+json")
+    expect(big.body).toMatchObject({ success: false, status: 431, code: "HEADERS_TOO_LARGE" })
+    expect((await call(`${gw.url}/health`, { headers: { "x-padding": "p".repeat(24 * 1024) } })).status).toBe(200)
+  })
 })

@@ -1,8 +1,8 @@
 import { Schema } from "effect"
 
-/** A game's slug, used as `gameId` at launch. */
+/** A game's slug, used as `gameId` at launch. (The `u` flag lets the pattern into the OpenAPI document.) */
 export const GameId = Schema.String.check(
-  Schema.isPattern(/^[a-z0-9-]{1,64}$/, { message: "must be 1 to 64 lower-case letters, digits or '-'" }),
+  Schema.isPattern(/^[a-z0-9-]{1,64}$/u, { message: "must be 1 to 64 lower-case letters, digits or '-'" }),
   Schema.makeFilter((id: string) => id !== "generate-launch-url" || "is a reserved path")
 ).pipe(Schema.brand("GameId"))
 export type GameId = typeof GameId.Type

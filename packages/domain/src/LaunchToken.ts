@@ -1,12 +1,13 @@
 import { Effect, Schema } from "effect"
 import { CurrencyCode } from "./Currency.ts"
 import { MerchantId } from "./Merchant.ts"
+import { isStorableText } from "./Validation.ts"
 
 /** Money play or free play. */
 export const LaunchMode = Schema.Literals(["real", "demo"])
 export type LaunchMode = typeof LaunchMode.Type
 
-const Ref = Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(128))
+const Ref = Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(128), isStorableText)
 
 /** The query of `generate-launch-url`, decoded, with the defaults of the contract. */
 export const LaunchRequest = Schema.Struct({

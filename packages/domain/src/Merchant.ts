@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { CountryCode } from "./Country.ts"
 import { CurrencyCode } from "./Currency.ts"
 import { MerchantSettings } from "./MerchantSettings.ts"
+import { isStorableText } from "./Validation.ts"
 
 /** The numeric id of a merchant account. */
 export const MerchantId = Schema.Int.check(Schema.isGreaterThan(0)).pipe(Schema.brand("MerchantId"))
@@ -14,13 +15,18 @@ export type AccountStatus = typeof AccountStatus.Type
 /** Whether an account may move from one state to another: anything but out of `closed`. */
 export const canChangeStatus = (from: AccountStatus, to: AccountStatus): boolean => from !== "closed" || to === "closed"
 
-/** An e-mail address as accepted at sign-up (one `@`, a dotted domain, no spaces). */
+/**
+ * An e-mail address as accepted at sign-up (one `@`, a dotted domain, no spaces). Patterns carry the `u`
+ * flag: Effect writes only those into the OpenAPI document (JSON Schema patterns are Unicode regexes).
+ */
 export const Email = Schema.String.check(
   Schema.isMaxLength(254),
-  Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: "must be an e-mail address" })
+  isStorableText,
+  Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/u, { message: "must be an e-mail address" })
 )
 
-const Text = (max: number) => Schema.String.check(Schema.isTrimmed(), Schema.isNonEmpty(), Schema.isMaxLength(max))
+const Text = (max: number) =>
+  Schema.String.check(Schema.isTrimmed(), Schema.isNonEmpty(), Schema.isMaxLength(max), isStorableText)
 
 /** The body of `POST /operator-api/create`. */
 export class CreateMerchantRequest extends Schema.Class<CreateMerchantRequest>("@gateway/domain/CreateMerchantRequest")({

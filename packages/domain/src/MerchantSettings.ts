@@ -1,12 +1,17 @@
 import { Result, Schema, SchemaTransformation, Struct } from "effect"
 import { type CurrencyCode, minorUnits } from "./Currency.ts"
 import * as Money from "./Money.ts"
-import { ValidationFailed } from "./Validation.ts"
+import { isStorableText, ValidationFailed } from "./Validation.ts"
 
-/** An absolute http(s) URL, as operators configure their Details and webhook addresses. */
+/**
+ * An absolute http(s) URL, as operators configure their Details and webhook addresses. The pattern is
+ * written without the `i` flag and with `u` (so Effect puts it into the OpenAPI document), and stays the
+ * last check: `format: uri` annotates it.
+ */
 export const HttpUrl = Schema.String.check(
   Schema.isMaxLength(2048),
-  Schema.isPattern(/^https?:\/\/[^\s/?#@]+(?:[/?#]\S*)?$/i, { message: "must be an absolute http(s) URL" })
+  isStorableText,
+  Schema.isPattern(/^[Hh][Tt][Tt][Pp][Ss]?:\/\/[^\s/?#@]+(?:[/?#]\S*)?$/u, { message: "must be an absolute http(s) URL" })
 ).annotate({ identifier: "HttpUrl", format: "uri" })
 
 const Share = Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 100 }))

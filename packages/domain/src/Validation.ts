@@ -19,6 +19,15 @@ const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
     ""
   )
 
+/**
+ * Text PostgreSQL can store: no NUL (U+0000). A NUL in a value that reaches
+ * the database fails the query, which answered 500; refused here, it is a
+ * 400 naming the field.
+ */
+export const isStorableText = Schema.makeFilter((text: string) =>
+  !text.includes("\u0000") || "must not contain the NUL character (U+0000)"
+)
+
 /** Turns a Schema issue into a {@link ValidationFailed} naming the first failing field. */
 export const fromIssue = (issue: SchemaIssue.Issue): ValidationFailed => {
   const [first] = SchemaIssue.makeFormatterStandardSchemaV1()(issue).issues

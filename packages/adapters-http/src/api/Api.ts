@@ -19,7 +19,7 @@ CURRENCY_MISMATCH / PLAYER_REJECTED / DETAILS_URL_NOT_SET 422, RATE_LIMITED 429 
 INTERNAL_ERROR 500, OPERATOR_BAD_RESPONSE / WALLET_UNAVAILABLE 502, NOT_READY 503, OPERATOR_TIMEOUT 504.
 
 Request bodies are at most \`MAX_BODY_BYTES\` (64 KiB by default): larger ones are 413 PAYLOAD_TOO_LARGE before
-they are read. Every answer carries \`x-request-id\` (the client's, when it is a plain token of at most 128
+they are read; a request line and headers over 32 KiB are 431 HEADERS_TOO_LARGE. Every answer carries \`x-request-id\` (the client's, when it is a plain token of at most 128
 characters, else a new UUID) and, unless it says otherwise, \`cache-control: no-store\`.`
 
 /** The gateway's HTTP contract. */
@@ -33,4 +33,7 @@ export class Api extends HttpApi.make("operator-gateway")
   .add(GameSessionsApi)
   .add(PlayApi)
   .annotateMerge(OpenApi.annotations({ title: "Operator Gateway", version: "1.1.0", description }))
+  // Request bodies are closed, as the document says (`additionalProperties: false`): an unknown or misspelt
+  // field is 400 VALIDATION_FAILED naming it, never silently ignored.
+  .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error" })
 {}

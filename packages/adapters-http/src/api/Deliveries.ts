@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Delivery, Merchant } from "@gateway/domain"
+import { Delivery, Merchant, Validation } from "@gateway/domain"
 import * as Problem from "./Problem.ts"
 import { AdminAuth } from "./Security.ts"
 
@@ -34,7 +34,7 @@ export class DeliveriesApi extends HttpApiGroup.make("deliveries")
         `Messages whose retries are exhausted, at most ${maxListed}. \`status\` other than \`failed\`: 400 VALIDATION_FAILED.`
       ),
     HttpApiEndpoint.post("redeliver", "/merchants/:id/webhook-deliveries/:deliveryId/redeliver", {
-      params: { ...id, deliveryId: Schema.String.check(Schema.isMaxLength(64)) },
+      params: { ...id, deliveryId: Schema.String.check(Schema.isMaxLength(64), Validation.isStorableText) },
       success: HttpApiSchema.Accepted,
       error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND", "DELIVERY_NOT_FOUND")
     })

@@ -1,6 +1,6 @@
 import { Effect, Schema, SchemaTransformation } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Game, LaunchToken, MerchantSettings, Paging } from "@gateway/domain"
+import { Game, LaunchToken, MerchantSettings, Paging, Validation } from "@gateway/domain"
 import * as Problem from "./Problem.ts"
 import { AdminAuth, OperatorAuth } from "./Security.ts"
 
@@ -32,7 +32,9 @@ export const GamesQuery = {
   ),
   sortBy: Game.GameSortField.pipe(Schema.withDecodingDefaultKey(Effect.succeed("name" as const))),
   sortOrder: Game.SortOrder.pipe(Schema.withDecodingDefaultKey(Effect.succeed("ASC" as const))),
-  search: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(128, { message: "must be at most 128 characters" }))),
+  search: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(128, { message: "must be at most 128 characters" }), Validation.isStorableText)
+  ),
   searchFields: Schema.optionalKey(SearchFields)
 }
 
@@ -42,17 +44,27 @@ export class GameList extends Schema.Class<GameList>("@gateway/adapters-http/Gam
   meta: Paging.PageMeta
 }) {}
 
+/**
+ * A catalogue URL: an HttpUrl that a URL parser also reads (the pattern alone let `http://[::1` or a port
+ * of 99999 into the catalogue, and every launch of the game then answered a broken link). Operator URLs
+ * are parsed by the URL policy when settings are saved.
+ */
+const CatalogueUrl = MerchantSettings.HttpUrl.check(
+  Schema.makeFilter((url: string) => URL.canParse(url) || "must be an absolute http(s) URL")
+)
+
 /** The body of a catalogue upsert. */
 export class GameUpsert extends Schema.Class<GameUpsert>("@gateway/adapters-http/GameUpsert")({
-  name: Schema.String.check(Schema.isTrimmed(), Schema.isNonEmpty(), Schema.isMaxLength(200)),
+  name: Schema.String.check(Schema.isTrimmed(), Schema.isNonEmpty(), Schema.isMaxLength(200), Validation.isStorableText),
   releaseDate: Schema.String.check(
-    Schema.isPattern(/^\d{4}-\d{2}-\d{2}(T[0-9:.]+(Z|[+-]\d{2}:\d{2}))?$/, {
+    Schema.isPattern(/^\d{4}-\d{2}-\d{2}(T[0-9:.]+(Z|[+-]\d{2}:\d{2}))?$/u, {
       message: "must be an ISO 8601 date like \"2024-01-01\""
     })
   ),
-  baseLaunchUrl: MerchantSettings.HttpUrl,
-  category: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
-  imageUrl: MerchantSettings.HttpUrl
+  baseLaunchUrl: CatalogueUrl,
+  // The same bounds as Game.category (a PostgreSQL integer): a larger one was a 500.
+  category: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2_147_483_647 })),
+  imageUrl: CatalogueUrl
 }) {}
 
 const noStore = { "cache-control": Schema.Literal("no-store") }

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { ApiKey, Merchant, MerchantSettings } from "@gateway/domain"
+import { ApiKey, Merchant, MerchantSettings, Validation } from "@gateway/domain"
 import * as Problem from "./Problem.ts"
 import { AdminAuth } from "./Security.ts"
 
@@ -78,9 +78,13 @@ export class MerchantsApi extends HttpApiGroup.make("merchants")
       payload: IssueApiKey,
       success: IssuedApiKey.pipe(HttpApiSchema.status(201)),
       error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND")
-    }).annotate(OpenApi.Summary, "Issue an API key (the full key is shown only in this answer)"),
+    })
+      .annotate(OpenApi.Summary, "Issue an API key (the full key is shown only in this answer)")
+      .annotate(OpenApi.Description, "The body is optional: none (or `null`) issues an `sv_live` key.")
+      // The body may be left out (it decodes as null), so the document must not call it required.
+      .annotate(OpenApi.Transform, (op) => op.requestBody === undefined ? op : { ...op, requestBody: { ...op.requestBody, required: false } }),
     HttpApiEndpoint.delete("revokeApiKey", "/merchants/:id/api-keys/:slug", {
-      params: { ...id, slug: Schema.String.check(Schema.isMaxLength(64)) },
+      params: { ...id, slug: Schema.String.check(Schema.isMaxLength(64), Validation.isStorableText) },
       success: HttpApiSchema.NoContent,
       error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND", "API_KEY_NOT_FOUND")
     })

