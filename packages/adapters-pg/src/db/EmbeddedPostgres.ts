@@ -336,7 +336,7 @@ const freePort = Effect.callback<number, EmbeddedPostgresError>((resume) => {
  * way that others cannot traverse (a checkout in a `mktemp -d` directory,
  * say) gets the traverse bit (o+x) only: nothing becomes listable or readable.
  */
-export const grantTraverse = (target: string): void => {
+const grantTraverse = (target: string) => {
   if (process.getuid?.() !== 0) return
   for (let dir = path.dirname(target); ; dir = path.dirname(dir)) {
     const mode = fs.statSync(dir).mode
