@@ -23,7 +23,7 @@ export const gameJson = (row: GameRow, publicBaseUrl: string) => ({
   releaseDate: row.release_date,
   baseLaunchUrl: row.base_launch_url ?? `${publicBaseUrl}/play/${row.id}`,
   category: row.category,
-  imageUrl: row.image_url
+  imageUrl: row.image_url.startsWith("/") ? `${publicBaseUrl}${row.image_url}` : row.image_url
 })
 
 const sortColumns = { name: "lower(name)", releaseDate: "release_date", category: "category", id: "id" } as const

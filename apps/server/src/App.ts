@@ -5,7 +5,7 @@ import { AdminAuth, HttpLive, RateLimiter, RequestLimits } from "@gateway/adapte
 import { HttpIncomingMessage } from "effect/http"
 import {
   DeliveryWorker,
-  GameEngineNode,
+  FairRandomNode,
   IdsNode,
   LaunchKeys,
   LaunchTokenSignerJwt,
@@ -150,7 +150,7 @@ export const app = (
     WalletClientHttp.layer(config.webhookTimeoutMs),
     LaunchTokenSignerJwt.layer,
     LaunchTokenVerifierJwt.layer,
-    GameEngineNode.layer,
+    FairRandomNode.layer,
     OperatorUrlPolicy.layer(config.allowPrivateOperatorUrls),
     AdminAuth.layerTokens(adminTokens),
     RateLimiter.layer({ ...config.rateLimit, trustProxy: config.trustProxy }),

@@ -1,6 +1,9 @@
 import { json, type Received, startOperator } from "@gateway/adapters-operator/testing"
 import { adminToken, call } from "@gateway/adapters-http/testing"
-import type { Gateway } from "../testing/Gateway.ts"
+import { Effect, Exit, Scope } from "effect"
+import { randomBytes } from "node:crypto"
+import { afterAll, beforeAll } from "vitest"
+import { type Gateway, gateway } from "../testing/Gateway.ts"
 
 /** What the fake wallet does with a message: answer it now, later, or not at all. */
 export type WalletReply = (received: Received, body: WalletMessage) =>
@@ -25,11 +28,16 @@ export interface WalletMessage {
 /** A real operator on 127.0.0.1: Details URL at /details, the wallet at /wallet; `reply` decides wallet answers. */
 export const startWallet = async (initial: WalletReply) => {
   let reply = initial
+  let details = (body: { readonly playerId?: unknown }): Record<string, unknown> => ({
+    playerId: body.playerId,
+    currency: "ETB",
+    balance: "1000.00"
+  })
   const inFlight = new Map<string, number>()
   let overlaps = 0
   const operator = await startOperator((r, res) => {
     const body = JSON.parse(r.body || "{}")
-    if (r.url === "/details") return json(res, 200, { playerId: body.playerId, currency: "ETB", balance: "1000.00" })
+    if (r.url === "/details") return json(res, 200, details(body))
     const id = String(r.headers["webhook-id"])
     const now = (inFlight.get(id) ?? 0) + 1
     if (now > 1) overlaps++
@@ -51,12 +59,22 @@ export const startWallet = async (initial: WalletReply) => {
     overlaps: () => overlaps,
     setReply: (next: WalletReply) => {
       reply = next
+    },
+    /** What the Details URL answers from now on (by default the player in ETB with 1000.00). */
+    setDetails: (next: typeof details) => {
+      details = next
     }
   }
 }
 
 /** A merchant whose Details URL and single webhook URL point at `operatorUrl`, and a real-mode session for it. */
-export const playerSession = async (gw: Gateway, operatorUrl: string, email: string, mode: "real" | "demo" = "real") => {
+export const playerSession = async (
+  gw: Gateway,
+  operatorUrl: string,
+  email: string,
+  mode: "real" | "demo" = "real",
+  launchQuery = ""
+) => {
   const admin = { authorization: `Bearer ${await adminToken(gw.authSecret)}` }
   const api = `${gw.url}/api/v1.1/operator-api`
   const merchant = await call(`${api}/create`, {
@@ -67,11 +85,15 @@ export const playerSession = async (gw: Gateway, operatorUrl: string, email: str
     json: { userDetailsUrl: `${operatorUrl}/details`, webhookUrl: `${operatorUrl}/wallet`, minimumStake: 1, maximumStake: 500 }
   })
   const key = (await call(`${api}/merchants/${merchant.body.id}/api-keys`, { method: "POST", headers: admin })).body.apiKey
-  const newSession = async () => {
-    const launch = await call(`${api}/games/generate-launch-url?gameId=odd-even&playerId=p-1&sessionId=s-${email}&mode=${mode}`, {
+  /** A launch URL's token (not redeemed). */
+  const launch = async () => {
+    const launched = await call(`${api}/games/generate-launch-url?gameId=odd-even&playerId=p-1&sessionId=s-${email}&mode=${mode}${launchQuery}`, {
       headers: { "sv-api-key": key }
     })
-    const token = new URL(launch.body.url).searchParams.get("token") ?? ""
+    return new URL(launched.body.url).searchParams.get("token") ?? ""
+  }
+  const newSession = async () => {
+    const token = await launch()
     const opened = await call(`${gw.url}/api/v1.1/game-api/sessions`, { method: "POST", json: { token } })
     return { token, opened, sessionToken: String(opened.body?.sessionToken) }
   }
@@ -84,6 +106,7 @@ export const playerSession = async (gw: Gateway, operatorUrl: string, email: str
     encryptionKey: String(merchant.body.encryptionKey),
     admin,
     api,
+    launch,
     newSession,
     bet
   }
@@ -107,4 +130,27 @@ export const poll = async <A>(read: () => Promise<A>, done: (a: A) => boolean, m
     if (Date.now() > deadline) throw new Error("condition not met in time")
     await new Promise((r) => setTimeout(r, 100))
   }
+}
+
+/**
+ * For a test file: a real operator wallet answering `reply` and a gateway process whose webhooks time out after
+ * 0.5 s and retry every 0.2 s, started before the file's tests and closed after them. Read them from the result
+ * inside tests (`world.gw`, `world.wallet`).
+ */
+export const walletAndGateway = (reply: WalletReply = () => ({ status: 200 })) => {
+  const scope = Effect.runSync(Scope.make())
+  const world = {} as { gw: Gateway; wallet: Awaited<ReturnType<typeof startWallet>> }
+  beforeAll(async () => {
+    world.wallet = await startWallet(reply)
+    world.gw = await Effect.runPromise(Scope.provide(scope)(gateway({
+      WEBHOOK_TIMEOUT_MS: "500",
+      WEBHOOK_RETRY_SCHEDULE: "0.2,0.2,0.2,0.2",
+      DATA_ENCRYPTION_KEY: randomBytes(32).toString("base64")
+    })))
+  })
+  afterAll(async () => {
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    await world.wallet.close()
+  })
+  return world
 }

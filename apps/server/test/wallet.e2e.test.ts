@@ -1,50 +1,32 @@
-import { Effect, Exit, Scope } from "effect"
-import { randomBytes } from "node:crypto"
 import { Webhook } from "standardwebhooks"
-import { afterAll, assert, beforeAll, describe, it } from "vitest"
+import { assert, describe, it } from "vitest"
 import { call } from "@gateway/adapters-http/testing"
-import { type Gateway, gateway } from "../testing/Gateway.ts"
-import { eventually, playerSession, poll, startWallet } from "./Wallet.ts"
+import { eventually, playerSession, poll, walletAndGateway } from "./Wallet.ts"
 
-const scope = Effect.runSync(Scope.make())
-let gw: Gateway
-let wallet: Awaited<ReturnType<typeof startWallet>>
+const world = walletAndGateway()
 let n = 0
 const email = () => `wallet${++n}@example.com`
 
-beforeAll(async () => {
-  wallet = await startWallet(() => ({ status: 200 }))
-  gw = await Effect.runPromise(Scope.provide(scope)(gateway({
-    WEBHOOK_TIMEOUT_MS: "500",
-    WEBHOOK_RETRY_SCHEDULE: "0.2,0.2,0.2,0.2",
-    DATA_ENCRYPTION_KEY: randomBytes(32).toString("base64")
-  })))
-})
-afterAll(async () => {
-  await Effect.runPromise(Scope.close(scope, Exit.void))
-  await wallet.close()
-})
-
-const forRound = (roundId: string) => wallet.messages().filter((m) => m.body.data.roundId === roundId)
+const forRound = (roundId: string) => world.wallet.messages().filter((m) => m.body.data.roundId === roundId)
 
 describe("game sessions and the seamless wallet, served by the real server process", () => {
   it("redeems a launch token once", async () => {
-    wallet.setReply(() => ({ status: 200 }))
-    const player = await playerSession(gw, wallet.url, email())
+    world.wallet.setReply(() => ({ status: 200 }))
+    const player = await playerSession(world.gw, world.wallet.url, email())
     const { token, opened } = await player.newSession()
     assert.strictEqual(opened.status, 201, opened.text)
     assert.isString(opened.body.sessionToken)
     assert.strictEqual(opened.body.balance, "1000.00")
-    const again = await call(`${gw.url}/api/v1.1/game-api/sessions`, { method: "POST", json: { token } })
+    const again = await call(`${world.gw.url}/api/v1.1/game-api/sessions`, { method: "POST", json: { token } })
     assert.strictEqual(again.status, 409)
     assert.strictEqual(again.body.code, "TOKEN_ALREADY_USED")
-    const forged = await call(`${gw.url}/api/v1.1/game-api/sessions`, { method: "POST", json: { token: token.slice(0, -4) + "AAAA" } })
+    const forged = await call(`${world.gw.url}/api/v1.1/game-api/sessions`, { method: "POST", json: { token: token.slice(0, -4) + "AAAA" } })
     assert.strictEqual(forged.status, 401)
   })
 
   it("a bet sends a signed debit, then a credit whose refTransactionId is the debit", async () => {
-    wallet.setReply(() => ({ status: 200 }))
-    const player = await playerSession(gw, wallet.url, email())
+    world.wallet.setReply(() => ({ status: 200 }))
+    const player = await playerSession(world.gw, world.wallet.url, email())
     const { sessionToken, opened } = await player.newSession()
     const round = await player.bet(sessionToken, "10.00", "odd")
     assert.strictEqual(round.status, 200, round.text)
@@ -58,7 +40,7 @@ describe("game sessions and the seamless wallet, served by the real server proce
     assert.isTrue(credit?.body.data.roundClosed)
     assert.strictEqual(credit?.headers["webhook-id"], credit?.body.data.transactionId)
     assert.strictEqual(opened.status, 201)
-    const raw = wallet.received.filter((r) => r.url === "/wallet" && JSON.parse(r.body).data.roundId === round.body.roundId)
+    const raw = world.wallet.received.filter((r) => r.url === "/wallet" && JSON.parse(r.body).data.roundId === round.body.roundId)
     assert.strictEqual(raw.length, 2)
     for (const r of raw) {
       new Webhook(player.encryptionKey).verify(r.body, {
@@ -70,27 +52,27 @@ describe("game sessions and the seamless wallet, served by the real server proce
   })
 
   it("a refused debit (402) rejects the bet and sends nothing more", async () => {
-    wallet.setReply((_r, body) => body.type === "transaction.debit" ? { status: 402, body: { error: "insufficient funds" } } : { status: 200 })
-    const player = await playerSession(gw, wallet.url, email())
+    world.wallet.setReply((_r, body) => body.type === "transaction.debit" ? { status: 402, body: { error: "insufficient funds" } } : { status: 200 })
+    const player = await playerSession(world.gw, world.wallet.url, email())
     const { sessionToken } = await player.newSession()
-    const before = wallet.messages().length
+    const before = world.wallet.messages().length
     const round = await player.bet(sessionToken)
     assert.strictEqual(round.status, 402, round.text)
     assert.strictEqual(round.body.code, "BET_REFUSED")
     await new Promise((r) => setTimeout(r, 1000))
-    assert.strictEqual(wallet.messages().length, before + 1)
+    assert.strictEqual(world.wallet.messages().length, before + 1)
   })
 
   it("a timed-out debit rejects the bet and queues its refund", async () => {
-    wallet.setReply((_r, body) => body.type === "transaction.debit" ? { status: 200, delayMs: 2000 } : { status: 200 })
-    const player = await playerSession(gw, wallet.url, email())
+    world.wallet.setReply((_r, body) => body.type === "transaction.debit" ? { status: 200, delayMs: 2000 } : { status: 200 })
+    const player = await playerSession(world.gw, world.wallet.url, email())
     const { sessionToken } = await player.newSession()
-    const before = wallet.messages().length
+    const before = world.wallet.messages().length
     const round = await player.bet(sessionToken)
     assert.strictEqual(round.status, 502, round.text)
     assert.strictEqual(round.body.code, "WALLET_UNAVAILABLE")
-    await eventually(() => wallet.messages().slice(before).some((m) => m.body.type === "transaction.refund"))
-    const sent = wallet.messages().slice(before)
+    await eventually(() => world.wallet.messages().slice(before).some((m) => m.body.type === "transaction.refund"))
+    const sent = world.wallet.messages().slice(before)
     const debit = sent.find((m) => m.body.type === "transaction.debit")
     const refund = sent.find((m) => m.body.type === "transaction.refund")
     assert.strictEqual(refund?.body.data.refTransactionId, debit?.body.data.transactionId)
@@ -100,9 +82,9 @@ describe("game sessions and the seamless wallet, served by the real server proce
 
   it("a credit answered 500 is retried with the same webhook-id until 200, then never again", async () => {
     let failures = 2
-    wallet.setReply((_r, body) =>
+    world.wallet.setReply((_r, body) =>
       body.type === "transaction.credit" && failures-- > 0 ? { status: 500 } : { status: 200 })
-    const player = await playerSession(gw, wallet.url, email())
+    const player = await playerSession(world.gw, world.wallet.url, email())
     const { sessionToken } = await player.newSession()
     const round = await player.bet(sessionToken)
     assert.strictEqual(round.status, 200, round.text)
@@ -115,36 +97,36 @@ describe("game sessions and the seamless wallet, served by the real server proce
   })
 
   it("demo sessions use a virtual balance and call no webhook", async () => {
-    wallet.setReply(() => ({ status: 200 }))
-    const player = await playerSession(gw, wallet.url, email(), "demo")
-    const before = wallet.received.length
+    world.wallet.setReply(() => ({ status: 200 }))
+    const player = await playerSession(world.gw, world.wallet.url, email(), "demo")
+    const before = world.wallet.received.length
     const { sessionToken, opened } = await player.newSession()
     assert.strictEqual(opened.status, 201, opened.text)
     const round = await player.bet(sessionToken, "10.00", "even")
     assert.strictEqual(round.status, 200, round.text)
     const expected = 1000 - 10 + Number(round.body.payout)
     assert.strictEqual(Number(round.body.balance), expected)
-    assert.strictEqual(wallet.received.length, before)
+    assert.strictEqual(world.wallet.received.length, before)
   })
 
   it("50 concurrent bets on one session give 50 debits and 50 credits with distinct ids", async () => {
-    wallet.setReply(() => ({ status: 200 }))
-    const player = await playerSession(gw, wallet.url, email())
+    world.wallet.setReply(() => ({ status: 200 }))
+    const player = await playerSession(world.gw, world.wallet.url, email())
     const { sessionToken } = await player.newSession()
     const rounds = await Promise.all(Array.from({ length: 50 }, () => player.bet(sessionToken, "1.00")))
     for (const r of rounds) assert.strictEqual(r.status, 200, r.text)
     const ids = new Set(rounds.map((r) => String(r.body.roundId)))
     assert.strictEqual(ids.size, 50)
-    await eventually(() => wallet.messages().filter((m) => ids.has(m.body.data.roundId)).length === 100)
-    const mine = wallet.messages().filter((m) => ids.has(m.body.data.roundId))
+    await eventually(() => world.wallet.messages().filter((m) => ids.has(m.body.data.roundId)).length === 100)
+    const mine = world.wallet.messages().filter((m) => ids.has(m.body.data.roundId))
     assert.strictEqual(mine.filter((m) => m.body.type === "transaction.debit").length, 50)
     assert.strictEqual(mine.filter((m) => m.body.type === "transaction.credit").length, 50)
     assert.strictEqual(new Set(mine.map((m) => m.body.data.transactionId)).size, 100)
   })
 
   it("rejects stakes outside the merchant's limits and unknown selections with 400 naming the field", async () => {
-    wallet.setReply(() => ({ status: 200 }))
-    const player = await playerSession(gw, wallet.url, email())
+    world.wallet.setReply(() => ({ status: 200 }))
+    const player = await playerSession(world.gw, world.wallet.url, email())
     const { sessionToken } = await player.newSession()
     for (const [stake, selection, field] of [["0.50", "odd", "stake"], ["501", "odd", "stake"], ["1.234", "odd", "stake"],
       ["ten", "odd", "stake"], ["10", "seven", "selection"]] as const) {
@@ -158,8 +140,8 @@ describe("game sessions and the seamless wallet, served by the real server proce
   })
 
   it("a credit that exhausts its schedule is listed as failed, redelivered by an admin, and a ping verifies", async () => {
-    wallet.setReply((_r, body) => body.type === "transaction.credit" ? { status: 503 } : { status: 200 })
-    const player = await playerSession(gw, wallet.url, email())
+    world.wallet.setReply((_r, body) => body.type === "transaction.credit" ? { status: 503 } : { status: 200 })
+    const player = await playerSession(world.gw, world.wallet.url, email())
     const { sessionToken } = await player.newSession()
     const round = await player.bet(sessionToken)
     assert.strictEqual(round.status, 200, round.text)
@@ -169,18 +151,18 @@ describe("game sessions and the seamless wallet, served by the real server proce
     assert.strictEqual(entry.type, "transaction.credit")
     assert.strictEqual(entry.attempts, 5)
     assert.strictEqual(entry.lastStatus, 503)
-    wallet.setReply(() => ({ status: 200 }))
+    world.wallet.setReply(() => ({ status: 200 }))
     const redeliver = await call(`${deliveries}/${entry.id}/redeliver`, { method: "POST", headers: player.admin })
     assert.strictEqual(redeliver.status, 202, redeliver.text)
-    await eventually(() => wallet.messages().filter((m) => m.body.data.transactionId === entry.id).length === 6)
+    await eventually(() => world.wallet.messages().filter((m) => m.body.data.transactionId === entry.id).length === 6)
     const after = await call(`${deliveries}?status=failed`, { headers: player.admin })
     assert.deepStrictEqual(after.body.data, [])
     const unknown = await call(`${deliveries}/nope/redeliver`, { method: "POST", headers: player.admin })
     assert.strictEqual(unknown.status, 404)
     const ping = await call(`${player.api}/merchants/${player.merchantId}/webhook-test`, { method: "POST", headers: player.admin })
     assert.strictEqual(ping.status, 202, ping.text)
-    await eventually(() => wallet.received.some((r) => r.headers["webhook-id"] === ping.body.deliveryId))
-    const received = wallet.received.find((r) => r.headers["webhook-id"] === ping.body.deliveryId)
+    await eventually(() => world.wallet.received.some((r) => r.headers["webhook-id"] === ping.body.deliveryId))
+    const received = world.wallet.received.find((r) => r.headers["webhook-id"] === ping.body.deliveryId)
     assert.isDefined(received)
     if (received !== undefined) {
       assert.strictEqual(JSON.parse(received.body).type, "webhook.test")

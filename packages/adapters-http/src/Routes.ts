@@ -1,7 +1,8 @@
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { Api } from "./api/Api.ts"
+import * as GamePages from "./cache/GamePages.ts"
 import { DeliveriesLive } from "./handlers/Deliveries.ts"
 import { CatalogueLive, GamesLive } from "./handlers/Games.ts"
 import { GameSessionsLive } from "./handlers/GameSessions.ts"
@@ -11,6 +12,7 @@ import { SettingsLive } from "./handlers/Settings.ts"
 import { SystemLive } from "./handlers/System.ts"
 import { logRequests } from "./middleware/AccessLog.ts"
 import * as AdminAuth from "./middleware/AdminAuth.ts"
+import * as KeptGamePages from "./middleware/KeptGamePages.ts"
 import * as OperatorAuth from "./middleware/OperatorAuth.ts"
 import { noStoreByDefault } from "./middleware/CacheControl.ts"
 import { answerProblems } from "./middleware/ProblemResponses.ts"
@@ -39,16 +41,18 @@ const routes = RouteTable.make(Api, documents)
  * Every route of the gateway on the `HttpRouter`: the API, `/openapi.json`,
  * `/docs` (Scalar, bundled: no CDN), bounded request bodies (413), the
  * problem+json error handling, `cache-control: no-store` unless an answer
- * says otherwise, and one access-log line per request.
+ * says otherwise, one access-log line per request, and the games pages kept
+ * encoded (answered before routing once the key checks pass).
  */
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(Layer.provide(Handlers)),
   HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false } }),
   HttpRouter.middleware(
-    (httpEffect) => logRequests(routes)(noStoreByDefault(answerProblems(routes)(limitBodies(httpEffect)))),
+    Effect.map(KeptGamePages.make, (keptPages) => (httpEffect) =>
+      logRequests(routes)(noStoreByDefault(answerProblems(routes)(limitBodies(keptPages(httpEffect)))))),
     { global: true }
   )
-)
+).pipe(Layer.provide(GamePages.layer))
 
 /**
  * The HTTP app: serve it with a server layer, e.g.

@@ -78,12 +78,18 @@ describe("rounds", () => {
     const session = await open()
     const round = await bet(session, "10.00", "odd")
     expect(round.status).toBe(200)
-    expect(round.body).toMatchObject({ outcome: "17 odd", payout: "19.50", balance: "109.50" })
+    expect(round.body).toMatchObject({
+      gameId: "odd-even",
+      outcome: { number: 17, parity: "odd", summary: "17 odd" },
+      payout: "19.50",
+      balance: "109.50",
+      fairness: { nonce: 0 }
+    })
     const settled = server.ledger.settled.find((s) => s.roundId === round.body.roundId)
     expect(settled?.credit.type).toBe("transaction.credit")
     expect(settled?.credit.amount.minor).toBe(1950n)
     const lost = await bet(session, "10", "even")
-    expect(lost.body).toMatchObject({ outcome: "17 odd", payout: "0.00" })
+    expect(lost.body).toMatchObject({ outcome: { summary: "17 odd" }, payout: "0.00", fairness: { nonce: 1 } })
   })
 
   it("demo rounds move the virtual balance and 402 INSUFFICIENT_FUNDS when it is short", async () => {
@@ -220,7 +226,9 @@ describe("OpenAPI", () => {
   it("documents the new codes and each game's selection format", async () => {
     const doc = (await call(`${server.url}/openapi.json`)).body
     const rounds = doc.paths["/api/v1.1/game-api/rounds"].post
-    expect(rounds.description).toContain("`odd-even`: `\"odd\"` or `\"even\"`")
+    expect(rounds.description).toContain("GET games/{gameId}/rules")
+    expect(doc.paths["/api/v1.1/game-api/games/{gameId}/rules"].get.summary).toMatch(/rules/)
+    expect(doc.paths["/api/v1.1/game-api/rounds/{roundId}"].get.responses["404"].description).toMatch(/ROUND_NOT_FOUND/)
     expect(rounds.responses["402"].description).toMatch(/BET_REFUSED.*INSUFFICIENT_FUNDS/)
     expect(rounds.responses["502"].description).toMatch(/WALLET_UNAVAILABLE/)
     expect(rounds.responses["401"].description).toMatch(/SESSION_EXPIRED/)

@@ -377,7 +377,11 @@ describe("routing, probes and documents", () => {
     expect(body.info).toMatchObject({ title: "Operator Gateway", version: "1.1.0" })
     expect(Object.keys(body.paths).sort()).toEqual([
       "/.well-known/jwks.json",
+      "/api/v1.1/game-api/fairness",
+      "/api/v1.1/game-api/games",
+      "/api/v1.1/game-api/games/{gameId}/rules",
       "/api/v1.1/game-api/rounds",
+      "/api/v1.1/game-api/rounds/{roundId}",
       "/api/v1.1/game-api/sessions",
       "/api/v1.1/operator-api/create",
       "/api/v1.1/operator-api/games",

@@ -26,6 +26,8 @@ import {
   sessionRepo,
   wallet
 } from "@gateway/domain/testing"
+import { GamePagesOptions } from "../src/cache/GamePages.ts"
+import type { ResponseCacheOptions } from "../src/cache/ResponseCache.ts"
 import * as AdminAuth from "../src/middleware/AdminAuth.ts"
 import * as RateLimiter from "../src/middleware/RateLimiter.ts"
 import { HttpLive } from "../src/Routes.ts"
@@ -83,6 +85,8 @@ export interface Protections {
 export interface GameOptions {
   readonly merchants?: ReadonlyArray<Merchant.Merchant>
   readonly draw?: number
+  /** How many games pages are kept encoded (default: the production default). */
+  readonly pages?: ResponseCacheOptions
 }
 
 const app = HttpLive.pipe(Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })))
@@ -144,7 +148,8 @@ export const start = async (
     ledger(log),
     wallet,
     fixedDraw(game.draw ?? 17),
-    Layer.succeed(DeliveryQueue, deliveries.service)
+    Layer.succeed(DeliveryQueue, deliveries.service),
+    game.pages === undefined ? Layer.empty : Layer.succeed(GamePagesOptions, game.pages)
   )
   const served = await serve(ports)
   return { ...served, ready, keyLookups: apiKeys.lookups, deliveries, ledger: log }

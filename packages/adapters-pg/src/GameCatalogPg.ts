@@ -32,7 +32,9 @@ const reloadAbove = 100
  * instance's snapshot before they answer; every other instance applies them
  * when the {@link ChangeFeed} tells it (LISTEN/NOTIFY, milliseconds; the
  * feed's version check is the safety net). Built-in games (no stored launch
- * URL) launch at `<publicBaseUrl>/play/<id>`. Retired games are neither found
+ * URL) launch at `<publicBaseUrl>/play/<id>`, and their images (stored as a
+ * path, `/static/games/<id>.svg`) are answered as absolute URLs on the same
+ * base, which an operator's site can use as they are. Retired games are neither found
  * nor listed; an upsert brings a retired game back.
  */
 export const make = Effect.fnUntraced(function*(publicBaseUrl: string) {
@@ -47,7 +49,7 @@ export const make = Effect.fnUntraced(function*(publicBaseUrl: string) {
       releaseDate: row.release_date,
       baseLaunchUrl: row.base_launch_url ?? builtinUrl(row.id),
       category: row.category,
-      imageUrl: row.image_url
+      imageUrl: row.image_url.startsWith("/") ? `${base}${row.image_url}` : row.image_url
     })
   const rows = (where: Fragment) =>
     sql`SELECT ${sql.literal(columns)} FROM games WHERE ${where}`.pipe(Effect.flatMap(decodeGames), Effect.orDie)
@@ -116,7 +118,13 @@ export const make = Effect.fnUntraced(function*(publicBaseUrl: string) {
     if (retired.length === 0) return yield* new GameNotFound({ gameId: id })
   }, Effect.catchTag("SqlError", Effect.die))
 
-  return GameCatalog.of({ find, list: (query) => Effect.sync(() => snapshot.list(query)), upsert, retire })
+  return GameCatalog.of({
+    find,
+    list: (query) => Effect.sync(() => snapshot.list(query)),
+    version: Effect.sync(() => snapshot.version),
+    upsert,
+    retire
+  })
 })
 
 /** The catalogue held in memory, kept fresh from the `games` table through the change feed. */

@@ -3,6 +3,9 @@ import { GameSession, SessionExpired } from "@gateway/domain/GameSession"
 import type { LaunchClaims } from "@gateway/domain/LaunchToken"
 import { LaunchMode, TokenAlreadyUsed } from "@gateway/domain/LaunchToken"
 import { MerchantId } from "@gateway/domain/Merchant"
+import type { SessionSeed } from "@gateway/domain/Fairness"
+import { SeedRotated } from "@gateway/domain/Fairness"
+import type { DemoRound } from "@gateway/domain/ports/GameSessionRepo"
 import { GameSessionRepo } from "@gateway/domain/ports/GameSessionRepo"
 import { InsufficientFunds } from "@gateway/domain/Wallet"
 import { Effect, Layer, Redacted, Schema } from "effect"
@@ -32,6 +35,13 @@ const SessionRow = Schema.Struct({
 })
 const decodeSessions = Schema.decodeUnknownEffect(Schema.Array(SessionRow))
 const decodeBalances = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ balance: Schema.BigInt })))
+const SeedRow = Schema.Struct({
+  server_seed: Schema.String,
+  server_seed_hash: Schema.String,
+  client_seed: Schema.String,
+  nonce: Schema.Number
+})
+const decodeSeeds = Schema.decodeUnknownEffect(Schema.Array(SeedRow))
 
 const sessionOf = (row: typeof SessionRow.Type) =>
   new GameSession({
@@ -66,15 +76,19 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
   const idle = sql.literal(`make_interval(secs => ${Math.trunc(options.idleSeconds)})`)
   const cols = sql.literal(columns)
 
-  const open = Effect.fn("GameSessionRepo.open")(function*(claims: LaunchClaims, demoBalanceMinor: bigint) {
+  const open = Effect.fn("GameSessionRepo.open")(function*(
+    claims: LaunchClaims,
+    demoBalanceMinor: bigint,
+    seed: SessionSeed
+  ) {
     const token = randomBytes(32).toString("base64url")
     const rows = yield* sql.withTransaction(
       sql`INSERT INTO launch_redemptions (jti) VALUES (${claims.jti})`.pipe(Effect.andThen(sql`
         INSERT INTO game_sessions (id, token_hash, merchant_id, player_id, game_id, operator_session_id, currency, mode,
-          lobby, demo_balance_minor, expires_at)
+          lobby, demo_balance_minor, expires_at, server_seed, client_seed)
         VALUES (${randomUUID()}, ${hashToken(token)}, ${claims.mid}, ${claims.sub}, ${claims.gid}, ${claims.sid},
           ${claims.cur}, ${claims.mode}, ${claims.lobby}, ${claims.mode === "demo" ? demoBalanceMinor : null},
-          now() + ${idle})
+          now() + ${idle}, ${seed.serverSeed}, ${seed.clientSeed})
         RETURNING ${cols}`))
     ).pipe(Effect.flatMap(decodeSessions))
     const [row] = rows
@@ -107,17 +121,75 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
     return row.balance
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
-  const settleDemo = Effect.fn("GameSessionRepo.settleDemo")(function*(sessionId: string, stake: bigint, payout: bigint) {
+  const identify = Effect.fn("GameSessionRepo.identify")(function*(sessionToken: string) {
+    const [row] = yield* sql`SELECT ${cols} FROM game_sessions WHERE token_hash = ${hashToken(sessionToken)}`.pipe(
+      Effect.flatMap(decodeSessions)
+    )
+    if (row === undefined) return yield* new SessionExpired()
+    return sessionOf(row)
+  }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+
+  const nextSeed = Effect.fn("GameSessionRepo.nextSeed")(function*(sessionId: string) {
+    const [row] = yield* sql`
+      UPDATE game_sessions SET nonce = nonce + 1 WHERE id = ${sessionId}
+      RETURNING server_seed, server_seed_hash, client_seed, (nonce - 1)::float8 AS nonce`.pipe(
+      Effect.flatMap(decodeSeeds)
+    )
+    if (row === undefined) return yield* Effect.die(new Error(`no session ${sessionId}`))
+    return { serverSeed: row.server_seed, serverSeedHash: row.server_seed_hash, clientSeed: row.client_seed, nonce: row.nonce }
+  }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+
+  const rotate = Effect.fn("GameSessionRepo.rotate")(function*(sessionId: string, next: SessionSeed) {
+    const [old] = yield* sql.withTransaction(Effect.gen(function*() {
+      // The subquery's row lock makes a concurrent round's nonce count: it reads the row as last committed.
+      const rows = yield* sql`
+        UPDATE game_sessions g SET server_seed = ${next.serverSeed}, client_seed = ${next.clientSeed}, nonce = 0
+        FROM (SELECT id, server_seed, server_seed_hash, client_seed, nonce FROM game_sessions WHERE id = ${sessionId}
+          FOR UPDATE) old
+        WHERE g.id = old.id
+        RETURNING old.server_seed, old.server_seed_hash, old.client_seed, old.nonce::float8 AS nonce`.pipe(
+        Effect.flatMap(decodeSeeds)
+      )
+      for (const row of rows) {
+        yield* sql`
+          INSERT INTO revealed_seeds (server_seed_hash, session_id, server_seed, client_seed, nonces)
+          VALUES (${row.server_seed_hash}, ${sessionId}, ${row.server_seed}, ${row.client_seed}, ${row.nonce})`
+      }
+      return rows
+    }))
+    if (old === undefined) return yield* Effect.die(new Error(`no session ${sessionId}`))
+    return new SeedRotated({
+      previous: {
+        serverSeed: old.server_seed,
+        serverSeedHash: old.server_seed_hash,
+        clientSeed: old.client_seed,
+        nonces: old.nonce
+      },
+      current: { serverSeedHash: next.serverSeedHash, clientSeed: next.clientSeed, nonce: 0 }
+    })
+  }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+
+  const settleDemo = Effect.fn("GameSessionRepo.settleDemo")(function*(sessionId: string, round: DemoRound) {
+    const { stake, payout, seed } = round
     if (stake < 0n || payout < 0n) return yield* Effect.die(new Error("stake and payout must not be negative"))
     const [row] = yield* sql`
-      UPDATE game_sessions SET demo_balance_minor = demo_balance_minor - ${stake} + ${payout}
-      WHERE id = ${sessionId} AND demo_balance_minor >= ${stake}
-      RETURNING demo_balance_minor AS balance`.pipe(Effect.flatMap(decodeBalances))
+      WITH moved AS (
+        UPDATE game_sessions SET demo_balance_minor = demo_balance_minor - ${stake} + ${payout}
+        WHERE id = ${sessionId} AND demo_balance_minor >= ${stake}
+        RETURNING demo_balance_minor AS balance, merchant_id
+      ), recorded AS (
+        INSERT INTO rounds (id, session_id, merchant_id, game_id, mode, stake_minor, selection, status, outcome,
+          payout_minor, server_seed_hash, client_seed, nonce)
+        SELECT ${round.roundId}, ${sessionId}, merchant_id, ${round.gameId}, 'demo', ${stake}, ${round.selection},
+          'settled', ${round.outcome}, ${payout}, ${seed.serverSeedHash}, ${seed.clientSeed}, ${seed.nonce}
+        FROM moved
+      )
+      SELECT balance FROM moved`.pipe(Effect.flatMap(decodeBalances))
     if (row === undefined) return yield* new InsufficientFunds()
     return row.balance
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
-  return GameSessionRepo.of({ open, authenticate, demoBalance, settleDemo })
+  return GameSessionRepo.of({ open, authenticate, identify, nextSeed, rotate, demoBalance, settleDemo })
 })
 
 /** The repository with an explicit idle expiry (tests, or apps that read their own config). */

@@ -1,10 +1,59 @@
+import { CurrencyCode } from "@gateway/domain/Currency"
+import * as Money from "@gateway/domain/Money"
 import type { PendingRound } from "@gateway/domain/ports/RoundLedger"
 import { RoundLedger } from "@gateway/domain/ports/RoundLedger"
+import { RoundNotFound, RoundStatus, RoundView } from "@gateway/domain/Round"
 import type { WalletTransaction } from "@gateway/domain/Wallet"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import type * as Statement from "effect/sql/Statement"
+import { offset, type PageRequest } from "@gateway/domain/Paging"
 import * as Outbox from "./db/Outbox.ts"
 import { book, close, refundRound } from "./db/RoundRows.ts"
+
+const ViewRow = Schema.Struct({
+  round_id: Schema.String,
+  game_id: Schema.String,
+  mode: Schema.Literals(["real", "demo"]),
+  status: RoundStatus,
+  stake_minor: Schema.BigInt,
+  selection: Schema.String,
+  outcome: Schema.NullOr(Schema.String),
+  payout_minor: Schema.NullOr(Schema.BigInt),
+  created_at: Schema.DateTimeUtcFromDate,
+  currency: CurrencyCode,
+  server_seed_hash: Schema.NullOr(Schema.String),
+  client_seed: Schema.NullOr(Schema.String),
+  nonce: Schema.NullOr(Schema.Number),
+  server_seed: Schema.NullOr(Schema.String)
+})
+const decodeViews = Schema.decodeUnknownEffect(Schema.Array(ViewRow))
+const decodeTotals = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ total: Schema.Number })))
+
+const viewOf = (row: typeof ViewRow.Type): RoundView => {
+  const format = (minor: bigint) => Money.format(Money.make(minor, row.currency))
+  return new RoundView({
+    roundId: row.round_id,
+    gameId: row.game_id,
+    mode: row.mode,
+    status: row.status,
+    stake: format(row.stake_minor),
+    selection: JSON.parse(row.selection),
+    ...(row.outcome === null ? {} : { outcome: JSON.parse(row.outcome) }),
+    ...(row.payout_minor === null ? {} : { payout: format(row.payout_minor) }),
+    createdAt: row.created_at,
+    ...(row.server_seed_hash === null || row.client_seed === null || row.nonce === null ? {} : {
+      fairness: {
+        serverSeedHash: row.server_seed_hash,
+        clientSeed: row.client_seed,
+        nonce: row.nonce,
+        ...(row.server_seed === null ? {} : { serverSeed: row.server_seed })
+      }
+    })
+  })
+}
+
+const isUuid = (text: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)
 
 /**
  * {@link RoundLedger} on PostgreSQL: `rounds`, the append-only
@@ -20,9 +69,11 @@ export const make = Effect.gen(function*() {
   const begin = Effect.fn("RoundLedger.begin")(function*(round: PendingRound) {
     if (round.debit.roundId !== round.roundId) return yield* Effect.die(new Error("the debit is of another round"))
     yield* sql`
-      INSERT INTO rounds (id, session_id, merchant_id, stake_minor, selection, status, debit_id)
-      VALUES (${round.roundId}, ${round.sessionId}, ${round.debit.merchantId}, ${round.stake}, ${round.selection},
-        'debiting', ${round.debit.transactionId})`
+      INSERT INTO rounds (id, session_id, merchant_id, game_id, mode, stake_minor, selection, status, debit_id,
+        server_seed_hash, client_seed, nonce)
+      VALUES (${round.roundId}, ${round.sessionId}, ${round.debit.merchantId}, ${round.gameId}, 'real', ${round.stake},
+        ${round.selection}, 'debiting', ${round.debit.transactionId}, ${round.fairness.serverSeedHash},
+        ${round.fairness.clientSeed}, ${round.fairness.nonce})`
   }, Effect.catchTag("SqlError", Effect.die))
 
   const settle = Effect.fn("RoundLedger.settle")(function*(
@@ -51,7 +102,35 @@ export const make = Effect.gen(function*() {
     yield* sql.withTransaction(refundRound(sql, roundId, refund))
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
-  return RoundLedger.of({ begin, settle, refuse, fail })
+  // A seed is shown once revealed: by a rotation, or because its session has ended.
+  const views = (where: Statement.Fragment, limit: number, skip = 0) =>
+    sql`
+      SELECT r.id::text AS round_id, r.game_id, r.mode, r.status, r.stake_minor, r.selection, r.outcome, r.payout_minor,
+        r.created_at, s.currency, r.server_seed_hash, r.client_seed, r.nonce::float8 AS nonce,
+        coalesce(rs.server_seed,
+          CASE WHEN s.expires_at <= now() AND s.server_seed_hash = r.server_seed_hash THEN s.server_seed END) AS server_seed
+      FROM rounds r JOIN game_sessions s ON s.id = r.session_id
+      LEFT JOIN revealed_seeds rs ON rs.server_seed_hash = r.server_seed_hash
+      WHERE ${where}
+      ORDER BY r.created_at DESC, r.nonce DESC
+      LIMIT ${limit} OFFSET ${skip}`.pipe(Effect.flatMap(decodeViews), Effect.map((rows) => rows.map(viewOf)))
+
+  const find = Effect.fn("RoundLedger.find")(function*(sessionId: string, roundId: string) {
+    if (!isUuid(roundId)) return yield* new RoundNotFound({ roundId })
+    const [view] = yield* views(sql`r.session_id = ${sessionId} AND r.id = ${roundId}`, 1)
+    if (view === undefined) return yield* new RoundNotFound({ roundId })
+    return view
+  }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+
+  const history = Effect.fn("RoundLedger.history")(function*(sessionId: string, page: PageRequest) {
+    const [counted] = yield* sql`SELECT count(*)::float8 AS total FROM rounds WHERE session_id = ${sessionId}`.pipe(
+      Effect.flatMap(decodeTotals)
+    )
+    const rounds = yield* views(sql`r.session_id = ${sessionId}`, page.limit, offset(page))
+    return { rounds, total: counted?.total ?? 0 }
+  }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+
+  return RoundLedger.of({ begin, settle, refuse, fail, find, history })
 })
 
 /** The ledger on the database of the `SqlClient`. */

@@ -50,7 +50,7 @@ describe("GameCatalogPg", () => {
         const oddEven = yield* catalog.find("odd-even")
         assert.strictEqual(oddEven.name, "Odd Even")
         assert.strictEqual(oddEven.baseLaunchUrl, `${publicBaseUrl}/play/odd-even`)
-        assert.strictEqual(oddEven.imageUrl, "/static/games/odd-even.svg")
+        assert.strictEqual(oddEven.imageUrl, `${publicBaseUrl}/static/games/odd-even.svg`, "absolute, for operators' sites")
         assert.instanceOf(yield* Effect.flip(catalog.find("no-such-game")), GameNotFound)
       }))
 

@@ -2,14 +2,15 @@ import { assert, describe, layer } from "@effect/vitest"
 import { SessionExpired } from "@gateway/domain/GameSession"
 import { TokenAlreadyUsed } from "@gateway/domain/LaunchToken"
 import { GameSessionRepo } from "@gateway/domain/ports/GameSessionRepo"
-import * as OddEven from "@gateway/domain/games/OddEven"
+import { RoundLedger } from "@gateway/domain/ports/RoundLedger"
+import { RoundNotFound } from "@gateway/domain/Round"
 import * as Money from "@gateway/domain/Money"
 import { InsufficientFunds } from "@gateway/domain/Wallet"
 import { DateTime, Effect, Exit, Redacted, Result } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { randomUUID } from "node:crypto"
 import { hashToken } from "../src/GameSessionRepoPg.ts"
-import { claimsOf, idleSeconds, merchant, openSession, walletLayer } from "./walletFixtures.ts"
+import { claimsOf, demoRound, idleSeconds, merchant, openSession, seedOf, walletLayer } from "./walletFixtures.ts"
 
 const secondsFromNow = (at: DateTime.Utc) => (DateTime.toEpochMillis(at) - Date.now()) / 1000
 
@@ -20,7 +21,7 @@ describe("GameSessionRepoPg", () => {
         const sessions = yield* GameSessionRepo
         const m = yield* merchant
         const claims = claimsOf(m.id)
-        const opened = yield* sessions.open(claims, 0n)
+        const opened = yield* sessions.open(claims, 0n, seedOf())
         const token = Redacted.value(opened.sessionToken)
         assert.match(token, /^[A-Za-z0-9_-]{43}$/)
         assert.strictEqual(opened.session.merchantId, m.id)
@@ -36,7 +37,7 @@ describe("GameSessionRepoPg", () => {
 
         const authenticated = yield* sessions.authenticate(token)
         assert.strictEqual(authenticated.id, opened.session.id)
-        assert.instanceOf(yield* Effect.flip(sessions.open(claims, 0n)), TokenAlreadyUsed)
+        assert.instanceOf(yield* Effect.flip(sessions.open(claims, 0n, seedOf())), TokenAlreadyUsed)
       }))
 
     it.effect("10 concurrent redemptions of one jti: exactly one opens a session", () =>
@@ -44,7 +45,7 @@ describe("GameSessionRepoPg", () => {
         const sessions = yield* GameSessionRepo
         const m = yield* merchant
         const claims = claimsOf(m.id)
-        const results = yield* Effect.all(Array.from({ length: 10 }, () => Effect.result(sessions.open(claims, 0n))), {
+        const results = yield* Effect.all(Array.from({ length: 10 }, () => Effect.result(sessions.open(claims, 0n, seedOf()))), {
           concurrency: "unbounded"
         })
         assert.strictEqual(results.filter(Result.isSuccess).length, 1)
@@ -84,13 +85,13 @@ describe("GameSessionRepoPg", () => {
         const sessions = yield* GameSessionRepo
         const { session } = yield* openSession("demo", 100_000n)
         assert.strictEqual(yield* sessions.demoBalance(session.id), 100_000n)
-        assert.strictEqual(yield* sessions.settleDemo(session.id, 60_000n, 0n), 40_000n)
-        assert.instanceOf(yield* Effect.flip(sessions.settleDemo(session.id, 50_000n, 200_000n)), InsufficientFunds)
-        assert.strictEqual(yield* sessions.settleDemo(session.id, 40_000n, 5_000n), 5_000n)
+        assert.strictEqual(yield* sessions.settleDemo(session.id, demoRound(60_000n, 0n)), 40_000n)
+        assert.instanceOf(yield* Effect.flip(sessions.settleDemo(session.id, demoRound(50_000n, 200_000n))), InsufficientFunds)
+        assert.strictEqual(yield* sessions.settleDemo(session.id, demoRound(40_000n, 5_000n)), 5_000n)
         assert.strictEqual(yield* sessions.demoBalance(session.id), 5_000n)
 
         const real = yield* openSession("real")
-        assert.instanceOf(yield* Effect.flip(sessions.settleDemo(real.session.id, 1n, 0n)), InsufficientFunds)
+        assert.instanceOf(yield* Effect.flip(sessions.settleDemo(real.session.id, demoRound(1n, 0n))), InsufficientFunds)
         assert.isTrue(Exit.hasDies(yield* Effect.exit(sessions.demoBalance(real.session.id))))
         assert.isTrue(Exit.hasDies(yield* Effect.exit(sessions.demoBalance(randomUUID()))))
       }))
@@ -99,8 +100,8 @@ describe("GameSessionRepoPg", () => {
       Effect.gen(function*() {
         const sessions = yield* GameSessionRepo
         const { session } = yield* openSession("demo", Money.maxStakeMinor)
-        const payout = OddEven.payout("odd", 1, Money.maxStakeMinor)
-        assert.strictEqual(yield* sessions.settleDemo(session.id, Money.maxStakeMinor, payout), payout)
+        const payout = (Money.maxStakeMinor * 195n) / 100n
+        assert.strictEqual(yield* sessions.settleDemo(session.id, demoRound(Money.maxStakeMinor, payout)), payout)
         assert.strictEqual(yield* sessions.demoBalance(session.id), 1_949_999_999_999_998n)
       }))
 
@@ -109,7 +110,7 @@ describe("GameSessionRepoPg", () => {
         const sessions = yield* GameSessionRepo
         const { session } = yield* openSession("demo", 400n)
         const results = yield* Effect.all(
-          Array.from({ length: 20 }, (_, i) => Effect.result(sessions.settleDemo(session.id, 30n, i % 2 === 0 ? 0n : 1n))),
+          Array.from({ length: 20 }, (_, i) => Effect.result(sessions.settleDemo(session.id, demoRound(30n, i % 2 === 0 ? 0n : 1n)))),
           { concurrency: "unbounded" }
         )
         const won = results.filter(Result.isSuccess)
@@ -121,6 +122,75 @@ describe("GameSessionRepoPg", () => {
         assert.isAtLeast(won.length, 13)
         assert.isTrue(balance >= 0n && balance < 30n)
         assert.strictEqual(new Set(won.map((r) => r.success)).size, won.length)
+      }))
+
+    it.effect("seeds: committed at open, nonces counted atomically, revealed by a rotation and shown on the rounds they drew", () =>
+      Effect.gen(function*() {
+        const sessions = yield* GameSessionRepo
+        const ledger = yield* RoundLedger
+        const sql = yield* SqlClient
+        const m = yield* merchant
+        const first = seedOf("first-seed")
+        const opened = yield* sessions.open(claimsOf(m.id, "demo"), 100_000n, first)
+        const id = opened.session.id
+        const [stored] = yield* sql<{ readonly server_seed_hash: string }>`
+          SELECT server_seed_hash FROM game_sessions WHERE id = ${id}`
+        assert.strictEqual(stored?.server_seed_hash, first.serverSeedHash, "PostgreSQL's hash of the seed is the committed one")
+
+        const zero = yield* sessions.nextSeed(id)
+        assert.deepStrictEqual(zero, { ...first, nonce: 0 })
+        const nonces = yield* Effect.all(Array.from({ length: 10 }, () => sessions.nextSeed(id)), { concurrency: "unbounded" })
+        assert.deepStrictEqual(nonces.map((n) => n.nonce).sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+
+        const round = { ...demoRound(1_000n, 1_950n), seed: zero }
+        yield* sessions.settleDemo(id, round)
+        const before = yield* ledger.find(id, round.roundId)
+        assert.deepStrictEqual(before.fairness, { serverSeedHash: first.serverSeedHash, clientSeed: "first-seed", nonce: 0 })
+        assert.deepStrictEqual(
+          { mode: before.mode, status: before.status, stake: before.stake, payout: before.payout, selection: before.selection },
+          { mode: "demo", status: "settled", stake: "10.00", payout: "19.50", selection: "odd" }
+        )
+        assert.deepStrictEqual(before.outcome, { number: 1, parity: "odd", summary: "1 odd" })
+
+        const second = seedOf("second-seed")
+        const rotated = yield* sessions.rotate(id, second)
+        assert.deepStrictEqual(rotated.previous, {
+          serverSeed: first.serverSeed,
+          serverSeedHash: first.serverSeedHash,
+          clientSeed: "first-seed",
+          nonces: 11
+        })
+        assert.deepStrictEqual(rotated.current, { serverSeedHash: second.serverSeedHash, clientSeed: "second-seed", nonce: 0 })
+        assert.deepStrictEqual(yield* sessions.nextSeed(id), { ...second, nonce: 0 })
+        const after = yield* ledger.find(id, round.roundId)
+        assert.strictEqual(after.fairness?.serverSeed, first.serverSeed)
+
+        const other = yield* openSession("demo", 1_000n)
+        assert.instanceOf(yield* Effect.flip(ledger.find(other.session.id, round.roundId)), RoundNotFound)
+        assert.instanceOf(yield* Effect.flip(ledger.find(id, "not-a-uuid")), RoundNotFound)
+        const page = yield* ledger.history(id, { page: 1, limit: 5 })
+        assert.strictEqual(page.total, 1)
+        assert.deepStrictEqual(page.rounds.map((r) => r.roundId), [round.roundId])
+      }))
+
+    it.effect("a rotation while rounds take nonces: every nonce is counted under exactly one seed", () =>
+      Effect.gen(function*() {
+        const sessions = yield* GameSessionRepo
+        const { session } = yield* openSession("demo", 1_000n)
+        const taken = yield* Effect.all(
+          [
+            ...Array.from({ length: 20 }, () => sessions.nextSeed(session.id)),
+            sessions.rotate(session.id, seedOf("rotated")).pipe(Effect.map((r) => r.previous))
+          ],
+          { concurrency: "unbounded" }
+        )
+        const previous = taken[20] as { readonly nonces: number; readonly serverSeedHash: string }
+        const seeds = taken.slice(0, 20) as ReadonlyArray<{ readonly nonce: number; readonly serverSeedHash: string }>
+        const underOld = seeds.filter((s) => s.serverSeedHash === previous.serverSeedHash).map((s) => s.nonce)
+        const underNew = seeds.filter((s) => s.serverSeedHash !== previous.serverSeedHash).map((s) => s.nonce)
+        const range = (n: number) => Array.from({ length: n }, (_, i) => i)
+        assert.deepStrictEqual([...underOld].sort((a, b) => a - b), range(previous.nonces))
+        assert.deepStrictEqual([...underNew].sort((a, b) => a - b), range(20 - previous.nonces))
       }))
   })
 })

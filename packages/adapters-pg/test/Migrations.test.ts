@@ -1,5 +1,6 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { createHash } from "node:crypto"
 import * as Migrator from "effect/sql/Migrator"
 import { SqlClient } from "effect/sql/SqlClient"
 import * as Migrations from "../src/db/Migrations.ts"
@@ -14,7 +15,7 @@ describe("Migrations", () => {
         assert.strictEqual(runs.flat().length, Object.keys(Migrations.migrations).length)
         assert.deepStrictEqual(yield* Migrations.run, [])
         const applied = yield* sql`SELECT migration_id FROM gateway_migrations ORDER BY migration_id`
-        assert.deepStrictEqual(applied.map((row) => row["migration_id"]), [1, 2, 3, 4, 5, 6, 7])
+        assert.deepStrictEqual(applied.map((row) => row["migration_id"]), [1, 2, 3, 4, 5, 6, 7, 8])
         const games = yield* sql`SELECT id FROM games WHERE builtin ORDER BY id`
         assert.deepStrictEqual(games.map((row) => row["id"]), [
           "color-game", "lotto", "mega-ten", "odd-even", "single", "under-over"
@@ -61,7 +62,7 @@ describe("Migrations", () => {
         yield* merchant("etb@x.example", "ETB", 1, 500)
         yield* merchant("none@x.example", "EUR", null, null)
 
-        assert.deepStrictEqual((yield* Migrations.run).map(([id]) => id), [7])
+        assert.deepStrictEqual((yield* Migrations.run).map(([id]) => id), [7, 8])
         const types = yield* sql<{ readonly column_name: string; readonly data_type: string }>`
           SELECT column_name, data_type FROM information_schema.columns
           WHERE table_name = 'merchant_settings' AND column_name IN ('minimum_stake', 'maximum_stake') ORDER BY column_name`
@@ -85,6 +86,45 @@ describe("Migrations", () => {
           SELECT to_jsonb(s) AS settings FROM merchant_settings s JOIN merchants m ON m.id = s.merchant_id
           WHERE m.email = 'eur@x.example'`
         assert.strictEqual(json[0]?.settings.minimum_stake, 0.13)
+      }))
+  })
+
+  layer(PgTest.layerEmpty)((it) => {
+    it.effect("0008 gives open sessions committed seeds and turns old rounds' selection and outcome into JSON", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient
+        const released = Object.fromEntries(Object.entries(Migrations.migrations).filter(([key]) => key < "0008"))
+        yield* Migrator.make({})({ loader: Migrator.fromRecord(released), table: "gateway_migrations" })
+        yield* sql`
+          WITH m AS (
+            INSERT INTO merchants (email, company_name, country, currency, client_id, hashed_client_id, provider_id,
+              public_key, private_key_enc, encryption_key_enc, password_hash, otp_hash)
+            VALUES ('old@x.example', 'c', 'XX', 'ETB', gen_random_uuid(), 'h', 1, 'pk', 'x', 'y', 'p', 'o')
+            RETURNING id
+          ), s AS (
+            INSERT INTO game_sessions (id, token_hash, merchant_id, player_id, game_id, operator_session_id, currency,
+              mode, lobby, expires_at)
+            SELECT '00000000-0000-4000-8000-000000000001', '\\x01', id, 'p', 'odd-even', 'op', 'ETB', 'real', true,
+              now() + interval '1 hour' FROM m
+            RETURNING id, merchant_id
+          )
+          INSERT INTO rounds (id, session_id, merchant_id, stake_minor, selection, status, outcome, payout_minor, debit_id)
+          SELECT '00000000-0000-4000-8000-000000000002', s.id, s.merchant_id, 100, 'odd', 'settled', '17 odd', 195,
+            gen_random_uuid() FROM s`
+
+        assert.deepStrictEqual((yield* Migrations.run).map(([id]) => id), [8])
+        const [session] = yield* sql<{ readonly seed: string; readonly hash: string; readonly client: string; readonly nonce: string }>`
+          SELECT server_seed AS seed, server_seed_hash AS hash, client_seed AS client, nonce::text AS nonce FROM game_sessions`
+        assert.match(session?.seed ?? "", /^[0-9a-f]{64}$/)
+        assert.strictEqual(session?.hash, createHash("sha256").update(session?.seed ?? "").digest("hex"))
+        assert.match(session?.client ?? "", /^[0-9a-f]{16}$/)
+        assert.strictEqual(session?.nonce, "0")
+        const [round] = yield* sql<{ readonly game_id: string; readonly mode: string; readonly selection: string; readonly outcome: string }>`
+          SELECT game_id, mode, selection, outcome FROM rounds`
+        assert.deepStrictEqual(
+          { ...round, selection: JSON.parse(round?.selection ?? ""), outcome: JSON.parse(round?.outcome ?? "") },
+          { game_id: "odd-even", mode: "real", selection: "odd", outcome: { summary: "17 odd" } }
+        )
       }))
   })
 })

@@ -1,6 +1,6 @@
 import { assert, describe, layer } from "@effect/vitest"
 import type { GameSession } from "@gateway/domain/GameSession"
-import * as OddEven from "@gateway/domain/games/OddEven"
+import * as PayTable from "@gateway/domain/games/PayTable"
 import * as Money from "@gateway/domain/Money"
 import { RoundLedger } from "@gateway/domain/ports/RoundLedger"
 import { toWebhookBody, type WalletTransaction } from "@gateway/domain/Wallet"
@@ -40,7 +40,15 @@ const begin = (session: GameSession, stake = 1250n) =>
   Effect.gen(function*() {
     const roundId = randomUUID()
     const debit = transaction(session, "transaction.debit", roundId, stake)
-    yield* (yield* RoundLedger).begin({ roundId, sessionId: session.id, stake, selection: "odd", debit })
+    yield* (yield* RoundLedger).begin({
+      roundId,
+      sessionId: session.id,
+      gameId: session.gameId,
+      stake,
+      selection: JSON.stringify("odd"),
+      fairness: { serverSeedHash: "0".repeat(64), clientSeed: "client-1", nonce: 0 },
+      debit
+    })
     return { roundId, debit }
   })
 
@@ -86,13 +94,13 @@ describe("RoundLedgerPg", () => {
         const ledger = yield* RoundLedger
         const { session } = yield* openSession()
         const { roundId, debit } = yield* begin(session, Money.maxStakeMinor)
-        const payout = OddEven.payout("odd", 1, Money.maxStakeMinor)
+        const payout = PayTable.payout(Money.maxStakeMinor, PayTable.maxMultiplier)
         const credit = transaction(session, "transaction.credit", roundId, payout, debit.transactionId)
         yield* ledger.settle(roundId, "1 odd", payout, credit)
         const after = yield* state(roundId)
         assert.deepStrictEqual(after.round, { status: "settled", outcome: "1 odd", payout_minor: payout })
         assert.deepStrictEqual(after.ledger.map((l) => l.amount_minor), [Money.maxStakeMinor, payout])
-        assert.strictEqual(JSON.parse(after.outbox[0]?.body ?? "{}").data.amount, "19499999999999.98")
+        assert.strictEqual(JSON.parse(after.outbox[0]?.body ?? "{}").data.amount, "89999999999999910.00")
       }))
 
     it.effect("settle is one transaction: a failure in the middle or at the end leaves nothing", () =>

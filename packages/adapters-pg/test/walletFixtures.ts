@@ -1,12 +1,14 @@
 import type { LaunchMode } from "@gateway/domain/LaunchToken"
 import { MerchantId } from "@gateway/domain/Merchant"
 import * as Money from "@gateway/domain/Money"
+import type { SessionSeed } from "@gateway/domain/Fairness"
+import type { DemoRound } from "@gateway/domain/ports/GameSessionRepo"
 import { GameSessionRepo } from "@gateway/domain/ports/GameSessionRepo"
 import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
 import { makeClaims } from "@gateway/domain/testing"
 import type { WalletTransaction } from "@gateway/domain/Wallet"
 import { Effect, Layer, Redacted } from "effect"
-import { randomBytes, randomUUID } from "node:crypto"
+import { createHash, randomBytes, randomUUID } from "node:crypto"
 import * as DataCipher from "../src/db/DataCipher.ts"
 import * as DeliveryQueuePg from "../src/DeliveryQueuePg.ts"
 import * as GameSessionRepoPg from "../src/GameSessionRepoPg.ts"
@@ -41,11 +43,28 @@ export const merchant = Effect.gen(function*() {
 export const claimsOf = (merchantId: number, mode: LaunchMode = "real", jti: string = randomUUID()) =>
   makeClaims({ mid: MerchantId.make(merchantId), mode, jti, sub: "player-1", sid: "op-session-1" })
 
+/** Fresh seeds, as the domain makes them: a random server seed, its SHA-256 (hex) and a client seed. */
+export const seedOf = (clientSeed = "client-1"): SessionSeed => {
+  const serverSeed = randomBytes(32).toString("hex")
+  return { serverSeed, serverSeedHash: createHash("sha256").update(serverSeed).digest("hex"), clientSeed }
+}
+
+/** A settled demo round of `stake` paying `payout`, drawn from a made-up seed. */
+export const demoRound = (stake: bigint, payout: bigint): DemoRound => ({
+  roundId: randomUUID(),
+  gameId: "odd-even",
+  stake,
+  selection: JSON.stringify("odd"),
+  outcome: JSON.stringify({ number: 1, parity: "odd", summary: "1 odd" }),
+  payout,
+  seed: { ...seedOf(), nonce: 0 }
+})
+
 /** A session opened on a new merchant. */
 export const openSession = (mode: LaunchMode = "real", demoBalance = 0n) =>
   Effect.gen(function*() {
     const m = yield* merchant
-    const opened = yield* (yield* GameSessionRepo).open(claimsOf(m.id, mode), demoBalance).pipe(Effect.orDie)
+    const opened = yield* (yield* GameSessionRepo).open(claimsOf(m.id, mode), demoBalance, seedOf()).pipe(Effect.orDie)
     return { merchant: m, ...opened }
   })
 

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { CurrencyCode } from "./Currency.ts"
+import { Fairness } from "./Fairness.ts"
 import { LaunchMode } from "./LaunchToken.ts"
 import { MerchantId } from "./Merchant.ts"
 
@@ -54,5 +55,6 @@ export class SessionOpened extends Schema.Class<SessionOpened>("@gateway/domain/
   sessionToken: Schema.String,
   session: GameSession,
   balance: Schema.String,
-  settings: PageSettings
+  settings: PageSettings,
+  fairness: Fairness.annotate({ description: "The committed server seed hash, the client seed and the next nonce (0)" })
 }) {}

@@ -1,5 +1,6 @@
 import { Result, Schema, SchemaTransformation, Struct } from "effect"
 import { type CurrencyCode, minorUnits } from "./Currency.ts"
+import { GameProfit } from "./games/Rtp.ts"
 import * as Money from "./Money.ts"
 import { isStorableText, ValidationFailed } from "./Validation.ts"
 
@@ -15,6 +16,23 @@ export const HttpUrl = Schema.String.check(
 ).annotate({ identifier: "HttpUrl", format: "uri" })
 
 const Share = Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 100 }))
+
+const frameSource = String.raw`(?:\*|'self'|https?:|(?:https?://)?(?:\*\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::(?:[0-9]{1,5}|\*))?(?:/[!#-+\--:<-~]*)?)`
+
+/**
+ * Who may frame the game page: a CSP `frame-ancestors` source list — `'none'`, or up to 16 sources separated by
+ * spaces (`*`, `'self'`, `https:`, `https://casino.example`, `https://*.casino.example:8443`). No `;` or `,`, so
+ * it cannot reach another directive or header.
+ */
+export const FrameAncestors = Schema.String.check(
+  Schema.isMaxLength(1024),
+  Schema.isPattern(new RegExp(`^(?:'none'|${frameSource}(?: ${frameSource}){0,15})$`, "u"), {
+    message: "must be 'none' or up to 16 CSP sources separated by single spaces, e.g. https://casino.example 'self'"
+  })
+).annotate({
+  description: "The game page's CSP `frame-ancestors`: 'none' or sources separated by spaces; default `*`",
+  examples: ["https://casino.example https://*.casino.example", "'self'"]
+})
 
 /**
  * A stake limit as answered and stored: a JSON number of major units of the
@@ -59,6 +77,7 @@ const settingsSchemas = {
   colorGameProfit: Share,
   cupImageUrl: HttpUrl,
   fontFamilyUrl: HttpUrl,
+  frameAncestors: FrameAncestors,
   hideBalance: Schema.Boolean,
   logo1xUrl: HttpUrl,
   logo2xUrl: HttpUrl,
@@ -112,7 +131,14 @@ export class MerchantSettings extends Schema.Class<MerchantSettings>("@gateway/d
 export const SettingsChange = Schema.Struct({
   ...Struct.map(Struct.map(settingsSchemas, Schema.NullOr), Schema.optionalKey),
   minimumStake: Schema.optionalKey(Schema.NullOr(StakeInput)),
-  maximumStake: Schema.optionalKey(Schema.NullOr(StakeInput))
+  maximumStake: Schema.optionalKey(Schema.NullOr(StakeInput)),
+  // A game's house edge is bounded when it is set (a value stored before the bound is clamped when played).
+  oddEvenGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit)),
+  underOverGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit)),
+  colorGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit)),
+  lottoGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit)),
+  megaTenGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit)),
+  singleGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit))
 }).annotate({ identifier: "SettingsChange" })
 export type SettingsChange = typeof SettingsChange.Type
 

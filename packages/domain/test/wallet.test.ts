@@ -29,6 +29,7 @@ const world = (log: LedgerLog, draw = 7) =>
     sessionRepo,
     ledger(log),
     wallet,
+    D.gameCatalog([]),
     fixedDraw(draw)
   )
 const newLog = (): LedgerLog => ({ begun: [], settled: [], refused: [], failed: [] })
@@ -76,7 +77,17 @@ describe("playRound", () => {
     const log = newLog()
     return Effect.gen(function*() {
       const result = yield* play({}, "10.00", "odd")
-      assert.deepStrictEqual({ ...result, roundId: "" }, { roundId: "", outcome: "7 odd", payout: "19.50", balance: "109.50" })
+      assert.deepStrictEqual(
+        { ...result, roundId: "" },
+        {
+          roundId: "",
+          gameId: "odd-even",
+          outcome: { number: 7, parity: "odd", summary: "7 odd" },
+          payout: "19.50",
+          balance: "109.50",
+          fairness: { serverSeedHash: "hash(seed-0001)", clientSeed: "seed-0002", nonce: 0 }
+        }
+      )
       assert.deepStrictEqual(log.begun, [result.roundId])
       const [settled] = log.settled
       assert.strictEqual(settled?.credit.type, "transaction.credit")

@@ -2,9 +2,10 @@ import { Effect, Layer } from "effect"
 import { Game, GameNotFound } from "../src/Game.ts"
 import { GameCatalog } from "../src/ports/GameCatalog.ts"
 
-/** The GameCatalog port in memory: search, sort with `id` as tie-break, paging; upsert and retire work. */
+/** The GameCatalog port in memory: search, sort with `id` as tie-break, paging; upsert and retire work (and change the version). */
 export const makeGameCatalog = (initial: ReadonlyArray<Game>): GameCatalog["Service"] => {
   const games = new Map(initial.map((g) => [g.id, g]))
+  let version = 0
   return GameCatalog.of({
     find: (id) => {
       const game = games.get(id)
@@ -22,13 +23,20 @@ export const makeGameCatalog = (initial: ReadonlyArray<Game>): GameCatalog["Serv
         const start = (query.page - 1) * query.limit
         return { games: matching.slice(start, start + query.limit), total: matching.length }
       }),
+    version: Effect.sync(() => version),
     upsert: (id, game) =>
       Effect.sync(() => {
         const saved = new Game({ id, ...game })
         games.set(id, saved)
+        version++
         return saved
       }),
-    retire: (id) => games.delete(id) ? Effect.void : Effect.fail(new GameNotFound({ gameId: id }))
+    retire: (id) =>
+      Effect.suspend(() => {
+        if (!games.delete(id)) return Effect.fail(new GameNotFound({ gameId: id }))
+        version++
+        return Effect.void
+      })
   })
 }
 

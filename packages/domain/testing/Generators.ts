@@ -1,6 +1,5 @@
 import { Effect, Layer, Redacted, Ref } from "effect"
-import * as BuiltinEngine from "../src/games/BuiltinEngine.ts"
-import { GameEngine } from "../src/ports/GameEngine.ts"
+import { FairRandom } from "../src/ports/FairRandom.ts"
 import { Ids } from "../src/ports/Ids.ts"
 import { MerchantCredentials } from "../src/ports/MerchantCredentials.ts"
 import { Readiness } from "../src/ports/Readiness.ts"
@@ -36,8 +35,23 @@ export const fixedCredentials = Layer.succeed(
   })
 )
 
-/** The built-in engine with every draw fixed to `draw` (odd-even: 1..36). */
-export const fixedDraw = (draw: number) => Layer.succeed(GameEngine, BuiltinEngine.make(() => draw))
+/**
+ * Randomness whose every block starts with the unsigned 32-bit big-endian `draw − 1`, then zeros: odd-even and
+ * single draw `draw` (1..36). Seeds are counted, and their "hash" is `hash(<seed>)`.
+ */
+export const fixedDraw = (draw: number) =>
+  Layer.sync(FairRandom, () => {
+    let seeds = 0
+    return FairRandom.of({
+      hmacSha256: () => {
+        const bytes = new Uint8Array(32)
+        new DataView(bytes.buffer).setUint32(0, draw - 1)
+        return bytes
+      },
+      sha256Hex: (text) => `hash(${text})`,
+      newSeed: () => `seed-${String(++seeds).padStart(4, "0")}`
+    })
+  })
 
 /** Readiness that answers `ready.value` at each check. */
 export const readiness = (ready: { value: boolean } = { value: true }) =>

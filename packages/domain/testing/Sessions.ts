@@ -1,4 +1,6 @@
 import { DateTime, Effect, Layer, Redacted } from "effect"
+import { SeedRotated, type SessionSeed } from "../src/Fairness.ts"
+import { RoundNotFound } from "../src/Round.ts"
 import { GameSession, SessionExpired } from "../src/GameSession.ts"
 import { TokenAlreadyUsed } from "../src/LaunchToken.ts"
 import { GameSessionRepo } from "../src/ports/GameSessionRepo.ts"
@@ -36,8 +38,9 @@ export const sessionRepo = Layer.sync(GameSessionRepo, () => {
   const used = new Set<string>()
   const sessions = new Map<string, GameSession>()
   const balances = new Map<string, bigint>()
+  const seeds = new Map<string, SessionSeed & { nonce: number }>()
   return GameSessionRepo.of({
-    open: (claims, demoBalanceMinor) =>
+    open: (claims, demoBalanceMinor, seed) =>
       Effect.suspend(() => {
         if (used.has(claims.jti)) return Effect.fail(new TokenAlreadyUsed())
         used.add(claims.jti)
@@ -56,14 +59,36 @@ export const sessionRepo = Layer.sync(GameSessionRepo, () => {
         })
         sessions.set(`session-${n}`, session)
         balances.set(session.id, demoBalanceMinor)
+        seeds.set(session.id, { ...seed, nonce: 0 })
         return Effect.succeed({ session, sessionToken: Redacted.make(`session-${n}`) })
       }),
     authenticate: (token) => {
       const session = sessions.get(token)
       return session === undefined ? Effect.fail(new SessionExpired()) : Effect.succeed(session)
     },
+    identify: (token) => {
+      const session = sessions.get(token)
+      return session === undefined ? Effect.fail(new SessionExpired()) : Effect.succeed(session)
+    },
+    nextSeed: (id) =>
+      Effect.sync(() => {
+        const seed = seeds.get(id)
+        if (seed === undefined) throw new Error(`no session ${id}`)
+        seeds.set(id, { ...seed, nonce: seed.nonce + 1 })
+        return seed
+      }),
+    rotate: (id, next) =>
+      Effect.sync(() => {
+        const old = seeds.get(id)
+        if (old === undefined) throw new Error(`no session ${id}`)
+        seeds.set(id, { ...next, nonce: 0 })
+        return new SeedRotated({
+          previous: { serverSeed: old.serverSeed, serverSeedHash: old.serverSeedHash, clientSeed: old.clientSeed, nonces: old.nonce },
+          current: { serverSeedHash: next.serverSeedHash, clientSeed: next.clientSeed, nonce: 0 }
+        })
+      }),
     demoBalance: (id) => Effect.sync(() => balances.get(id) ?? 0n),
-    settleDemo: (id, stake, payout) =>
+    settleDemo: (id, { payout, stake }) =>
       int8(stake, payout).pipe(Effect.andThen(Effect.suspend(() => {
         const balance = balances.get(id) ?? 0n
         if (balance < stake) return Effect.fail(new InsufficientFunds())
@@ -83,5 +108,7 @@ export const ledger = (log: LedgerLog) =>
       int8(payout, credit.amount.minor).pipe(Effect.andThen(Effect.sync(() => void log.settled.push({ roundId, credit })))),
     refuse: (roundId) => Effect.sync(() => void log.refused.push(roundId)),
     fail: (roundId, refund) =>
-      int8(refund.amount.minor).pipe(Effect.andThen(Effect.sync(() => void log.failed.push({ roundId, refund }))))
+      int8(refund.amount.minor).pipe(Effect.andThen(Effect.sync(() => void log.failed.push({ roundId, refund })))),
+    find: (_sessionId, roundId) => Effect.fail(new RoundNotFound({ roundId })),
+    history: () => Effect.succeed({ rounds: [], total: 0 })
   }))

@@ -1,18 +1,17 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { GameSession, Round } from "@gateway/domain"
+import { Fairness, GameSession, Lobby, Round } from "@gateway/domain"
+import { GamesQuery } from "./Games.ts"
 import * as Problem from "./Problem.ts"
 import { SessionAuth } from "./SessionAuth.ts"
 
 const noStore = { "cache-control": Schema.Literal("no-store") }
 
-/** The selection format of each game, for the OpenAPI description. */
-export const selectionFormats = [
-  "`odd-even`: `\"odd\"` or `\"even\"`. A number 1..36 is drawn uniformly (crypto RNG); the chosen parity " +
-  "pays 1.95× the stake (stake included, rounded down to minor units), else 0. Return to player 97.5 %, " +
-  "house edge 2.5 %. `outcome` is the number and its parity, e.g. `\"17 odd\"`.",
-  "`under-over`, `color-game`, `lotto`, `mega-ten`, `single`: not playable yet (400 VALIDATION_FAILED naming `gameId`)."
-]
+/** `page` and `limit` of the game API's lists, as in every list (CONTRACT §1). */
+const PageQuery = { page: GamesQuery.page, limit: GamesQuery.limit }
+
+const RoundIdParam = Schema.String.check(Schema.isMaxLength(64))
+const GameIdParam = Schema.String.check(Schema.isMaxLength(64))
 
 /** The game front-end's API: redeem a launch token, then play rounds with the session token. */
 export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
@@ -26,6 +25,7 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
         "MERCHANT_NOT_FOUND",
         "TOKEN_ALREADY_USED",
         "PLAYER_REJECTED",
+        "CURRENCY_MISMATCH",
         "DETAILS_URL_NOT_SET",
         "OPERATOR_BAD_RESPONSE",
         "OPERATOR_TIMEOUT"
@@ -35,9 +35,13 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
       .annotate(
         OpenApi.Description,
         "A launch token redeems once: a second redemption is 409 TOKEN_ALREADY_USED; an expired or forged " +
-          "token is 401 UNAUTHORIZED (`launch link expired` / `invalid launch link`). Real mode reads the " +
-          "balance from the operator's Details URL; demo mode starts with a virtual balance of " +
-          `${GameSession.demoStartingBalance} and calls no webhook. The sessionToken is shown only here.`
+          "token is 401 UNAUTHORIZED (`launch link expired` / `invalid launch link`). Real mode re-applies the " +
+          "launch rules with the operator's Details URL, which also gives the balance: a player it now reports " +
+          "blocked is 422 PLAYER_REJECTED, one in another currency than the launch's 422 CURRENCY_MISMATCH — no " +
+          "session is opened and the token stays unredeemed. Demo mode starts with a virtual balance of " +
+          `${GameSession.demoStartingBalance} and calls no webhook. The sessionToken is shown only here. ` +
+          "`fairness` is the session's first commitment: the SHA-256 of its secret server seed, a random client " +
+          "seed and nonce 0 (docs/games.md)."
       ),
     HttpApiEndpoint.post("play", "/rounds", {
       payload: Round.PlayRequest,
@@ -47,6 +51,7 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
         "SESSION_EXPIRED",
         "FORBIDDEN",
         "MERCHANT_NOT_FOUND",
+        "GAME_NOT_FOUND",
         "BET_REFUSED",
         "INSUFFICIENT_FUNDS",
         "WALLET_UNAVAILABLE",
@@ -64,7 +69,72 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
           "debited from the operator's wallet first — refused (4xx): 402 BET_REFUSED; no answer, 5xx or time-out: 502 " +
           "WALLET_UNAVAILABLE and a refund is queued. Demo mode: 402 INSUFFICIENT_FUNDS when the virtual " +
           "balance is short. `payout` is what the round returns (0 for a loss) and `balance` the balance after " +
-          "it. Selections:\n\n" + selectionFormats.map((s) => `- ${s}`).join("\n")
+          "it. `selection` is the game's JSON value (its rules: `GET games/{gameId}/rules`; anything else is 400 " +
+          "naming `selection`). `gameId` picks another built-in game in a lobby session (without the lobby: 403; a " +
+          "retired game: 404). The draw comes from the session's committed seeds: `fairness` is the server seed " +
+          "hash, client seed and nonce this round used; the next round uses the next nonce (a refused bet uses " +
+          "one too)."
+      ),
+    HttpApiEndpoint.get("lobby", "/games", {
+      query: PageQuery,
+      success: HttpApiSchema.WithHeaders(Lobby.LobbyList, noStore),
+      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED", "MERCHANT_NOT_FOUND")
+    })
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "The lobby: the built-in games this session may play")
+      .annotate(
+        OpenApi.Description,
+        "The built-in games still listed in the catalogue, with their absolute image URLs and the RTP that " +
+          "applies to this merchant. A session launched without the lobby plays only its own game."
+      ),
+    HttpApiEndpoint.get("rules", "/games/:gameId/rules", {
+      params: { gameId: GameIdParam },
+      success: Lobby.GameRulesView,
+      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED", "GAME_NOT_FOUND", "MERCHANT_NOT_FOUND")
+    })
+      .annotate(OpenApi.Summary, "A built-in game's rules, pay table and RTP")
+      .annotate(
+        OpenApi.Description,
+        "No credentials needed. With `Authorization: Bearer <sessionToken>` the RTP and pay table are the " +
+          "session's merchant's (`<game>GameProfit`), else the default. `selectionSchema` is the JSON Schema " +
+          "of `selection` in `POST rounds`; every example is a valid selection."
+      ),
+    HttpApiEndpoint.get("rounds", "/rounds", {
+      query: PageQuery,
+      success: HttpApiSchema.WithHeaders(Round.RoundList, noStore),
+      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED")
+    })
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "This session's rounds, newest first")
+      .annotate(
+        OpenApi.Description,
+        "Also with the token of a session that has ended. Each round carries its fairness, with `serverSeed` " +
+          "once revealed (rotation or the end of the session)."
+      ),
+    HttpApiEndpoint.get("round", "/rounds/:roundId", {
+      params: { roundId: RoundIdParam },
+      success: HttpApiSchema.WithHeaders(Round.RoundView, noStore),
+      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED", "ROUND_NOT_FOUND")
+    })
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "One round of this session, to verify it")
+      .annotate(
+        OpenApi.Description,
+        "A round of another session is 404 ROUND_NOT_FOUND. `fairness.serverSeed` is present once the seed " +
+          "has been revealed (`PUT fairness`, or the session has ended): then HMAC-SHA256(serverSeed, " +
+          "`<clientSeed>:<nonce>`) gives the round's draws as docs/games.md describes."
+      ),
+    HttpApiEndpoint.put("fairness", "/fairness", {
+      payload: Fairness.RotateRequest,
+      success: HttpApiSchema.WithHeaders(Fairness.SeedRotated, noStore),
+      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED")
+    })
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Set the client seed: reveal the server seed and commit a new one")
+      .annotate(
+        OpenApi.Description,
+        "Reveals the current server seed (`previous`, with the client seed it served and how many nonces it " +
+          "gave) and commits a new one with the given client seed at nonce 0 (`current`)."
       )
   )
   .prefix("/api/v1.1/game-api")

@@ -16,9 +16,15 @@ export class PlayApi extends HttpApiGroup.make("play", { topLevel: true })
       .annotate(OpenApi.Summary, "The game page (the launch URL of built-in games)")
       .annotate(
         OpenApi.Description,
-        "An iframe-friendly HTML page (`frame-ancestors *`) that redeems `token` once, shows the balance " +
-          "(unless the merchant's `hideBalance`) and plays rounds with the session token. Scripts and styles " +
-          "are inline with a per-response nonce; images and fonts may come from the merchant's branding URLs."
+        "A mobile-first, iframe-friendly HTML page (100% of its frame) that redeems `token` once and then, with the " +
+          "session token: shows the merchant's lobby (unless the launch disabled it), plays each built-in game with " +
+          "its own controls, pay table and RTP, animates the draw (still under `prefers-reduced-motion`), shows the " +
+          "balance (unless `hideBalance`), this session's round history, and the provably-fair panel: the committed " +
+          "server seed hash, a new client seed (revealing the previous server seed) and the verification of a round " +
+          "in the browser (WebCrypto HMAC-SHA256). Scripts and styles are inline with a per-response CSP nonce (no " +
+          "third-party code); the API is called on the page's own origin; images may come over https (the " +
+          "merchant's logo and cup), fonts from the merchant's `fontFamilyUrl`. `frame-ancestors` is the merchant's " +
+          "`frameAncestors` setting (default `*`), read from the launch token's merchant without redeeming it."
       ),
     HttpApiEndpoint.get("image", "/static/games/:file", {
       params: { file: Schema.String.check(Schema.isMaxLength(80)) },

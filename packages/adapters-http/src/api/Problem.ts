@@ -12,6 +12,7 @@ import type {
   Operator,
   Player,
   RateLimit,
+  Round,
   Validation,
   Wallet
 } from "@gateway/domain"
@@ -51,6 +52,7 @@ export const codes = {
   MERCHANT_NOT_FOUND: 404,
   API_KEY_NOT_FOUND: 404,
   DELIVERY_NOT_FOUND: 404,
+  ROUND_NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   EMAIL_TAKEN: 409,
@@ -131,6 +133,7 @@ export type DomainError =
   | Operator.OperatorTimeout
   | Money.InvalidAmount
   | GameSession.SessionExpired
+  | Round.RoundNotFound
   | Wallet.BetRefused
   | Wallet.InsufficientFunds
   | Wallet.WalletUnavailable
@@ -153,6 +156,7 @@ const codeOfTag: { readonly [K in DomainError["_tag"]]: ProblemCode } = {
   OperatorBadResponse: "OPERATOR_BAD_RESPONSE",
   OperatorTimeout: "OPERATOR_TIMEOUT",
   SessionExpired: "SESSION_EXPIRED",
+  RoundNotFound: "ROUND_NOT_FOUND",
   BetRefused: "BET_REFUSED",
   InsufficientFunds: "INSUFFICIENT_FUNDS",
   WalletUnavailable: "WALLET_UNAVAILABLE",

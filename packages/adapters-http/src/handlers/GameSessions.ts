@@ -1,15 +1,22 @@
 import { Effect, Redacted } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
 import {
-  GameEngine,
+  FairRandom,
+  GameCatalog,
+  gameRules,
   GameSessionRepo,
   Ids,
   LaunchTokenVerifier,
+  lobbyGames,
   MerchantRepo,
   OperatorDetails,
   openSession,
   playRound,
+  rotateSeed,
+  roundHistory,
   RoundLedger,
+  roundOf,
   WalletClient
 } from "@gateway/domain"
 import { Api } from "../api/Api.ts"
@@ -20,7 +27,13 @@ import * as Problem from "../api/Problem.ts"
 
 const noStore = { "cache-control": "no-store" as const }
 
-/** Sessions and rounds, for the game front-end. */
+/** The session token of a `Bearer` authorization header, if one is given. */
+const bearerOf = (authorization: string | undefined): string | undefined => {
+  const match = authorization === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization)
+  return match?.[1]
+}
+
+/** Sessions, rounds, fairness and the lobby, for the game front-end. */
 export const GameSessionsLive = HttpApiBuilder.group(
   Api,
   "gameSessions",
@@ -29,31 +42,32 @@ export const GameSessionsLive = HttpApiBuilder.group(
       LaunchTokenVerifier,
       MerchantRepo,
       GameSessionRepo,
+      GameCatalog,
       OperatorDetails,
-      GameEngine,
+      FairRandom,
       WalletClient,
       RoundLedger,
       Ids
     )
     const limiter = yield* RateLimiter
+    /** Runs a session call: domain errors become problems, and failed look-ups are charged to the client's address. */
+    const run = <A, E extends Problem.DomainError, R>(effect: Effect.Effect<A, E, R>) =>
+      effect.pipe(provide, Effect.mapError(Problem.fromDomain), guardFailures(limiter))
+    const withToken = <A, E extends Problem.DomainError, R>(use: (token: string) => Effect.Effect<A, E, R>) =>
+      Effect.flatMap(SessionToken, (token) => run(use(Redacted.value(token))))
+    const fresh = <A>(body: A) => HttpApiSchema.withHeaders({ body, headers: noStore })
     return handlers.handleAll({
-      open: ({ payload }) =>
-        openSession(payload.token).pipe(
-          provide,
-          Effect.mapError(Problem.fromDomain),
-          guardFailures(limiter),
-          Effect.map((body) => HttpApiSchema.withHeaders({ body, headers: noStore }))
+      open: ({ payload }) => run(openSession(payload.token)).pipe(Effect.map(fresh)),
+      play: ({ payload }) => withToken((token) => playRound(token, payload)).pipe(Effect.map(fresh)),
+      lobby: ({ query }) => withToken((token) => lobbyGames(token, query)).pipe(Effect.map(fresh)),
+      rules: ({ params }) =>
+        Effect.flatMap(
+          HttpServerRequest.HttpServerRequest,
+          (request) => run(gameRules(params.gameId, bearerOf(request.headers["authorization"])))
         ),
-      play: ({ payload }) =>
-        Effect.gen(function*() {
-          const token = yield* SessionToken
-          const result = yield* playRound(Redacted.value(token), payload).pipe(
-            provide,
-            Effect.mapError(Problem.fromDomain),
-            guardFailures(limiter)
-          )
-          return HttpApiSchema.withHeaders({ body: result, headers: noStore })
-        })
+      rounds: ({ query }) => withToken((token) => roundHistory(token, query)).pipe(Effect.map(fresh)),
+      round: ({ params }) => withToken((token) => roundOf(token, params.roundId)).pipe(Effect.map(fresh)),
+      fairness: ({ payload }) => withToken((token) => rotateSeed(token, payload.clientSeed)).pipe(Effect.map(fresh))
     })
   })
 )

@@ -1,9 +1,11 @@
-import { Effect } from "effect"
-import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
+import { Effect, Schema } from "effect"
+import { HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
 import {
   GameCatalog,
   Ids,
   launchFor,
+  LaunchToken,
   LaunchTokenSigner,
   listGames,
   OperatorDetails
@@ -13,8 +15,19 @@ import * as Ports from "../Ports.ts"
 import { CurrentKeyPrefix, CurrentMerchant } from "../api/Security.ts"
 import { GameList } from "../api/Games.ts"
 import * as Problem from "../api/Problem.ts"
+import { GamePages, queryOf } from "../cache/GamePages.ts"
 
-const noStore = { "cache-control": "no-store" as const }
+const encodeLaunchUrl = Schema.encodeSync(LaunchToken.LaunchUrl)
+
+/**
+ * A launch's answer as the API encodes its success (the `LaunchUrl` JSON,
+ * then `cache-control: no-store`), made without encoding it through the
+ * endpoint's response schemas again on every launch.
+ */
+const launchAnswer = (url: LaunchToken.LaunchUrl) =>
+  HttpServerResponse.text(JSON.stringify(encodeLaunchUrl(url)), { contentType: "application/json" }).pipe(
+    HttpServerResponse.setHeader("cache-control", "no-store")
+  )
 
 /** The games list and launch URLs, for operators. */
 export const GamesLive = HttpApiBuilder.group(
@@ -22,19 +35,22 @@ export const GamesLive = HttpApiBuilder.group(
   "games",
   Effect.fn(function*(handlers) {
     const provide = yield* Ports.capture(GameCatalog, OperatorDetails, LaunchTokenSigner, Ids)
+    const pages = yield* GamePages
     return handlers.handleAll({
-      list: ({ query }) =>
-        listGames({
+      list: ({ query, request }) => {
+        const list = listGames({
           ...query,
           searchFields: query.searchFields ?? ["name", "id"]
-        }).pipe(Effect.map((list) => new GameList(list)), provide),
+        }).pipe(Effect.map((list) => new GameList(list)), provide)
+        return pages.enabled ? pages.answer(queryOf(request.url), list) : list
+      },
       generateLaunchUrl: ({ query }) =>
         Effect.gen(function*() {
           const url = yield* launchFor(yield* CurrentMerchant, query, yield* CurrentKeyPrefix).pipe(
             provide,
             Effect.mapError(Problem.fromDomain)
           )
-          return HttpApiSchema.withHeaders({ body: url, headers: noStore })
+          return launchAnswer(url)
         })
     })
   })

@@ -1,33 +1,59 @@
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { BuiltinEngine, BuiltinGames } from "@gateway/domain"
+import { BuiltinGames, LaunchTokenVerifier, MerchantRepo, type MerchantSettings } from "@gateway/domain"
 import { Api } from "../api/Api.ts"
 import * as Problem from "../api/Problem.ts"
 import { gameImage } from "../page/GameImages.ts"
-import { contentSecurityPolicy, newNonce, renderPage } from "../page/PlayPage.ts"
+import { contentSecurityPolicy, newNonce, type PageSources, renderPage } from "../page/PlayPage.ts"
+
+const defaults: PageSources = { frameAncestors: "*" }
+
+/** The origin of a font style sheet (say `https://fonts.googleapis.com/css2?family=Inter`); undefined for a font file. */
+const stylesheetOrigin = (url: string | undefined): string | undefined => {
+  if (url === undefined || /\.(woff2?|ttf|otf)([?#].*)?$/i.test(url)) return undefined
+  const origin = URL.parse(url)?.origin
+  return origin !== undefined && /^https?:\/\/[A-Za-z0-9.:[\]-]+$/.test(origin) ? origin : undefined
+}
+
+/** What a merchant's settings let its page load, and who may frame it. */
+const sourcesOf = (settings: MerchantSettings.MerchantSettings): PageSources => ({
+  frameAncestors: settings.frameAncestors ?? defaults.frameAncestors,
+  fontStylesheet: stylesheetOrigin(settings.fontFamilyUrl)
+})
 
 /** The game page and the built-in games' images. */
 export const PlayLive = HttpApiBuilder.group(
   Api,
   "play",
   Effect.fn(function*(handlers) {
+    const verifier = yield* LaunchTokenVerifier
+    const merchants = yield* MerchantRepo
+    /**
+     * The page's sources for the merchant of a launch token, verified but not
+     * redeemed (the page redeems it); the defaults for a token that does not
+     * verify, whose page only shows why.
+     */
+    const sourcesFor = (token: string | undefined): Effect.Effect<PageSources> =>
+      token === undefined ? Effect.succeed(defaults) : verifier.verify(token).pipe(
+        Effect.flatMap((claims) => merchants.findById(claims.mid)),
+        Effect.map((merchant) => sourcesOf(merchant.MerchantSettings)),
+        Effect.catchCause(() => Effect.succeed(defaults))
+      )
     return handlers.handleAll({
       page: ({ params, query }) =>
-        Effect.sync(() => {
+        Effect.map(sourcesFor(query.token), (sources) => {
           const nonce = newNonce()
-          const gameName = BuiltinGames.builtinGame(params.gameId)?.name ?? params.gameId
           const html = renderPage({
             gameId: params.gameId,
-            gameName,
+            gameName: BuiltinGames.builtinGame(params.gameId)?.name ?? params.gameId,
             token: query.token,
-            playable: BuiltinEngine.isPlayable(params.gameId),
             nonce
           })
           return HttpServerResponse.text(html, {
             contentType: "text/html; charset=utf-8",
             headers: {
-              "content-security-policy": contentSecurityPolicy(nonce),
+              "content-security-policy": contentSecurityPolicy(nonce, sources),
               "cache-control": "no-store",
               "referrer-policy": "no-referrer",
               "x-content-type-options": "nosniff"

@@ -1,6 +1,6 @@
 import { Effect, Layer, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { ApiKey, ApiKeyRepo, authenticateKey, MerchantRepo } from "@gateway/domain"
+import { ApiKey, ApiKeyRepo, authenticateKey, type Auth, type Merchant, MerchantRepo, type RateLimit } from "@gateway/domain"
 import { CurrentKeyPrefix, CurrentMerchant, OperatorAuth } from "../api/Security.ts"
 import * as Problem from "../api/Problem.ts"
 import * as Ports from "../Ports.ts"
@@ -10,6 +10,53 @@ const headerOf = (credential: Redacted.Redacted<string>): string | undefined => 
   const value = Redacted.value(credential)
   return value === "" ? undefined : value
 }
+
+/** A verified `sv-api-key` and its merchant. */
+export interface Verified {
+  readonly key: ApiKey.ApiKey
+  readonly merchant: Merchant.Merchant
+}
+
+type Refused = Auth.Unauthorized | Auth.Forbidden | RateLimit.RateLimited
+
+/**
+ * The checks of an `sv-api-key`, in the contract's order: the client
+ * address's failed attempts (429 once used up), the key (401 when missing,
+ * malformed, unknown or revoked; 403 when its merchant is not active), then
+ * the key's rate limit (429), charged only once the key has verified. A 401
+ * is charged to the address by `onUnauthorized`.
+ */
+const checks = Effect.gen(function*() {
+  const provide = yield* Ports.capture(ApiKeyRepo, MerchantRepo)
+  const limiter = yield* RateLimiter
+  return (
+    request: HttpServerRequest.HttpServerRequest,
+    header: string | undefined,
+    onUnauthorized: (address: string) => Effect.Effect<void>
+  ): Effect.Effect<Verified, Refused> =>
+    Effect.gen(function*() {
+      const address = limiter.addressOf(request)
+      yield* limiter.guard(address)
+      const verified = yield* Effect.fromResult(ApiKey.parseApiKey(header)).pipe(
+        Effect.flatMap((key) => Effect.map(authenticateKey(key).pipe(provide), (merchant) => ({ key, merchant }))),
+        Effect.tapError((error) => error._tag === "Unauthorized" ? onUnauthorized(address) : Effect.void)
+      )
+      yield* limiter.take(verified.key.slug)
+      return verified
+    })
+})
+
+/**
+ * The checks of the OperatorAuth middleware for a path that hands every
+ * request they refuse to the API itself (which checks it again and charges
+ * a 401 to the client's address there): the same checks, the key's rate
+ * limit charged, a 401 not charged.
+ */
+export const verify: Effect.Effect<
+  (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<Verified, Refused>,
+  never,
+  ApiKeyRepo | MerchantRepo | RateLimiter
+> = Effect.map(checks, (check) => (request) => check(request, request.headers["sv-api-key"], () => Effect.void))
 
 /**
  * The OperatorAuth middleware (CONTRACT §2): the merchant of an `sv-api-key`
@@ -24,28 +71,20 @@ export const layer: Layer.Layer<OperatorAuth, never, ApiKeyRepo | MerchantRepo |
   Layer.effect(
     OperatorAuth,
     Effect.gen(function*() {
-      const provide = yield* Ports.capture(ApiKeyRepo, MerchantRepo)
+      const check = yield* checks
       const limiter = yield* RateLimiter
       return OperatorAuth.of({
         svApiKey: (httpEffect, { credential }) =>
-          Effect.gen(function*() {
-            const address = limiter.addressOf(yield* HttpServerRequest.HttpServerRequest)
-            yield* limiter.guard(address)
-            const verified = yield* Effect.fromResult(ApiKey.parseApiKey(headerOf(credential))).pipe(
-              Effect.flatMap((key) => Effect.map(authenticateKey(key).pipe(provide), (merchant) => ({ key, merchant }))),
-              Effect.tapError((error) => error._tag === "Unauthorized" ? limiter.failed(address) : Effect.void)
-            )
-            yield* limiter.take(verified.key.slug)
-            return verified
-          }).pipe(
-            Effect.mapError(Problem.fromDomain),
-            Effect.flatMap(({ key, merchant }) =>
-              httpEffect.pipe(
-                Effect.provideService(CurrentMerchant, merchant),
-                Effect.provideService(CurrentKeyPrefix, key.prefix)
+          Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+            check(request, headerOf(credential), limiter.failed)).pipe(
+              Effect.mapError(Problem.fromDomain),
+              Effect.flatMap(({ key, merchant }) =>
+                httpEffect.pipe(
+                  Effect.provideService(CurrentMerchant, merchant),
+                  Effect.provideService(CurrentKeyPrefix, key.prefix)
+                )
               )
             )
-          )
       })
     })
   )

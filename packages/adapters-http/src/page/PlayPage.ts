@@ -1,27 +1,72 @@
 import { randomBytes } from "node:crypto"
 import { escapeHtml } from "./Escape.ts"
 import { pageScript } from "./PageScript.ts"
+import { pageStyle } from "./PageStyle.ts"
 
 /** What the game page is rendered with; every value is escaped. */
 export interface PageInput {
   readonly gameId: string
   readonly gameName: string
   readonly token: string | undefined
-  readonly playable: boolean
   readonly nonce: string
 }
 
-const style = `html,body{margin:0;width:100%;height:100%}
-body{font-family:system-ui,sans-serif;background:#0f172a;color:#f8fafc;display:flex;align-items:center;justify-content:center}
-main{width:100%;max-width:28rem;padding:1.5rem;box-sizing:border-box;text-align:center}
-header{display:flex;align-items:center;justify-content:center;gap:.75rem;min-height:3rem}
-#logo{max-height:3rem}h1{font-size:1.5rem;margin:.5rem 0}
-#wallet{margin:.5rem 0;font-size:1.1rem}#drawn{font-size:3rem;font-weight:700;min-height:3.5rem;margin:1rem 0}
-input{font-size:1.2rem;padding:.5rem;width:8rem;text-align:center;border-radius:.5rem;border:0}
-.choices{display:flex;gap:1rem;justify-content:center;margin:1rem 0}
-button{font-size:1.2rem;padding:.75rem 1.5rem;border:0;border-radius:.75rem;cursor:pointer;color:#fff}
-#odd{background:#7c3aed}#even{background:#0ea5e9}button:disabled{opacity:.5}
-#message{min-height:1.5rem}.error{color:#fca5a5}.win{color:#86efac;font-weight:700}#cup{max-height:4rem}`
+/** What the page's Content-Security-Policy allows beyond its own inline code. */
+export interface PageSources {
+  /** The CSP `frame-ancestors` source list: who may frame the page (the merchant's setting, default `*`). */
+  readonly frameAncestors: string
+  /** The origin of the merchant's font style sheet, when its font is a style sheet rather than a font file. */
+  readonly fontStylesheet?: string | undefined
+}
+
+const markup = `<div class="app" id="app">
+<header class="head"><button id="to-lobby" class="back" type="button" hidden><span aria-hidden="true">&#8249;</span><span class="lbl"> Lobby</span></button>
+<img id="logo" alt="" hidden><div class="title"><h1 id="title"></h1><span id="mode" class="badge" hidden>DEMO</span></div>
+<div id="wallet" class="wallet" hidden><small id="balance-label">Balance</small><output id="balance" aria-labelledby="balance-label"></output></div></header>
+<nav class="tabs" id="tabs" aria-label="Game information" hidden><span id="rtp" class="rtp"></span>
+<button type="button" id="tab-rules" aria-pressed="false" aria-controls="p-rules">Rules</button>
+<button type="button" id="tab-history" aria-pressed="false" aria-controls="p-history">History</button>
+<button type="button" id="tab-fair" aria-pressed="false" aria-controls="p-fair">Fair play</button></nav>
+<main class="view" id="view">
+<p id="loading" class="loading">Opening the game…</p>
+<section id="notice" class="notice" role="alert" hidden><div class="icon" aria-hidden="true">&#9888;</div><h2 id="notice-title"></h2><p id="notice-text"></p>
+<button type="button" id="retry" hidden>Try again</button></section>
+<section id="lobby" class="lobby" aria-labelledby="lobby-title" hidden><h2 id="lobby-title">Choose a game</h2><ul id="tiles" class="tiles"></ul></section>
+<section id="game" class="game" aria-labelledby="title" hidden>
+<div id="stage" class="stage" aria-hidden="true"></div>
+<p id="result" class="result" role="status" aria-live="polite" aria-atomic="true"></p>
+<p id="alert" class="alert" role="alert" hidden><span id="alert-text"></span><button type="button" id="alert-close" aria-label="Dismiss">&#215;</button></p>
+<div id="controls" class="controls"></div>
+<div class="bet"><div class="stake"><label for="stake">Stake</label>
+<button type="button" id="half" aria-label="Halve the stake">&#189;</button>
+<input id="stake" inputmode="decimal" autocomplete="off" spellcheck="false" aria-describedby="limits">
+<button type="button" id="double" aria-label="Double the stake">2&#215;</button><span id="cur" class="cur"></span></div>
+<button type="button" id="play" class="play">Play</button>
+<div id="presets" class="presets" role="group" aria-label="Stake presets"></div><span id="limits" class="sr"></span></div>
+</section></main>
+<aside class="side" id="side" aria-label="Rules, history and fairness"><button type="button" class="close" id="close-side">Close</button>
+<section id="p-rules" hidden><h2 id="r-name">Rules</h2><p id="r-desc"></p><p>Return to player: <b id="r-rtp"></b></p>
+<table id="r-pays"><caption id="r-caption">Pay table</caption><thead><tr><th scope="col">When</th><th scope="col">Pays</th></tr></thead><tbody></tbody></table>
+<p class="hint">Pays are per 1 staked, stake included, rounded down to the currency's smallest unit.</p></section>
+<section id="p-history" hidden><h2>Round history</h2><p id="h-empty" class="hint">No rounds yet in this session.</p><ul id="rounds" class="rounds"></ul></section>
+<section id="p-fair" hidden><h2>Provably fair</h2>
+<p class="hint">Every draw comes from HMAC-SHA256 of a secret server seed (committed below by its hash before you play), your client seed and the round's nonce.</p>
+<dl><dt>Server seed hash</dt><dd><code id="f-hash"></code></dd><dt>Client seed</dt><dd><code id="f-client"></code></dd><dt>Next nonce</dt><dd><code id="f-nonce"></code></dd></dl>
+<h3>New client seed</h3><form id="seed-form" class="seed"><label for="seed-input" class="sr">New client seed</label>
+<input id="seed-input" maxlength="64" autocomplete="off" spellcheck="false" placeholder="1–64 characters, no spaces or :">
+<button type="button" id="seed-random">Random</button><button type="submit" id="seed-apply">Change seeds</button></form>
+<p class="hint">Changing it starts a new server seed and reveals the one used so far, so you can check those rounds.</p>
+<p id="seed-msg" role="status"></p>
+<div id="revealed" hidden><h3>Revealed server seed</h3><dl><dt>Server seed</dt><dd><code id="v-seed"></code></dd>
+<dt>Its hash</dt><dd><code id="v-hash"></code></dd><dt>Client seed</dt><dd><code id="v-client"></code></dd><dt>Rounds</dt><dd id="v-nonces"></dd></dl></div>
+<h3>Verify a round</h3><div class="seed"><label for="verify-round" class="sr">Round to verify</label><select id="verify-round"></select>
+<button type="button" id="verify">Verify</button></div><p id="verify-out" role="status" aria-live="polite"></p>
+<details><summary>How the draw is computed</summary><p>Bytes come in blocks of 32: block 0 is HMAC-SHA256(key = server seed, message = "clientSeed:nonce"),
+block i is HMAC-SHA256(server seed, "clientSeed:nonce:i"). Each 4 bytes are an unsigned 32-bit big-endian x. A number below n is x mod n,
+unless x ≥ floor(2³²/n)·n, when the next 4 bytes are read instead. Lotto (6 of 49) and Mega Ten (20 of 80) shuffle [1..n] partially
+(Fisher–Yates: swap position j with j + a number below n − j). Odd Even and Single draw a number below 36, plus 1; Under Over two dice;
+Color Game three dice of red, green, blue, yellow, white, pink. This page recomputes it with your browser's WebCrypto.</p></details></section>
+</aside></div>`
 
 /**
  * The game page: an iframe-friendly HTML document (100% width and height)
@@ -33,30 +78,37 @@ export const renderPage = (input: PageInput): string => {
   const name = escapeHtml(input.gameName)
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${name}</title>
-<style nonce="${input.nonce}">${style}</style></head>
-<body${attr("game", input.gameId)}${attr("token", input.token ?? "")}${attr("playable", String(input.playable))}>
-<main><header><img id="logo" alt="" hidden><h1>${name}</h1></header>
-<p id="wallet" hidden>Balance: <span id="balance"></span></p>
-<section id="game" hidden><div id="drawn"></div><img id="cup" alt="" hidden>
-<label>Stake <input id="stake" inputmode="decimal" value="1" autocomplete="off"></label>
-<div class="choices"><button id="odd" type="button">Odd</button><button id="even" type="button">Even</button></div></section>
-<p id="message" role="status" aria-live="polite"></p></main>
+<meta name="referrer" content="no-referrer"><meta name="color-scheme" content="dark"><link rel="icon" href="data:,"><title>${name}</title>
+<style nonce="${input.nonce}">${pageStyle}</style></head>
+<body${attr("game", input.gameId)}${attr("name", input.gameName)}${attr("token", input.token ?? "")}>
+${markup}
 <script nonce="${input.nonce}">${pageScript}</script></body></html>`
 }
 
-/** The page's Content-Security-Policy: inline code by nonce only, branding images and fonts over https, any framer. */
-export const contentSecurityPolicy = (nonce: string): string =>
+const defaultAncestors = "*"
+
+/** Keeps `frameAncestors` to one directive: a list with `;`, `,` or a control character falls back to `*`. */
+const ancestorsOf = (value: string): string => {
+  const list = value.trim()
+  return list === "" || /[;,\u0000-\u001f\u007f-\uffff]/u.test(list) ? defaultAncestors : list
+}
+
+/**
+ * The page's Content-Security-Policy: inline code by nonce only, the API on
+ * the page's own origin, branding images over https, fonts over https (and a
+ * merchant's font style sheet from its origin), framed by `frameAncestors`.
+ */
+export const contentSecurityPolicy = (nonce: string, sources: PageSources = { frameAncestors: defaultAncestors }): string =>
   [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
-    `style-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'${sources.fontStylesheet === undefined ? "" : ` ${sources.fontStylesheet}`}`,
     "img-src 'self' https: data:",
-    "font-src https: data:",
+    "font-src 'self' https: data:",
     "connect-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
-    "frame-ancestors *"
+    `frame-ancestors ${ancestorsOf(sources.frameAncestors)}`
   ].join("; ")
 
 /** A fresh CSP nonce for one response: 16 random bytes, base64. */

@@ -8,6 +8,7 @@ import { isNonPublicAddress, literalAddress } from "./AddressGuard.ts"
 export type CallFailure =
   | { readonly _tag: "Refused"; readonly detail: string }
   | { readonly _tag: "Unreachable"; readonly detail: string }
+  | { readonly _tag: "TimedOut" }
 
 /** An operator's raw answer. */
 export interface OperatorAnswer {
@@ -21,6 +22,10 @@ const MAX_BODY = 64 * 1024
 class NonPublicAddress extends Error {
   readonly code = "E_OPERATOR_NON_PUBLIC_ADDRESS"
 }
+
+/** Thrown in place of the abort error of a call that ran out of time. */
+const expired = new Error("the operator did not answer in time")
+const timedOut: CallFailure = { _tag: "TimedOut" }
 
 const guardedLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses: Array<LookupAddress>) => {
@@ -59,7 +64,10 @@ const readBody = async (body: Dispatcher.ResponseData["body"]): Promise<string |
 
 /**
  * HTTP to operators' systems: POST JSON, keep-alive pooling per host, no
- * redirects followed, and — unless private addresses are allowed — a refusal
+ * redirects followed, a time-out for the whole call (answer and body: the
+ * request is aborted and fails with `TimedOut`; a timer of the call itself,
+ * which costs a fraction of racing an Effect timer on every call), and —
+ * unless private addresses are allowed — a refusal
  * of any URL whose host is or resolves to a loopback, private, link-local,
  * unique-local or unspecified address, checked at connect time after DNS.
  */
@@ -68,7 +76,8 @@ export class OperatorHttp extends Context.Service<OperatorHttp, {
   post(
     url: string,
     headers: Readonly<Record<string, string>>,
-    body: string
+    body: string,
+    timeoutMs: number
   ): Effect.Effect<OperatorAnswer, CallFailure>
 }>()("@gateway/adapters-operator/http/OperatorHttp") {}
 
@@ -99,23 +108,36 @@ export const make = (allowPrivate: boolean) =>
       }
       return undefined
     }
-    const post = (url: string, headers: Readonly<Record<string, string>>, body: string) => {
+    const post = (url: string, headers: Readonly<Record<string, string>>, body: string, timeoutMs: number) => {
       const refused = refusedUrl(url)
       if (refused !== undefined) return Effect.fail<CallFailure>({ _tag: "Refused", detail: refused })
       return Effect.tryPromise({
-        try: async (signal) => {
-          const res = await request(url, {
-            method: "POST",
-            dispatcher: agent,
-            signal,
-            headers: { "content-type": "application/json", "user-agent": "operator-gateway/1.1", ...headers },
-            body
-          })
-          const text = await readBody(res.body)
-          return { status: res.statusCode, headers: res.headers, body: text ?? "", tooLarge: text === undefined }
+        try: async (interrupted) => {
+          const call = new AbortController()
+          const abort = () => call.abort()
+          const timer = setTimeout(abort, timeoutMs)
+          interrupted.addEventListener("abort", abort)
+          try {
+            const res = await request(url, {
+              method: "POST",
+              dispatcher: agent,
+              signal: call.signal,
+              headers: { "content-type": "application/json", "user-agent": "operator-gateway/1.1", ...headers },
+              body
+            })
+            const text = await readBody(res.body)
+            return { status: res.statusCode, headers: res.headers, body: text ?? "", tooLarge: text === undefined }
+          } catch (error) {
+            throw call.signal.aborted && !interrupted.aborted ? expired : error
+          } finally {
+            clearTimeout(timer)
+            interrupted.removeEventListener("abort", abort)
+          }
         },
         catch: (error): CallFailure =>
-          causes(error).some((e) => e instanceof NonPublicAddress)
+          error === expired
+            ? timedOut
+            : causes(error).some((e) => e instanceof NonPublicAddress)
             ? { _tag: "Refused", detail: "the operator URL resolves to a non-public address" }
             : { _tag: "Unreachable", detail: "the operator's system could not be reached" }
       }).pipe(

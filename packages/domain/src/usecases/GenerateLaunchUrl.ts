@@ -30,9 +30,10 @@ export type LaunchError =
  * The launch URL of a merchant authenticated with a key of `prefix`: test
  * keys (`sv_test`) launch demo mode only (403) → game → (real mode) the
  * operator's Details URL → currency rule → signed token. Demo launches never
- * call the operator.
+ * call the operator. Untraced: it is the hot path of the gateway, and a span
+ * with its stack capture costs as much as a cached step of it.
  */
-export const launchFor = Effect.fn("launchFor")(function*(
+export const launchFor = Effect.fnUntraced(function*(
   merchant: Merchant,
   request: LaunchRequest,
   prefix: ApiKeyPrefix

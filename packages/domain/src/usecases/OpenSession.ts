@@ -1,15 +1,19 @@
 import { Effect, Redacted, Result } from "effect"
 import { Forbidden, type Unauthorized } from "../Auth.ts"
+import { type CurrencyMismatch, resolveLaunchCurrency } from "../Currency.ts"
+import { commitmentOf } from "../Fairness.ts"
 import { demoStartingBalance, type PageSettings, SessionOpened } from "../GameSession.ts"
 import type { TokenAlreadyUsed } from "../LaunchToken.ts"
 import type { Merchant, MerchantNotFound } from "../Merchant.ts"
 import * as Money from "../Money.ts"
 import type { OperatorBadResponse, OperatorTimeout } from "../Operator.ts"
-import { DetailsUrlNotSet, type PlayerRejected } from "../Player.ts"
+import { DetailsUrlNotSet, PlayerRejected } from "../Player.ts"
+import { FairRandom } from "../ports/FairRandom.ts"
 import { GameSessionRepo } from "../ports/GameSessionRepo.ts"
 import { LaunchTokenVerifier } from "../ports/LaunchTokenVerifier.ts"
 import { MerchantRepo } from "../ports/MerchantRepo.ts"
 import { OperatorDetails } from "../ports/OperatorDetails.ts"
+import { newSessionSeed } from "./Fairness.ts"
 
 /** The page settings of a merchant. */
 export const pageSettings = (merchant: Merchant): PageSettings => {
@@ -26,9 +30,13 @@ export const pageSettings = (merchant: Merchant): PageSettings => {
 }
 
 /**
- * Redeems a launch token once and opens a game session. Demo sessions get a
- * virtual balance; real sessions read the player's balance from the
- * operator's Details URL.
+ * Redeems a launch token once and opens a game session with its first
+ * committed server seed. Demo sessions get a virtual balance. Real sessions
+ * re-apply the launch rules first: the operator's Details URL gives the
+ * balance, and a player it now reports blocked (PlayerRejected) or in
+ * another currency than the launch's (CurrencyMismatch) gets no session —
+ * the token stays unredeemed, so nothing is lost when the operator had a
+ * passing fault.
  */
 export const openSession = Effect.fn("openSession")(function*(token: string): Effect.fn.Return<
   SessionOpened,
@@ -38,9 +46,10 @@ export const openSession = Effect.fn("openSession")(function*(token: string): Ef
   | MerchantNotFound
   | DetailsUrlNotSet
   | PlayerRejected
+  | CurrencyMismatch
   | OperatorTimeout
   | OperatorBadResponse,
-  LaunchTokenVerifier | MerchantRepo | GameSessionRepo | OperatorDetails
+  LaunchTokenVerifier | MerchantRepo | GameSessionRepo | OperatorDetails | FairRandom
 > {
   const claims = yield* (yield* LaunchTokenVerifier).verify(token)
   const merchant = yield* (yield* MerchantRepo).findById(claims.mid)
@@ -48,7 +57,6 @@ export const openSession = Effect.fn("openSession")(function*(token: string): Ef
     return yield* new Forbidden({ detail: `merchant account is ${merchant.accountStatus}` })
   }
   const demoBalance = Result.getOrThrow(Money.parse(demoStartingBalance, claims.cur)).minor
-  const opened = yield* (yield* GameSessionRepo).open(claims, claims.mode === "demo" ? demoBalance : 0n)
   let balance = Money.format(Money.make(demoBalance, claims.cur))
   if (claims.mode === "real") {
     const url = merchant.MerchantSettings.userDetailsUrl
@@ -60,12 +68,19 @@ export const openSession = Effect.fn("openSession")(function*(token: string): Ef
       mode: claims.mode,
       currency: claims.cur
     })
+    if (player.status === "blocked") {
+      return yield* new PlayerRejected({ detail: "the operator reports the player as blocked" })
+    }
+    yield* Effect.fromResult(resolveLaunchCurrency({ merchant: claims.cur, requested: undefined, player: player.currency }))
     balance = player.balance
   }
+  const seed = newSessionSeed(yield* FairRandom)
+  const opened = yield* (yield* GameSessionRepo).open(claims, claims.mode === "demo" ? demoBalance : 0n, seed)
   return new SessionOpened({
     sessionToken: Redacted.value(opened.sessionToken),
     session: opened.session,
     balance,
-    settings: pageSettings(merchant)
+    settings: pageSettings(merchant),
+    fairness: commitmentOf({ ...seed, nonce: 0 })
   })
 })

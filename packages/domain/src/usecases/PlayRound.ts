@@ -4,7 +4,12 @@ import type { GameSession, SessionExpired } from "../GameSession.ts"
 import type { Merchant, MerchantNotFound } from "../Merchant.ts"
 import { stakeLimitMinor } from "../MerchantSettings.ts"
 import * as Money from "../Money.ts"
-import { GameEngine } from "../ports/GameEngine.ts"
+import { commitmentOf, type RoundSeed } from "../Fairness.ts"
+import type { GameNotFound } from "../Game.ts"
+import * as Draws from "../games/Draws.ts"
+import * as Games from "../games/Games.ts"
+import { FairRandom } from "../ports/FairRandom.ts"
+import { GameCatalog } from "../ports/GameCatalog.ts"
 import { GameSessionRepo } from "../ports/GameSessionRepo.ts"
 import { Ids } from "../ports/Ids.ts"
 import { MerchantRepo } from "../ports/MerchantRepo.ts"
@@ -53,11 +58,46 @@ export const checkStake = (
 }
 
 /**
+ * The game a round plays and its rules: the launched game, or with the
+ * lobby any built-in game still listed in the catalogue. Without the lobby
+ * another game is Forbidden; a game without an engine is ValidationFailed
+ * naming `gameId`.
+ */
+const gameOf = Effect.fn("gameOf")(function*(session: GameSession, requested: string | undefined) {
+  const gameId = requested ?? session.gameId
+  if (gameId !== session.gameId) {
+    if (!session.lobby) {
+      return yield* new Forbidden({
+        detail: `this session plays '${session.gameId}' only: the operator launched it without the lobby`
+      })
+    }
+    yield* (yield* GameCatalog).find(gameId)
+  }
+  const rules = Games.rulesOf(gameId)
+  if (rules === undefined) {
+    return yield* new ValidationFailed({ field: "gameId", detail: `the game '${gameId.slice(0, 64)}' has no engine` })
+  }
+  return rules
+})
+
+/** The draw of a round: the game's rules on the bytes of its seeds, at the merchant's RTP. */
+const draw = (
+  fair: FairRandom["Service"],
+  rules: Games.GameRules,
+  selection: unknown,
+  stake: bigint,
+  seed: RoundSeed,
+  rtpBp: number
+) => rules.play(selection, stake, Draws.forRound(fair, seed.serverSeed, seed.clientSeed, seed.nonce), rtpBp)
+
+/**
  * Plays one round: the stake is debited synchronously from the operator's
- * wallet (demo sessions: from the virtual balance), the engine decides, and
- * the credit — of the win, or `0.00` to close a lost round — is queued in the
- * same transaction as the ledger. A refused debit sends nothing more; a debit
- * with an unknown outcome rejects the bet and queues its refund.
+ * wallet (demo sessions: from the virtual balance), the game draws from the
+ * session's committed seeds and next nonce, and the credit — of the win, or
+ * `0.00` to close a lost round — is queued in the same transaction as the
+ * ledger. A refused debit sends nothing more; a debit with an unknown
+ * outcome rejects the bet and queues its refund. A nonce taken by a round
+ * that was then refused is not given again.
  */
 export const playRound = Effect.fn("playRound")(function*(
   sessionToken: string,
@@ -66,13 +106,14 @@ export const playRound = Effect.fn("playRound")(function*(
   RoundResult,
   | SessionExpired
   | MerchantNotFound
+  | GameNotFound
   | Forbidden
   | ValidationFailed
   | InsufficientFunds
   | BetRefused
   | WalletUnavailable
   | WebhookUrlNotSet,
-  GameSessionRepo | MerchantRepo | GameEngine | WalletClient | RoundLedger | Ids
+  GameSessionRepo | MerchantRepo | GameCatalog | FairRandom | WalletClient | RoundLedger | Ids
 > {
   const sessions = yield* GameSessionRepo
   const session = yield* sessions.authenticate(sessionToken)
@@ -80,20 +121,36 @@ export const playRound = Effect.fn("playRound")(function*(
   if (merchant.accountStatus !== "active") {
     return yield* new Forbidden({ detail: `merchant account is ${merchant.accountStatus}` })
   }
+  const rules = yield* gameOf(session, request.gameId)
+  const gameId = rules.id
   const stake = yield* Effect.fromResult(checkStake(request.stake, session, merchant))
-  const engine = yield* GameEngine
-  yield* engine.validate(session.gameId, request.selection)
+  const selection = yield* Effect.fromResult(rules.decodeSelection(request.selection))
+  const selectionJson = JSON.stringify(selection)
+  const rtp = Games.rtpFor(gameId, merchant.MerchantSettings)
+  const fair = yield* FairRandom
   const ids = yield* Ids
   const roundId = yield* ids.uuid
   const format = (minor: bigint) => Money.format(Money.make(minor, session.currency))
 
   if (session.mode === "demo") {
-    const outcome = yield* engine.play(session.gameId, request.selection, stake)
-    const balance = yield* sessions.settleDemo(session.id, stake, outcome.payout)
-    return new RoundResult({ roundId, outcome: outcome.outcome, payout: format(outcome.payout), balance: format(balance) })
+    const seed = yield* sessions.nextSeed(session.id)
+    const fairness = commitmentOf(seed)
+    const { outcome, payout } = draw(fair, rules, selection, stake, seed, rtp)
+    const balance = yield* sessions.settleDemo(session.id, {
+      roundId,
+      gameId,
+      stake,
+      selection: selectionJson,
+      outcome: JSON.stringify(outcome),
+      payout,
+      seed
+    })
+    return new RoundResult({ roundId, gameId, outcome, payout: format(payout), balance: format(balance), fairness })
   }
 
   if (webhookUrlFor(merchant.MerchantSettings, "transaction.debit") === undefined) return yield* new WebhookUrlNotSet()
+  const seed = yield* sessions.nextSeed(session.id)
+  const fairness = commitmentOf(seed)
   const transaction = (type: WalletTransaction["type"], transactionId: string, amount: bigint, roundClosed: boolean,
     refTransactionId?: string): WalletTransaction => ({
     type,
@@ -104,14 +161,14 @@ export const playRound = Effect.fn("playRound")(function*(
     merchantId: merchant.id,
     playerId: session.playerId,
     sessionId: session.operatorSessionId,
-    gameId: session.gameId,
+    gameId,
     amount: Money.make(amount, session.currency)
   })
   const debit = transaction("transaction.debit", yield* ids.uuid, stake, false)
   const ledger = yield* RoundLedger
   const wallet = yield* WalletClient
   const booked = Effect.gen(function*() {
-    yield* ledger.begin({ roundId, sessionId: session.id, stake, selection: request.selection, debit })
+    yield* ledger.begin({ roundId, sessionId: session.id, gameId, stake, selection: selectionJson, fairness, debit })
     const accepted = yield* wallet.debit(merchant, debit).pipe(
       Effect.tapError((error) =>
         error._tag === "BetRefused"
@@ -123,19 +180,26 @@ export const playRound = Effect.fn("playRound")(function*(
           )
       )
     )
-    const outcome = yield* engine.play(session.gameId, request.selection, stake)
+    const decided = draw(fair, rules, selection, stake, seed, rtp)
     const creditId = yield* ids.uuid
     yield* ledger.settle(
       roundId,
-      outcome.outcome,
-      outcome.payout,
-      transaction("transaction.credit", creditId, outcome.payout, true, debit.transactionId)
+      JSON.stringify(decided.outcome),
+      decided.payout,
+      transaction("transaction.credit", creditId, decided.payout, true, debit.transactionId)
     )
-    return { accepted, outcome }
+    return { accepted, decided }
   })
   /* Once begun, a round is carried to its end even if the player's connection drops meanwhile. */
-  const { accepted, outcome } = yield* Effect.uninterruptible(booked)
+  const { accepted, decided } = yield* Effect.uninterruptible(booked)
   const after = Money.parse(accepted.balance, session.currency)
-  const balance = Result.isSuccess(after) ? format(after.success.minor + outcome.payout) : accepted.balance
-  return new RoundResult({ roundId, outcome: outcome.outcome, payout: format(outcome.payout), balance })
+  const balance = Result.isSuccess(after) ? format(after.success.minor + decided.payout) : accepted.balance
+  return new RoundResult({
+    roundId,
+    gameId,
+    outcome: decided.outcome,
+    payout: format(decided.payout),
+    balance,
+    fairness
+  })
 })

@@ -1,0 +1,293 @@
+import { Effect, Exit, Scope } from "effect"
+import { join } from "node:path"
+import type { Frame, FrameLocator, Page } from "playwright-core"
+import { afterAll, assert, beforeAll, describe, it } from "vitest"
+import { adminToken, call } from "@gateway/adapters-http/testing"
+import { type Gateway, gateway } from "../testing/Gateway.ts"
+import { launchChromium, ledgerWallet, resultsDir, startOperatorSite } from "./Browser.ts"
+import { eventually, startWallet } from "./Wallet.ts"
+
+const scope = Effect.runSync(Scope.make())
+const ledger = ledgerWallet("1000.00")
+const launchTtlSeconds = 10
+let gw: Gateway
+let wallet: Awaited<ReturnType<typeof startWallet>>
+let site: Awaited<ReturnType<typeof startOperatorSite>>
+let browser: Awaited<ReturnType<typeof launchChromium>>
+let page: Page
+let launch: (gameId: string, query?: string) => Promise<string>
+let expiring: { readonly url: string; readonly at: number }
+
+beforeAll(async () => {
+  browser = await launchChromium({ width: 360, height: 640 })
+  wallet = await startWallet(ledger.reply)
+  site = await startOperatorSite()
+  gw = await Effect.runPromise(Scope.provide(scope)(gateway({
+    WEBHOOK_TIMEOUT_MS: "2000",
+    WEBHOOK_RETRY_SCHEDULE: "0.2,0.2,0.2,0.2",
+    LAUNCH_TOKEN_TTL_SECONDS: String(launchTtlSeconds)
+  })))
+  const admin = { authorization: `Bearer ${await adminToken(gw.authSecret)}` }
+  const api = `${gw.url}/api/v1.1/operator-api`
+  const merchant = await call(`${api}/create`, {
+    method: "POST", headers: admin, json: { countryCodes: ["ET"], companyName: "Browser Casino", email: "browser@example.com", providerId: 1 }
+  })
+  assert.strictEqual(merchant.status, 201, merchant.text)
+  const settings = await call(`${api}/merchants/${merchant.body.id}/settings`, {
+    method: "PUT",
+    headers: admin,
+    json: {
+      userDetailsUrl: `${wallet.url}/details`,
+      webhookUrl: `${wallet.url}/wallet`,
+      minimumStake: 1,
+      maximumStake: 500,
+      logo1xUrl: `${gw.url}/static/games/lotto.svg`,
+      logo2xUrl: `${gw.url}/static/games/lotto.svg`,
+      cupImageUrl: `${gw.url}/static/games/single.svg`,
+      frameAncestors: site.origin
+    }
+  })
+  assert.strictEqual(settings.status, 200, settings.text)
+  const key = (await call(`${api}/merchants/${merchant.body.id}/api-keys`, { method: "POST", headers: admin })).body.apiKey
+  let sessions = 0
+  launch = async (gameId, query = "") => {
+    const launched = await call(
+      `${api}/games/generate-launch-url?gameId=${gameId}&playerId=player-1&sessionId=browser-${++sessions}&mode=real${query}`,
+      { headers: { "sv-api-key": key } }
+    )
+    assert.strictEqual(launched.status, 200, launched.text)
+    return String(launched.body.url)
+  }
+  expiring = { url: await launch("odd-even"), at: Date.now() }
+  page = await browser.context.newPage()
+})
+afterAll(async () => {
+  await browser?.close()
+  await Effect.runPromise(Scope.close(scope, Exit.void))
+  await site?.close()
+  await wallet?.close()
+})
+
+/** The game page inside the operator's iframe. */
+const game = (): FrameLocator => page.frameLocator("iframe#game")
+const gameFrame = (): Frame => {
+  const frame = page.frames().find((f) => f.url().includes("/play/"))
+  if (frame === undefined) throw new Error(`no game frame among ${page.frames().map((f) => f.url()).join(", ")}`)
+  return frame
+}
+/** Polls an expression in the game frame (the page's CSP refuses the eval that `waitForFunction` needs). */
+const until = async (expression: string) => {
+  const deadline = Date.now() + 10_000
+  while (!(await gameFrame().evaluate(expression))) {
+    if (Date.now() > deadline) throw new Error(`not in time: ${expression}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+const shot = (name: string) => page.screenshot({ path: join(resultsDir, name) })
+
+/** What of the play view lies outside the frame or needs scrolling (nothing, when it fits). */
+const overflow = (): Promise<Array<string>> =>
+  gameFrame().evaluate(`(() => {
+    const out = []
+    const de = document.documentElement
+    if (de.scrollHeight > innerHeight || de.scrollWidth > innerWidth) out.push("page " + de.scrollWidth + "x" + de.scrollHeight)
+    for (const id of ["game", "controls"]) {
+      const e = document.getElementById(id)
+      if (e.scrollHeight > e.clientHeight + 1) out.push(id + " scrolls " + e.scrollHeight + ">" + e.clientHeight)
+    }
+    const stage = document.getElementById("stage").getBoundingClientRect()
+    for (const e of document.querySelectorAll("#game *")) {
+      if (e.closest("[hidden], .paystrip")) continue
+      const r = e.getBoundingClientRect()
+      if (r.width === 0 && r.height === 0) continue
+      const box = e.closest("#stage") ? stage : { left: 0, top: 0, right: innerWidth, bottom: innerHeight }
+      if (r.left < box.left - 1 || r.top < box.top - 1 || r.right > box.right + 1 || r.bottom > box.bottom + 1) {
+        out.push(e.tagName + "#" + e.id + "." + e.className + " at " + [r.left, r.top, r.right, r.bottom].map(Math.round))
+      }
+    }
+    return out
+  })()`)
+
+/** Visible text whose contrast with its background is under 4.5:1 (WCAG AA). */
+const lowContrast = (): Promise<Array<string>> =>
+  gameFrame().evaluate(`(() => {
+    const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number)
+    const lum = (c) => { const f = (v) => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]) }
+    const background = (e) => {
+      for (let n = e; n; n = n.parentElement) {
+        const s = getComputedStyle(n)
+        if (s.backgroundImage !== "none") return null
+        const c = rgb(s.backgroundColor)
+        if (c.length === 3 || c[3] === 1) return c
+        if (c[3] > 0) return null
+      }
+      return rgb(getComputedStyle(document.body).backgroundColor)
+    }
+    const low = []
+    for (const e of document.querySelectorAll("body *")) {
+      if (!e.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue
+      if (e.closest("[aria-hidden=true], [aria-disabled=true], :disabled")) continue
+      if (![...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim() !== "")) continue
+      const bg = background(e)
+      if (bg === null) continue
+      const [a, b] = [lum(rgb(getComputedStyle(e).color)), lum(bg)].sort((x, y) => y - x)
+      const ratio = (a + 0.05) / (b + 0.05)
+      if (ratio < 4.5) low.push(e.tagName + "." + e.className + " '" + e.textContent.trim().slice(0, 24) + "' " + ratio.toFixed(2))
+    }
+    return low
+  })()`)
+
+/** How each game is played: a pick made with the mouse or, for Lotto, the keyboard. */
+const pick: Record<string, (f: FrameLocator) => Promise<void>> = {
+  "odd-even": (f) => f.getByRole("button", { name: /^Odd/ }).click(),
+  "under-over": (f) => f.getByRole("button", { name: /^Over 7/ }).click(),
+  "color-game": (f) => f.getByRole("button", { name: /^Red/ }).click(),
+  "lotto": async (f) => {
+    await f.locator(".cell").first().focus()
+    await page.keyboard.press("Space")
+    await page.keyboard.press("ArrowRight")
+    await page.keyboard.press("Enter")
+    await page.keyboard.press("ArrowDown")
+    await page.keyboard.press("Space")
+    assert.deepStrictEqual(await f.locator(".cell[aria-pressed=true]").allTextContents(), ["1", "2", "9"])
+  },
+  "mega-ten": (f) => f.getByRole("button", { name: "Quick pick" }).click(),
+  "single": (f) => f.locator(".cell[data-n='17']").click()
+}
+
+const rounds: Array<{ readonly gameId: string; readonly roundId: string; readonly payout: string }> = []
+const balanceText = async () => (await game().locator("#balance").textContent() ?? "").replace(/,/g, "")
+
+describe("the game page in a real browser, framed by an operator's site", () => {
+  it("opens a real-money launch link in the iframe, shows the lobby, and plays one round of every game", async () => {
+    const url = await launch("odd-even")
+    const headers = (await fetch(url)).headers
+    assert.include(headers.get("content-security-policy") ?? "", `frame-ancestors ${site.origin}`)
+    await page.goto(site.embed("main", url))
+    const f = game()
+    await f.locator("#game:not([hidden])").waitFor()
+    assert.strictEqual(await f.locator("#title").textContent(), "Odd Even")
+    assert.strictEqual(await balanceText(), "1000.00 ETB")
+    assert.strictEqual(await f.locator("#logo").getAttribute("srcset"), `${gw.url}/static/games/lotto.svg 1x, ${gw.url}/static/games/lotto.svg 2x`)
+
+    await f.getByRole("button", { name: /Lobby/ }).click()
+    const tiles = f.locator(".tile")
+    await tiles.first().waitFor()
+    const ids = await tiles.evaluateAll((els) => els.map((e) => e.getAttribute("data-game") ?? ""))
+    assert.sameMembers(ids, Object.keys(pick))
+    await until(`[...document.querySelectorAll(".tile img")].every((i) => i.complete && i.naturalWidth > 0)`)
+    await shot("game-page-lobby-mobile-360x640.png")
+    assert.deepStrictEqual(await lowContrast(), [], "lobby")
+
+    let first = true
+    for (const id of ids) {
+      if (!first) await f.getByRole("button", { name: /Lobby/ }).click()
+      await f.locator(`.tile[data-game='${id}']`).click()
+      await f.locator("#game:not([hidden]) #play").waitFor()
+      const before = await balanceText()
+      const play = pick[id]
+      if (play === undefined) throw new Error(`no way to play ${id}`)
+      await play(f)
+      await f.locator("#play").click()
+      const result = f.locator("#result.win, #result.loss")
+      await result.waitFor({ timeout: 10_000 })
+      const text = await result.innerText()
+      assert.match(text, /You win [\d,.]+ ETB!|No win this time/)
+      const payout = /You win ([\d,.]+) ETB/.exec(text)?.[1]?.replace(/,/g, "") ?? "0.00"
+      const roundId = await f.locator("#rounds > li").first().getAttribute("data-round-id") ?? ""
+      assert.notStrictEqual(roundId, "")
+      rounds.push({ gameId: id, roundId, payout })
+      if (payout !== "1.00") assert.notStrictEqual(await balanceText(), before, `the balance changes after ${id}`)
+      if (payout !== "0.00") assert.strictEqual(await f.locator("#cup").getAttribute("src"), `${gw.url}/static/games/single.svg`)
+      assert.deepStrictEqual(await overflow(), [], `${id} fits 360×640`)
+      assert.deepStrictEqual(await lowContrast(), [], id)
+      if (id === "mega-ten") await shot("game-page-mobile-360x640.png")
+      first = false
+    }
+
+    await eventually(() =>
+      rounds.every((r) => {
+        const mine = wallet.messages().filter((m) => m.body.data.roundId === r.roundId)
+        return mine.some((m) => m.body.type === "transaction.credit")
+      })
+    )
+    for (const r of rounds) {
+      const mine = wallet.messages().filter((m) => m.body.data.roundId === r.roundId)
+      const debit = mine.find((m) => m.body.type === "transaction.debit")
+      const credit = mine.find((m) => m.body.type === "transaction.credit")
+      assert.strictEqual(debit?.body.data.amount, "1.00", r.gameId)
+      assert.strictEqual(credit?.body.data.amount, r.payout, r.gameId)
+      assert.strictEqual(credit?.body.data.refTransactionId, debit?.body.data.transactionId)
+    }
+    assert.strictEqual(await balanceText(), `${ledger.balance()} ETB`)
+    assert.strictEqual(await f.locator("#rounds > li").count(), rounds.length)
+  })
+
+  it("changes the client seed, reveals the server seed and verifies every round in the browser", async () => {
+    assert.strictEqual(rounds.length, 6, "the first test played every game")
+    await page.setViewportSize({ width: 1280, height: 800 })
+    const f = game()
+    await f.locator("#tab-fair").click()
+    const committed = await f.locator("#f-hash").textContent()
+    assert.strictEqual(await f.locator("#f-nonce").textContent(), String(rounds.length))
+    await f.locator("#seed-input").fill("browser-test-seed")
+    await f.getByRole("button", { name: "Change seeds" }).click()
+    await f.locator("#revealed:not([hidden])").waitFor()
+    assert.strictEqual(await f.locator("#v-hash").textContent(), committed)
+    assert.strictEqual(await f.locator("#f-client").textContent(), "browser-test-seed")
+    assert.strictEqual(await f.locator("#f-nonce").textContent(), "0")
+    assert.notStrictEqual(await f.locator("#f-hash").textContent(), committed)
+    for (const r of rounds) {
+      await f.locator("#verify-round").selectOption(r.roundId)
+      await f.getByRole("button", { name: "Verify", exact: true }).click()
+      await f.locator("#verify-out.ok, #verify-out.bad").waitFor()
+      assert.match(await f.locator("#verify-out").innerText(), /^✓ verified/, r.gameId)
+      await f.locator("#verify-out").evaluate((e) => e.removeAttribute("class"))
+    }
+    assert.deepStrictEqual(await overflow(), [])
+    assert.deepStrictEqual(await lowContrast(), [])
+    await shot("game-page-desktop-1280x800.png")
+  })
+
+  it("explains a refused bet and an unavailable wallet, and a reused, forged, expired or refused link; no lobby when disabled", async () => {
+    const f = game()
+    await f.getByRole("button", { name: /Lobby/ }).click()
+    await f.locator(".tile[data-game='odd-even']").click()
+    await f.getByRole("button", { name: /^Even/ }).click()
+    for (const [status, text] of [[402, /refused this bet/], [503, /did not answer/]] as const) {
+      ledger.state.failDebits = status
+      await f.locator("#play").click()
+      await f.locator("#alert:not([hidden])").waitFor()
+      assert.match(await f.locator("#alert-text").innerText(), text)
+      await f.getByRole("button", { name: "Dismiss" }).click()
+    }
+    ledger.state.failDebits = 0
+
+    const notice = async (src: string) => {
+      await page.goto(site.embed(`n${Math.random()}`, src))
+      await game().locator("#notice:not([hidden])").waitFor()
+      return game().locator("#notice").innerText()
+    }
+    const once = await launch("color-game", "&disableGameLobby=true")
+    await page.goto(site.embed("once", once))
+    await game().locator("#game:not([hidden])").waitFor()
+    assert.strictEqual(await game().locator("#title").textContent(), "Color Game")
+    assert.isFalse(await game().locator("#to-lobby").isVisible(), "no lobby when the launch disabled it")
+    assert.match(await notice(once), /already been used/)
+    assert.match(await notice(expiring.url.slice(0, -6) + (expiring.url.endsWith("AAAAAA") ? "BBBBBB" : "AAAAAA")), /not valid/)
+    const left = expiring.at + launchTtlSeconds * 1000 + 1500 - Date.now()
+    if (left > 0) await new Promise((r) => setTimeout(r, left))
+    assert.match(await notice(expiring.url), /has expired/)
+    const blocked = await launch("odd-even")
+    wallet.setDetails((body) => ({ playerId: body.playerId, currency: "ETB", balance: "1000.00", status: "blocked" }))
+    assert.match(await notice(blocked), /did not accept your account/)
+    wallet.setDetails((body) => ({ playerId: body.playerId, currency: "ETB", balance: "1000.00" }))
+
+    const framedElsewhere = await launch("odd-even")
+    await page.goto(site.embed("elsewhere", framedElsewhere).replace(site.origin, site.otherOrigin))
+    await new Promise((r) => setTimeout(r, 500))
+    const frames = page.frames().filter((fr) => fr !== page.mainFrame())
+    assert.strictEqual(frames.length, 1)
+    for (const fr of frames) assert.strictEqual(await fr.locator("#app").count(), 0, "the page refuses a framer outside frameAncestors")
+  })
+})

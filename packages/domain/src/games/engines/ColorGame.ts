@@ -1,0 +1,67 @@
+import { Schema } from "effect"
+import type { GameRules } from "../GameRules.ts"
+import * as PayTable from "../PayTable.ts"
+import { decoder, dialect } from "../Selection.ts"
+
+/** The six colours, in the order `int(6)` picks them: 0 is red, 5 is pink. */
+export const colours = ["red", "green", "blue", "yellow", "white", "pink"] as const
+
+/** A colour to bet on. */
+export const Selection = Schema.Literals(colours)
+export type Selection = typeof Selection.Type
+
+/** A round: the colours the three dice show, and how many match the bet. */
+export type Outcome = {
+  readonly dice: readonly [Selection, Selection, Selection]
+  readonly matches: number
+  readonly summary: string
+}
+
+/**
+ * Of the 216 equally likely throws of three dice, 75 show the colour once,
+ * 15 twice and 1 three times; the base table pays them 2 : 3 : 10.
+ */
+const variant: PayTable.Variant = {
+  variant: "any colour",
+  outcomes: 216n,
+  lines: [
+    { condition: "1 of 3 dice shows your colour", ways: 75n, weight: 2n, hits: 1 },
+    { condition: "2 of 3 dice show your colour", ways: 15n, weight: 3n, hits: 2 },
+    { condition: "all 3 dice show your colour", ways: 1n, weight: 10n, hits: 3 }
+  ]
+}
+
+const colour = (index: number): Selection => colours[index] ?? "red"
+
+const examples = ["red", "pink"]
+
+/**
+ * Color Game: three dice with one colour per face are thrown (`int(6)` each,
+ * in order); a bet pays by how many dice show its colour.
+ */
+export const rules: GameRules<Selection, Outcome> = {
+  id: "color-game",
+  name: "Color Game",
+  description: "Three dice are thrown, each with six coloured faces: red, green, blue, yellow, white and pink. " +
+    "Pick a colour: you win when at least one die shows it, and two or three matching dice pay more.",
+  selectionSchema: {
+    $schema: dialect,
+    title: "Color Game selection",
+    description: "The colour you bet on",
+    type: "string",
+    enum: [...colours],
+    examples
+  },
+  examples,
+  decodeSelection: decoder(Selection, `must be one of ${colours.map((c) => `"${c}"`).join(", ")}`),
+  play: (selection, stake, draws, rtpBp) => {
+    const dice = [colour(draws.int(6)), colour(draws.int(6)), colour(draws.int(6))] as const
+    const matches = dice.filter((c) => c === selection).length
+    return {
+      outcome: { dice, matches, summary: `${dice.join(" ")}, ${matches} ${matches === 1 ? "match" : "matches"}` },
+      payout: matches === 0 ? 0n : PayTable.payoutOf(variant, matches - 1, stake, rtpBp)
+    }
+  },
+  payouts: (rtpBp) => PayTable.published(variant, rtpBp),
+  expectedMultiplier: (rtpBp) => [PayTable.expected(variant, rtpBp)]
+}

@@ -1,0 +1,54 @@
+import { Schema } from "effect"
+import type { GameRules } from "../GameRules.ts"
+import * as PayTable from "../PayTable.ts"
+import { decoder, dialect } from "../Selection.ts"
+
+/** The selections of odd-even. */
+export const selections = ["odd", "even"] as const
+
+/** A parity to bet on. */
+export const Selection = Schema.Literals(selections)
+export type Selection = typeof Selection.Type
+
+/** A round: the number drawn (1…36) and its parity. */
+export type Outcome = { readonly number: number; readonly parity: Selection; readonly summary: string }
+
+const variants = selections.map((parity): PayTable.Variant => ({
+  variant: parity,
+  outcomes: 36n,
+  lines: [{ condition: `the number drawn is ${parity}`, ways: 18n, weight: 1n, selection: parity }]
+}))
+
+const examples = ["odd", "even"]
+
+/**
+ * Odd Even: a number from 1 to 36 is drawn (`int(36) + 1`); the parity bet
+ * on wins 2 × RTP (1.95× at 97.50 %).
+ */
+export const rules: GameRules<Selection, Outcome> = {
+  id: "odd-even",
+  name: "Odd Even",
+  description: "A number from 1 to 36 is drawn. Bet on whether it is odd or even: " +
+    "half of the numbers are odd, half even, and a right call pays almost twice your stake.",
+  selectionSchema: {
+    $schema: dialect,
+    title: "Odd Even selection",
+    description: "The parity you bet on",
+    type: "string",
+    enum: [...selections],
+    examples
+  },
+  examples,
+  decodeSelection: decoder(Selection, "must be \"odd\" or \"even\""),
+  play: (selection, stake, draws, rtpBp) => {
+    const number = draws.int(36) + 1
+    const parity = number % 2 === 1 ? "odd" : "even"
+    const variant = variants[selections.indexOf(selection)]
+    return {
+      outcome: { number, parity, summary: `${number} ${parity}` },
+      payout: variant === undefined || parity !== selection ? 0n : PayTable.payoutOf(variant, 0, stake, rtpBp)
+    }
+  },
+  payouts: (rtpBp) => variants.flatMap((variant) => PayTable.published(variant, rtpBp)),
+  expectedMultiplier: (rtpBp) => variants.map((variant) => PayTable.expected(variant, rtpBp))
+}

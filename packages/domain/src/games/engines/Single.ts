@@ -1,0 +1,46 @@
+import { Schema } from "effect"
+import type { GameRules } from "../GameRules.ts"
+import * as PayTable from "../PayTable.ts"
+import { decoder, dialect } from "../Selection.ts"
+
+/** A number from 1 to 36 to bet on. */
+export const Selection = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 36 }))
+export type Selection = typeof Selection.Type
+
+/** A round: the number drawn (1…36). */
+export type Outcome = { readonly number: number; readonly summary: string }
+
+const variant: PayTable.Variant = {
+  variant: "any number",
+  outcomes: 36n,
+  lines: [{ condition: "the number drawn is your number", ways: 1n, weight: 1n }]
+}
+
+const examples = [17, 1, 36]
+
+/** Single: a number from 1 to 36 is drawn (`int(36) + 1`); the right number wins 36 × RTP (35.1× at 97.50 %). */
+export const rules: GameRules<Selection, Outcome> = {
+  id: "single",
+  name: "Single",
+  description: "A number from 1 to 36 is drawn. Pick one number: if it is drawn, you win about 35 times your stake.",
+  selectionSchema: {
+    $schema: dialect,
+    title: "Single selection",
+    description: "The number you bet on, 1 to 36",
+    type: "integer",
+    minimum: 1,
+    maximum: 36,
+    examples
+  },
+  examples,
+  decodeSelection: decoder(Selection, "must be a whole number from 1 to 36"),
+  play: (selection, stake, draws, rtpBp) => {
+    const number = draws.int(36) + 1
+    return {
+      outcome: { number, summary: `${number} drawn` },
+      payout: number === selection ? PayTable.payoutOf(variant, 0, stake, rtpBp) : 0n
+    }
+  },
+  payouts: (rtpBp) => PayTable.published(variant, rtpBp),
+  expectedMultiplier: (rtpBp) => [PayTable.expected(variant, rtpBp)]
+}

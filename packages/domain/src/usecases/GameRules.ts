@@ -1,0 +1,62 @@
+import { Effect } from "effect"
+import { builtinGames } from "../BuiltinGames.ts"
+import { GameNotFound } from "../Game.ts"
+import type { SessionExpired } from "../GameSession.ts"
+import * as Games from "../games/Games.ts"
+import { GameRulesView, LobbyList } from "../Lobby.ts"
+import type { MerchantNotFound } from "../Merchant.ts"
+import { GameCatalog } from "../ports/GameCatalog.ts"
+import { meta, offset, type PageRequest } from "../Paging.ts"
+import { GameSessionRepo } from "../ports/GameSessionRepo.ts"
+import { MerchantRepo } from "../ports/MerchantRepo.ts"
+
+/**
+ * A built-in game's rules: its selection's JSON Schema and examples, and
+ * the pay table at the RTP that applies — the merchant's when asked with a
+ * session token, else the default.
+ */
+export const gameRules = Effect.fn("gameRules")(function*(
+  gameId: string,
+  sessionToken: string | undefined
+): Effect.fn.Return<GameRulesView, GameNotFound | SessionExpired | MerchantNotFound, GameSessionRepo | MerchantRepo> {
+  const rules = Games.rulesOf(gameId)
+  if (rules === undefined) return yield* new GameNotFound({ gameId })
+  let rtp = Games.rtpFor(gameId, undefined)
+  if (sessionToken !== undefined) {
+    const session = yield* (yield* GameSessionRepo).authenticate(sessionToken)
+    const merchant = yield* (yield* MerchantRepo).findById(session.merchantId)
+    rtp = Games.rtpFor(gameId, merchant.MerchantSettings)
+  }
+  return new GameRulesView({
+    gameId: rules.id,
+    name: rules.name,
+    description: rules.description,
+    selectionSchema: rules.selectionSchema,
+    examples: rules.examples,
+    rtp: Games.formatRtp(rtp),
+    payouts: rules.payouts(rtp)
+  })
+})
+
+/** The built-in games a session's lobby lists: those still in the catalogue, each at the merchant's RTP. */
+export const lobbyGames = Effect.fn("lobbyGames")(function*(
+  sessionToken: string,
+  page: PageRequest
+): Effect.fn.Return<LobbyList, SessionExpired | MerchantNotFound, GameSessionRepo | MerchantRepo | GameCatalog> {
+  const session = yield* (yield* GameSessionRepo).authenticate(sessionToken)
+  const merchant = yield* (yield* MerchantRepo).findById(session.merchantId)
+  const catalog = yield* GameCatalog
+  const data = []
+  for (const builtin of builtinGames) {
+    const game = yield* catalog.find(builtin.id).pipe(Effect.option)
+    if (game._tag === "None" || Games.rulesOf(builtin.id) === undefined) continue
+    data.push({
+      id: game.value.id,
+      name: game.value.name,
+      category: game.value.category,
+      imageUrl: game.value.imageUrl,
+      rtp: Games.formatRtp(Games.rtpFor(builtin.id, merchant.MerchantSettings))
+    })
+  }
+  return new LobbyList({ data: data.slice(offset(page), offset(page) + page.limit), meta: meta(page, data.length) })
+})
