@@ -45,6 +45,14 @@ import * as Secrets from "./Secrets.ts"
 const maxHeadBytes = 32 * 1024
 
 /**
+ * How long an idle keep-alive connection stays open: longer than the idle time-out of the usual load balancers
+ * (60 s), so that the balancer or client, never the gateway, ends an idle connection. With Node's 5 s a client
+ * that reused a connection just as the gateway closed it lost its request ("other side closed"), which a
+ * balancer answers with a 502.
+ */
+const keepAliveMs = 65_000
+
+/**
  * A request Node could not parse, answered as problem+json before any
  * handler runs (Node's own answer has no body): a head over
  * {@link maxHeadBytes} is 431 HEADERS_TOO_LARGE, anything else 400; the
@@ -71,7 +79,7 @@ const answerClientError = (error: Error & { readonly code?: string }, socket: Du
  * `connection: close`, so each connection ends after its current request.
  */
 const drainingServer = (): Server => {
-  const server = createServer({ maxHeaderSize: maxHeadBytes })
+  const server = createServer({ maxHeaderSize: maxHeadBytes, keepAliveTimeout: keepAliveMs })
   server.on("clientError", answerClientError)
   const answering = new Set<ServerResponse>()
   let closing = false

@@ -136,6 +136,8 @@ class World {
   readonly counts = new Map<string, Map<number | string, number>>()
   requests = 0
   traced = 0
+  /** The last requests answered, to show what came before a request that got no answer. */
+  private readonly recent: Array<string> = []
   private forwarded = 0
   readonly merchants: Array<number> = []
   readonly sacrificial: Array<number> = []
@@ -450,13 +452,16 @@ class World {
       this.failures.push({
         check: "answer",
         op: op?.id ?? "undocumented route",
-        message: `no answer: ${String(error)}`,
+        message: `no answer: ${String(error)}${error instanceof Error && error.cause !== undefined ? ` (${String(error.cause)})` : ""}` +
+          `; before it: ${this.recent.join(" | ")}`,
         request: sent,
         response: undefined
       })
       return undefined
     }
     this.count(op, got.status)
+    this.recent.push(`${method} ${path.slice(0, 80)} ${headers["content-type"] ?? ""} ${sentBody?.length ?? 0}B → ${got.status}`)
+    if (this.recent.length > 4) this.recent.shift()
     if (trace !== undefined && op?.id === trace && this.traced++ < 40) {
       console.log(`trace ${method} ${path.slice(0, 200)} ${sentBody?.slice(0, 300) ?? ""}\n  → ${got.status} ${got.text.slice(0, 200)}`)
     }

@@ -227,6 +227,9 @@ describe("OpenAPI", () => {
     const doc = (await call(`${server.url}/openapi.json`)).body
     const rounds = doc.paths["/api/v1.1/game-api/rounds"].post
     expect(rounds.description).toContain("GET games/{gameId}/rules")
+    const selection = rounds.requestBody.content["application/json"].schema.properties.selection
+    expect(selection.anyOf.map((s: { title: string }) => s.title)).toHaveLength(6)
+    expect(selection.anyOf[0]).toMatchObject({ enum: ["odd", "even"] })
     expect(doc.paths["/api/v1.1/game-api/games/{gameId}/rules"].get.summary).toMatch(/rules/)
     expect(doc.paths["/api/v1.1/game-api/rounds/{roundId}"].get.responses["404"].description).toMatch(/ROUND_NOT_FOUND/)
     expect(rounds.responses["402"].description).toMatch(/BET_REFUSED.*INSUFFICIENT_FUNDS/)

@@ -1,14 +1,19 @@
 import { Schema } from "effect"
 import { Fairness, RoundFairness } from "./Fairness.ts"
+import { allRules } from "./games/Games.ts"
 import { PageMeta } from "./Paging.ts"
 
+/** What a selection is, for people. */
+export const selectionDescription = "The game's selection, a JSON value: odd-even `\"odd\"`/`\"even\"`; under-over " +
+  "`\"under\"`/`\"seven\"`/`\"over\"`; color-game a colour like `\"red\"`; lotto 1–6 distinct numbers of 1–49; " +
+  "mega-ten 1–10 distinct numbers of 1–80; single a number of 1–36. Each game publishes its JSON Schema and " +
+  "examples at `GET /api/v1.1/game-api/games/{gameId}/rules`; the game's rules decide (400 naming `selection`)."
+
 /** A game's selection: a JSON value whose shape each game's rules give (`GET game-api/games/{gameId}/rules`). */
-export const Selection = Schema.Unknown.annotate({
-  description: "The game's selection, a JSON value: odd-even `\"odd\"`/`\"even\"`; under-over " +
-    "`\"under\"`/`\"seven\"`/`\"over\"`; color-game a colour like `\"red\"`; lotto 1–6 distinct numbers of 1–49; " +
-    "mega-ten 1–10 distinct numbers of 1–80; single a number of 1–36. Each game publishes its JSON Schema and " +
-    "examples at `GET /api/v1.1/game-api/games/{gameId}/rules`."
-})
+export const Selection = Schema.Unknown.annotate({ description: selectionDescription })
+
+/** Each built-in game's selection schema without its `$schema`, for a document that shows any of them. */
+export const selectionSchemas = allRules.map(({ selectionSchema: { $schema: _, ...schema } }) => schema)
 
 /** What a round showed: a JSON object whose fields depend on the game, always with a `summary` for people. */
 export const Outcome = Schema.Unknown.annotate({

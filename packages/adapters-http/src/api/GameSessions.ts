@@ -10,6 +10,22 @@ const noStore = { "cache-control": Schema.Literal("no-store") }
 /** `page` and `limit` of the game API's lists, as in every list (CONTRACT §1). */
 const PageQuery = { page: GamesQuery.page, limit: GamesQuery.limit }
 
+/** The play operation with its `selection` shown as any of the built-in games' selection schemas. */
+const withSelectionSchemas = (op: Record<string, any>): Record<string, any> => {
+  const body = op["requestBody"]?.content?.["application/json"]?.schema
+  if (body?.properties?.selection === undefined) return op
+  const selection = { anyOf: Round.selectionSchemas, description: Round.selectionDescription }
+  return {
+    ...op,
+    requestBody: {
+      ...op["requestBody"],
+      content: {
+        "application/json": { ...op["requestBody"].content["application/json"], schema: { ...body, properties: { ...body.properties, selection } } }
+      }
+    }
+  }
+}
+
 const RoundIdParam = Schema.String.check(Schema.isMaxLength(64))
 const GameIdParam = Schema.String.check(Schema.isMaxLength(64))
 
@@ -59,6 +75,7 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
       )
     })
       .middleware(SessionAuth)
+      .annotate(OpenApi.Transform, withSelectionSchemas)
       .annotate(OpenApi.Summary, "Play one round")
       .annotate(
         OpenApi.Description,
