@@ -32,6 +32,7 @@ import {
   LaunchKeyStorePg,
   MerchantRepoPg,
   ReadinessPg,
+  ReportsPg,
   RoundLedgerPg,
   StaleDebits
 } from "@gateway/adapters-pg"
@@ -123,6 +124,7 @@ export const repositories = (config: GatewayConfig, dataKey: Redacted.Redacted<B
     GameCatalogPg.layer(publicBaseUrl(config)),
     GameSessionRepoPg.layer({ idleSeconds: config.gameSessionIdleSeconds }),
     RoundLedgerPg.layer,
+    ReportsPg.layer,
     DeliveryQueuePg.layer(),
     ReadinessPg.layer,
     launchKeys(config),

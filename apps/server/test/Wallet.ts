@@ -104,6 +104,7 @@ export const playerSession = async (
   return {
     merchantId: Number(merchant.body.id),
     encryptionKey: String(merchant.body.encryptionKey),
+    key: String(key),
     admin,
     api,
     launch,

@@ -8,6 +8,7 @@ import { CatalogueLive, GamesLive } from "./handlers/Games.ts"
 import { GameSessionsLive } from "./handlers/GameSessions.ts"
 import { MerchantsLive } from "./handlers/Merchants.ts"
 import { PlayLive } from "./handlers/Play.ts"
+import { ReportsLive } from "./handlers/Reports.ts"
 import { SettingsLive } from "./handlers/Settings.ts"
 import { SystemLive } from "./handlers/System.ts"
 import { logRequests } from "./middleware/AccessLog.ts"
@@ -30,7 +31,8 @@ const Handlers = Layer.mergeAll(
   SystemLive,
   DeliveriesLive,
   GameSessionsLive,
-  PlayLive
+  PlayLive,
+  ReportsLive
 ).pipe(
   Layer.provide([AdminAuth.layer, OperatorAuth.layer, SessionAuth.layer])
 )

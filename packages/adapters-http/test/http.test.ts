@@ -274,6 +274,35 @@ describe("administration", () => {
     expectProblem(await call(`${base}/merchants/abc`, { headers }), 400, "VALIDATION_FAILED", /^id/)
   })
 
+  it("lists merchants newest first without secrets: read:users, search literal, status filter, 400 for bad paging", async () => {
+    const headers = await admin("read:users")
+    const list = (query: string, init: RequestInit = { headers }) => call(`${base}/merchants?${query}`, init)
+    const page = await list("limit=2")
+    expect(page.status, page.text).toBe(200)
+    expect(page.body.meta).toMatchObject({ currentPage: 1, limit: 2, prevPage: 0 })
+    expect(page.body.data.length).toBe(2)
+    const ids = page.body.data.map((m: { id: number }) => m.id)
+    expect(ids).toEqual([...ids].sort((a, b) => b - a))
+    expect(page.body.data[0]).toHaveProperty("MerchantSettings")
+    for (const field of ["password", "privateKey", "encryptionKey", "otpToken", "otpHash", "passwordHash"]) {
+      expect(page.text).not.toContain(field)
+    }
+    const found = await list("search=NODETAILS%40Example")
+    expect(found.body.data.map((m: { id: number }) => m.id)).toEqual([9])
+    expect(found.body.meta).toMatchObject({ totalElements: 1, totalPage: 1, nextPage: 0 })
+    expect((await list("search=%25")).body.meta.totalElements).toBe(0)
+    const suspended = await list("status=suspended&limit=100")
+    expect(suspended.status).toBe(200)
+    for (const merchant of suspended.body.data) expect(merchant.accountStatus).toBe("suspended")
+    expectProblem(await list("status=bogus"), 400, "VALIDATION_FAILED", /status/)
+    expectProblem(await list("limit=0"), 400, "VALIDATION_FAILED", /limit/)
+    expectProblem(await list("limit=101"), 400, "VALIDATION_FAILED", /limit/)
+    expectProblem(await list("page=0"), 400, "VALIDATION_FAILED", /page/)
+    expectProblem(await list(`search=${"x".repeat(129)}`), 400, "VALIDATION_FAILED", /search/)
+    expectProblem(await list("", { headers: await admin("write:users") }), 403, "FORBIDDEN", /read:users/)
+    expectProblem(await list("", {}), 401, "UNAUTHORIZED")
+  })
+
   it("changes settings and refuses unordered stakes naming minimumStake", async () => {
     const headers = await admin()
     const put = (body: unknown) => call(`${base}/merchants/9/settings`, { method: "PUT", headers, body: JSON.stringify(body) })
@@ -388,6 +417,7 @@ describe("routing, probes and documents", () => {
       "/api/v1.1/operator-api/games/generate-launch-url",
       "/api/v1.1/operator-api/games/{id}",
       "/api/v1.1/operator-api/launch-keys/rotate",
+      "/api/v1.1/operator-api/merchants",
       "/api/v1.1/operator-api/merchants/{id}",
       "/api/v1.1/operator-api/merchants/{id}/api-keys",
       "/api/v1.1/operator-api/merchants/{id}/api-keys/{slug}",
@@ -396,7 +426,10 @@ describe("routing, probes and documents", () => {
       "/api/v1.1/operator-api/merchants/{id}/webhook-deliveries",
       "/api/v1.1/operator-api/merchants/{id}/webhook-deliveries/{deliveryId}/redeliver",
       "/api/v1.1/operator-api/merchants/{id}/webhook-test",
+      "/api/v1.1/operator-api/reports/summary",
+      "/api/v1.1/operator-api/rounds",
       "/api/v1.1/operator-api/settings",
+      "/api/v1.1/operator-api/transactions/{transactionId}",
       "/health",
       "/play/{gameId}",
       "/ready",

@@ -13,6 +13,7 @@ import {
   fixedDraw,
   gameCatalog,
   jsonVerifier,
+  emptyReports,
   ledger,
   makeMemoryQueue,
   makeMerchant,
@@ -64,6 +65,7 @@ beforeAll(async () => {
     sessionRepo,
     ledger({ begun: [], settled: [], refused: [], failed: [] }),
     wallet,
+    emptyReports,
     fixedDraw(17),
     Layer.succeed(DeliveryQueue, deliveries.service)
   )

@@ -11,6 +11,7 @@ import {
   gameCatalog,
   jsonSigner,
   jsonVerifier,
+  emptyReports,
   ledger,
   type LedgerLog,
   makeApiKeyRepo,
@@ -147,6 +148,7 @@ export const start = async (
     sessionRepo,
     ledger(log),
     wallet,
+    emptyReports,
     fixedDraw(game.draw ?? 17),
     Layer.succeed(DeliveryQueue, deliveries.service),
     game.pages === undefined ? Layer.empty : Layer.succeed(GamePagesOptions, game.pages)

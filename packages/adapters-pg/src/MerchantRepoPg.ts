@@ -1,4 +1,5 @@
-import type { AccountStatus } from "@gateway/domain/Merchant"
+import type { AccountStatus, MerchantQuery } from "@gateway/domain/Merchant"
+import { offset } from "@gateway/domain/Paging"
 import { canChangeStatus, EmailTaken, Merchant, MerchantId, MerchantNotFound, StatusChangeRefused } from "@gateway/domain/Merchant"
 import { MerchantSettings, SettingsFields } from "@gateway/domain/MerchantSettings"
 import type { SettingsValues } from "@gateway/domain/MerchantSettings"
@@ -9,6 +10,7 @@ import { Effect, Layer, Schema } from "effect"
 import type { Result } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
+import type { Fragment } from "effect/sql/Statement"
 import { DataCipher } from "./db/DataCipher.ts"
 import { fieldsOfRow, rowOfValues } from "./db/SettingsColumns.ts"
 
@@ -37,6 +39,7 @@ const MerchantRow = Schema.Struct({
 })
 type MerchantRow = typeof MerchantRow.Type
 
+const CountRow = Schema.Struct({ total: Schema.Number })
 const SecretsRow = Schema.Struct({ private_key_enc: Schema.String, encryption_key_enc: Schema.String })
 const StatusRow = Schema.Struct({ account_status: Schema.String })
 
@@ -74,6 +77,9 @@ const merchantOf = (row: MerchantRow) =>
     verifiedEmail: row.verified_email
   })
 
+/** `search` as a LIKE pattern matching itself literally: `%`, `_` and `\\` (the default escape) escaped. */
+const containsPattern = (search: string): string => `%${search.replace(/[\\%_]/g, "\\$&")}%`
+
 const isEmailConflict = (error: SqlError): boolean =>
   error.reason._tag === "UniqueViolation" && error.reason.constraint === "merchants_email_lower_key"
 
@@ -85,7 +91,7 @@ export const layer: Layer.Layer<MerchantRepo, never, SqlClient | DataCipher> = L
     const cipher = yield* DataCipher
     const iso = (column: string) => sql.literal(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`)
 
-    const load = (id: number) =>
+    const select = (where: Fragment, tail: Fragment) =>
       sql`
         SELECT m.id, m.email, m.company_name, m.country, m.currency, m.account_status, m.client_id::text AS client_id,
           m.hashed_client_id, m.phone_number, m.provider_id, m.public_key, m.is_default_password, m.verified_email,
@@ -93,7 +99,9 @@ export const layer: Layer.Layer<MerchantRepo, never, SqlClient | DataCipher> = L
           s.id AS settings_id, ${iso("s.created_at")} AS settings_created_at,
           ${iso("s.updated_at")} AS settings_updated_at, to_jsonb(s) AS settings
         FROM merchants m JOIN merchant_settings s ON s.merchant_id = m.id
-        WHERE m.id = ${id}`.pipe(Effect.flatMap(decodeRows(MerchantRow)))
+        WHERE ${where} ${tail}`.pipe(Effect.flatMap(decodeRows(MerchantRow)))
+
+    const load = (id: number) => select(sql`m.id = ${id}`, sql``)
 
     const findRow = (id: MerchantId) =>
       load(id).pipe(Effect.flatMap(([row]) =>
@@ -101,6 +109,19 @@ export const layer: Layer.Layer<MerchantRepo, never, SqlClient | DataCipher> = L
       ))
 
     const findById = (id: MerchantId) => findRow(id).pipe(Effect.flatMap(merchantOf))
+
+    const list = Effect.fn("MerchantRepo.list")(function*(query: MerchantQuery) {
+      const pattern = query.search === undefined || query.search === "" ? undefined : containsPattern(query.search)
+      const where = sql.and([
+        ...(query.status === undefined ? [] : [sql`m.account_status = ${query.status}`]),
+        ...(pattern === undefined ? [] : [sql`(m.email ILIKE ${pattern} OR m.company_name ILIKE ${pattern})`])
+      ])
+      const rows = yield* select(where, sql`ORDER BY m.id DESC LIMIT ${query.limit} OFFSET ${offset(query)}`)
+      const [counted] = yield* sql`SELECT count(*)::float8 AS total FROM merchants m WHERE ${where}`.pipe(
+        Effect.flatMap(decodeRows(CountRow))
+      )
+      return { merchants: yield* Effect.forEach(rows, merchantOf), total: counted?.total ?? 0 }
+    }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
     const create = Effect.fn("MerchantRepo.create")(function*(input: NewMerchant) {
       const privateKey = yield* cipher.encrypt(input.privateKey)
@@ -176,6 +197,7 @@ export const layer: Layer.Layer<MerchantRepo, never, SqlClient | DataCipher> = L
     return MerchantRepo.of({
       create,
       findById: (id) => findById(id).pipe(Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die })),
+      list,
       secrets,
       changeSettings,
       changeStatus

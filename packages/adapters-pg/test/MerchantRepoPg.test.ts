@@ -126,6 +126,39 @@ describe("MerchantRepoPg", () => {
         assert.strictEqual((yield* repo.findById(id)).accountStatus, "closed")
       }))
 
+    it.effect("lists merchants newest first, paged, searched literally and filtered by status, without secrets", () =>
+      Effect.gen(function*() {
+        const repo = yield* MerchantRepo
+        const a = yield* repo.create({ ...newMerchant("a@list.example"), companyName: "100% Lister" })
+        const b = yield* repo.create({ ...newMerchant("b_x@LIST.example"), companyName: "Plain Lister" })
+        const c = yield* repo.create({ ...newMerchant("c@list.example"), companyName: "Other" })
+        yield* repo.changeStatus(b.id, "suspended")
+        const first = yield* repo.list({ page: 1, limit: 2, search: "@list.EXAMPLE" })
+        assert.strictEqual(first.total, 3)
+        assert.deepStrictEqual(first.merchants.map((m) => m.id), [c.id, b.id])
+        const second = yield* repo.list({ page: 2, limit: 2, search: "@list.example" })
+        assert.deepStrictEqual(second.merchants.map((m) => m.id), [a.id])
+        const past = yield* repo.list({ page: 9, limit: 2, search: "@list.example" })
+        assert.deepStrictEqual([past.merchants.length, past.total], [0, 3])
+        const percent = yield* repo.list({ page: 1, limit: 10, search: "0% lis" })
+        assert.deepStrictEqual(percent.merchants.map((m) => m.id), [a.id])
+        assert.strictEqual((yield* repo.list({ page: 1, limit: 10, search: "%" })).total, 1)
+        const underscore = yield* repo.list({ page: 1, limit: 10, search: "_x@" })
+        assert.deepStrictEqual(underscore.merchants.map((m) => m.id), [b.id])
+        assert.strictEqual((yield* repo.list({ page: 1, limit: 10, search: "b\\_x" })).total, 0)
+        const suspended = yield* repo.list({ page: 1, limit: 10, search: "lister", status: "suspended" })
+        assert.deepStrictEqual(suspended.merchants.map((m) => [m.id, m.accountStatus]), [[b.id, "suspended"]])
+        const all = yield* repo.list({ page: 1, limit: 100 })
+        assert.isAtLeast(all.total, 3)
+        assert.deepStrictEqual(all.merchants.map((m) => m.id), [...all.merchants.map((m) => m.id)].sort((x, y) => y - x))
+        const found = first.merchants[0]
+        assert.deepStrictEqual(found?.MerchantSettings.merchantId, c.id)
+        const text = JSON.stringify(all.merchants)
+        for (const secret of ["SUPER-SECRET-PRIVATE", "whsec_", "scrypt$", "sha256$", "privateKey", "encryptionKey", "passwordHash", "otpHash"]) {
+          assert.notInclude(text, secret)
+        }
+      }))
+
     it.effect("unknown merchants are MerchantNotFound", () =>
       Effect.gen(function*() {
         const repo = yield* MerchantRepo

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { CountryCode } from "./Country.ts"
 import { CurrencyCode } from "./Currency.ts"
 import { MerchantSettings } from "./MerchantSettings.ts"
+import type { PageRequest } from "./Paging.ts"
 import { isStorableText } from "./Validation.ts"
 
 /** The numeric id of a merchant account. */
@@ -55,6 +56,16 @@ export class Merchant extends Schema.Class<Merchant>("@gateway/domain/Merchant")
   isDefaultPassword: Schema.Boolean,
   verifiedEmail: Schema.Boolean
 }) {}
+
+/** The admin list of merchants: a page, newest first (by id), optionally searched and filtered by status. */
+export interface MerchantQuery extends PageRequest {
+  /** Case-insensitive substring of the e-mail or company name, taken literally (`%`, `_`, `\` included). */
+  readonly search?: string | undefined
+  readonly status?: AccountStatus | undefined
+}
+
+/** The longest `search` the merchants list accepts. */
+export const maxMerchantSearchLength = 128
 
 /**
  * The answer of `create`: the Merchant object of the seed with the

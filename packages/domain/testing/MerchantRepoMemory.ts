@@ -1,5 +1,14 @@
 import { Effect, Layer, Redacted } from "effect"
-import { canChangeStatus, EmailTaken, Merchant, MerchantId, MerchantNotFound, StatusChangeRefused } from "../src/Merchant.ts"
+import {
+  canChangeStatus,
+  EmailTaken,
+  Merchant,
+  MerchantId,
+  MerchantNotFound,
+  type MerchantQuery,
+  StatusChangeRefused
+} from "../src/Merchant.ts"
+import { offset } from "../src/Paging.ts"
 import { MerchantRepo, type MerchantSecrets } from "../src/ports/MerchantRepo.ts"
 import { makeMerchant, makeSettings } from "./Fixtures.ts"
 
@@ -18,7 +27,7 @@ const placeholderSecrets: MerchantSecrets = {
 
 /**
  * The MerchantRepo port in memory: e-mails unique regardless of case,
- * settings changes atomic, `closed` final. `secrets` answers `secrets` for
+ * settings changes atomic, `closed` final, lists newest (highest id) first. `secrets` answers `secrets` for
  * every merchant (placeholders unless given real ones).
  */
 export const makeMerchantRepo = (
@@ -33,6 +42,11 @@ export const makeMerchantRepo = (
       const found = store.get(id)
       return found === undefined ? Effect.fail(new MerchantNotFound({ merchantId: id })) : Effect.succeed(found)
     })
+  const matches = (query: MerchantQuery) => (merchant: Merchant) => {
+    const needle = query.search?.toLowerCase() ?? ""
+    return (query.status === undefined || merchant.accountStatus === query.status) &&
+      (merchant.email.toLowerCase().includes(needle) || merchant.companyName.toLowerCase().includes(needle))
+  }
   const service = MerchantRepo.of({
     create: (input) =>
       Effect.suspend(() => {
@@ -54,6 +68,11 @@ export const makeMerchantRepo = (
         return Effect.succeed(merchant)
       }),
     findById,
+    list: (query) =>
+      Effect.sync(() => {
+        const found = [...store.values()].filter(matches(query)).sort((a, b) => b.id - a.id)
+        return { merchants: found.slice(offset(query), offset(query) + query.limit), total: found.length }
+      }),
     secrets: (id) => store.has(id) ? Effect.succeed(secrets) : Effect.fail(new MerchantNotFound({ merchantId: id })),
     changeSettings: (id, change) =>
       Effect.gen(function*() {

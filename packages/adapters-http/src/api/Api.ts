@@ -4,6 +4,7 @@ import { CatalogueApi, GamesApi } from "./Games.ts"
 import { GameSessionsApi } from "./GameSessions.ts"
 import { MerchantsApi } from "./Merchants.ts"
 import { PlayApi } from "./Play.ts"
+import { ReportsApi } from "./Reports.ts"
 import { SettingsApi } from "./Settings.ts"
 import { SystemApi } from "./System.ts"
 
@@ -13,7 +14,7 @@ and the seamless wallet.
 Every error answers \`application/problem+json\` with \`{success: false, status, code, title, detail}\`.
 Codes: VALIDATION_FAILED 400 (detail names the field; also malformed JSON), UNAUTHORIZED / SESSION_EXPIRED 401,
 BET_REFUSED / INSUFFICIENT_FUNDS 402, FORBIDDEN 403,
-GAME_NOT_FOUND / MERCHANT_NOT_FOUND / API_KEY_NOT_FOUND / DELIVERY_NOT_FOUND / ROUND_NOT_FOUND / ROUTE_NOT_FOUND 404, METHOD_NOT_ALLOWED 405 (with \`allow\`),
+GAME_NOT_FOUND / MERCHANT_NOT_FOUND / API_KEY_NOT_FOUND / DELIVERY_NOT_FOUND / ROUND_NOT_FOUND / TRANSACTION_NOT_FOUND / ROUTE_NOT_FOUND 404, METHOD_NOT_ALLOWED 405 (with \`allow\`),
 EMAIL_TAKEN / TOKEN_ALREADY_USED / STATUS_CHANGE_REFUSED 409, PAYLOAD_TOO_LARGE 413, UNSUPPORTED_MEDIA_TYPE 415,
 CURRENCY_MISMATCH / PLAYER_REJECTED / DETAILS_URL_NOT_SET 422, RATE_LIMITED 429 (with \`retry-after\`),
 INTERNAL_ERROR 500, OPERATOR_BAD_RESPONSE / WALLET_UNAVAILABLE 502, NOT_READY 503, OPERATOR_TIMEOUT 504.
@@ -32,6 +33,7 @@ export class Api extends HttpApi.make("operator-gateway")
   .add(DeliveriesApi)
   .add(GameSessionsApi)
   .add(PlayApi)
+  .add(ReportsApi)
   .annotateMerge(OpenApi.annotations({ title: "Operator Gateway", version: "1.1.0", description }))
   // Request bodies are closed, as the document says (`additionalProperties: false`): an unknown or misspelt
   // field is 400 VALIDATION_FAILED naming it, never silently ignored.

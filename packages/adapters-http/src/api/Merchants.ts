@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { ApiKey, Merchant, MerchantSettings, Validation } from "@gateway/domain"
+import { ApiKey, Merchant, MerchantSettings, Paging, Validation } from "@gateway/domain"
+import { GamesQuery } from "./Games.ts"
 import * as Problem from "./Problem.ts"
 import { AdminAuth } from "./Security.ts"
 
@@ -13,6 +14,27 @@ export const stakeLimits =
   "more fraction digits than the currency has (EUR 2, JPY 0, KWD 3) and be at most the largest stake, 10^15 − 1 " +
   "minor units (9999999999999.99 in EUR), else 400 VALIDATION_FAILED naming the field. They are kept exactly and " +
   "compared with stakes in minor units, never rounded."
+
+/** The query of the admin merchants list, with the contract's paging defaults. */
+export const MerchantsQuery = {
+  page: GamesQuery.page,
+  limit: GamesQuery.limit,
+  search: Schema.optionalKey(
+    Schema.String.check(
+      Schema.isMaxLength(Merchant.maxMerchantSearchLength, {
+        message: `must be at most ${Merchant.maxMerchantSearchLength} characters`
+      }),
+      Validation.isStorableText
+    ).annotate({ description: "case-insensitive part of the e-mail or company name, taken literally" })
+  ),
+  status: Schema.optionalKey(Merchant.AccountStatus.annotate({ description: "only merchants in this account status" }))
+}
+
+/** The answer of the admin merchants list. */
+export class MerchantList extends Schema.Class<MerchantList>("@gateway/adapters-http/MerchantList")({
+  data: Schema.Array(Merchant.Merchant),
+  meta: Paging.PageMeta
+}) {}
 
 /** The body of a status change. `closed` is final. */
 export class StatusChange extends Schema.Class<StatusChange>("@gateway/adapters-http/StatusChange")({
@@ -47,6 +69,19 @@ export class MerchantsApi extends HttpApiGroup.make("merchants")
         "Creates an active merchant; country and currency come from the first country code. The generated " +
           "password, privateKey, encryptionKey and otpToken are shown in this answer only. Duplicate e-mail " +
           "(case-insensitive): 409 EMAIL_TAKEN. Scope `write:users`."
+      ),
+    HttpApiEndpoint.get("list", "/merchants", {
+      query: MerchantsQuery,
+      success: MerchantList,
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN")
+    })
+      .annotate(OpenApi.Summary, "List merchants (without secrets; scope `read:users`)")
+      .annotate(
+        OpenApi.Description,
+        "A page of merchants, newest first (highest id first), each as `GET /merchants/{id}` answers it. " +
+          "`search` matches part of the e-mail or company name, case-insensitively and literally (`%`, `_` are " +
+          "plain characters); `status` keeps one account status. A neighbour page that does not exist is 0. " +
+          "Bad parameters: 400 VALIDATION_FAILED."
       ),
     HttpApiEndpoint.get("get", "/merchants/:id", {
       params: id,

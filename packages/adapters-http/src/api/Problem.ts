@@ -12,6 +12,7 @@ import type {
   Operator,
   Player,
   RateLimit,
+  Report,
   Round,
   Validation,
   Wallet
@@ -53,6 +54,7 @@ export const codes = {
   API_KEY_NOT_FOUND: 404,
   DELIVERY_NOT_FOUND: 404,
   ROUND_NOT_FOUND: 404,
+  TRANSACTION_NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   EMAIL_TAKEN: 409,
@@ -134,6 +136,7 @@ export type DomainError =
   | Money.InvalidAmount
   | GameSession.SessionExpired
   | Round.RoundNotFound
+  | Report.TransactionNotFound
   | Wallet.BetRefused
   | Wallet.InsufficientFunds
   | Wallet.WalletUnavailable
@@ -157,6 +160,7 @@ const codeOfTag: { readonly [K in DomainError["_tag"]]: ProblemCode } = {
   OperatorTimeout: "OPERATOR_TIMEOUT",
   SessionExpired: "SESSION_EXPIRED",
   RoundNotFound: "ROUND_NOT_FOUND",
+  TransactionNotFound: "TRANSACTION_NOT_FOUND",
   BetRefused: "BET_REFUSED",
   InsufficientFunds: "INSUFFICIENT_FUNDS",
   WalletUnavailable: "WALLET_UNAVAILABLE",

@@ -5,13 +5,14 @@ import {
   ApiKeyRepo,
   changeSettings,
   createMerchant,
+  listMerchants,
   MerchantCredentials,
   MerchantRepo,
   OperatorUrlPolicy
 } from "@gateway/domain"
 import { Api } from "../api/Api.ts"
 import * as Ports from "../Ports.ts"
-import { IssuedApiKey } from "../api/Merchants.ts"
+import { IssuedApiKey, MerchantList } from "../api/Merchants.ts"
 import * as Problem from "../api/Problem.ts"
 
 /** Merchant creation and administration. */
@@ -25,6 +26,7 @@ export const MerchantsLive = HttpApiBuilder.group(
     return handlers.handleAll({
       create: ({ payload }) =>
         createMerchant(payload).pipe(provide, Effect.mapError(Problem.fromDomain)),
+      list: ({ query }) => listMerchants(query).pipe(provide, Effect.map((list) => new MerchantList(list))),
       get: ({ params }) => merchants.findById(params.id).pipe(Effect.mapError(Problem.fromDomain)),
       changeSettings: ({ params, payload }) =>
         changeSettings(params.id, payload).pipe(provide, Effect.mapError(Problem.fromDomain)),

@@ -10,6 +10,7 @@ import { m0005_change_feed } from "./migrations/0005_change_feed.ts"
 import { m0006_delivery_claim } from "./migrations/0006_delivery_claim.ts"
 import { m0007_exact_stakes } from "./migrations/0007_exact_stakes.ts"
 import { m0008_fair_rounds } from "./migrations/0008_fair_rounds.ts"
+import { m0009_reports_indexes } from "./migrations/0009_reports_indexes.ts"
 
 /**
  * The schema, one migration per entry keyed `<id>_<name>`. Migrations are
@@ -24,7 +25,8 @@ export const migrations = {
   "0005_change_feed": m0005_change_feed,
   "0006_delivery_claim": m0006_delivery_claim,
   "0007_exact_stakes": m0007_exact_stakes,
-  "0008_fair_rounds": m0008_fair_rounds
+  "0008_fair_rounds": m0008_fair_rounds,
+  "0009_reports_indexes": m0009_reports_indexes
 }
 
 /** The advisory lock key that serialises concurrent migrators on one database. */

@@ -1,7 +1,15 @@
 import type { Effect, Redacted, Result } from "effect"
 import { Context } from "effect"
 import type { CurrencyCode } from "../Currency.ts"
-import type { AccountStatus, EmailTaken, Merchant, MerchantId, MerchantNotFound, StatusChangeRefused } from "../Merchant.ts"
+import type {
+  AccountStatus,
+  EmailTaken,
+  Merchant,
+  MerchantId,
+  MerchantNotFound,
+  MerchantQuery,
+  StatusChangeRefused
+} from "../Merchant.ts"
 import type { MerchantSettings, SettingsValues } from "../MerchantSettings.ts"
 import type { ValidationFailed } from "../Validation.ts"
 
@@ -32,6 +40,8 @@ export class MerchantRepo extends Context.Service<MerchantRepo, {
   /** Stores a merchant with empty settings; an e-mail that exists (any case) fails with EmailTaken. */
   create(merchant: NewMerchant): Effect.Effect<Merchant, EmailTaken>
   findById(id: MerchantId): Effect.Effect<Merchant, MerchantNotFound>
+  /** A page of merchants, newest first (by id), matching the query, and how many match in all. */
+  list(query: MerchantQuery): Effect.Effect<{ readonly merchants: ReadonlyArray<Merchant>; readonly total: number }>
   secrets(id: MerchantId): Effect.Effect<MerchantSecrets, MerchantNotFound>
   /** Changes settings atomically: `change` sees the current values and returns the new ones, or refuses. */
   changeSettings(

@@ -1,0 +1,90 @@
+import { Effect, Schema, SchemaTransformation } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { Report, Round, Validation } from "@gateway/domain"
+import * as Problem from "./Problem.ts"
+import { OperatorAuth } from "./Security.ts"
+
+const isoDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/u
+
+/** An ISO 8601 date-time with its offset (`2026-11-01T00:00:00Z`), decoded to a Date. */
+const DateTimeParam = (description: string) =>
+  Schema.String.check(
+    Schema.isPattern(isoDateTime, { message: "must be an ISO 8601 date-time like \"2026-11-01T00:00:00Z\"" }),
+    Schema.makeFilter((text: string) => !Number.isNaN(Date.parse(text)) || "must be a valid date-time")
+  ).annotate({ description, format: "date-time" }).pipe(
+    Schema.decodeTo(
+      Schema.Date,
+      SchemaTransformation.transform({ decode: (text: string) => new Date(text), encode: (date: Date) => date.toISOString() })
+    )
+  )
+
+const PositiveInt = (description: string, max?: number) =>
+  Schema.Int.annotate({ message: "must be an integer" }).check(
+    Schema.isGreaterThanOrEqualTo(1, { message: "must be ≥ 1" }),
+    ...(max === undefined ? [] : [Schema.isLessThanOrEqualTo(max, { message: `must be ≤ ${max}` })])
+  ).annotate({ description })
+
+const Text = (description: string, max: number) =>
+  Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(max), Validation.isStorableText).annotate({ description })
+
+const range = {
+  from: DateTimeParam("start of the period, inclusive (ISO 8601 date-time with offset)"),
+  to: DateTimeParam(`end of the period, exclusive; at most ${Report.maxRangeDays} days after \`from\``)
+}
+
+/** The query of the operator's round list. */
+export const RoundsQuery = {
+  ...range,
+  playerId: Schema.optionalKey(Text("only this player's rounds", 128)),
+  gameId: Schema.optionalKey(Text("only this game's rounds", 64)),
+  status: Schema.optionalKey(Round.RoundStatus),
+  page: PositiveInt("page number, ≥ 1, default 1").pipe(Schema.withDecodingDefaultKey(Effect.succeed(1))),
+  limit: PositiveInt("items per page, 1..100, default 20", 100).pipe(Schema.withDecodingDefaultKey(Effect.succeed(20)))
+}
+
+const transactionId = Schema.String.check(Schema.isMaxLength(64), Validation.isStorableText)
+
+/** Reconciliation for operators (`sv-api-key`, the key's merchant): rounds, transactions and the GGR summary. */
+export class ReportsApi extends HttpApiGroup.make("reports")
+  .add(
+    HttpApiEndpoint.get("rounds", "/rounds", {
+      query: RoundsQuery,
+      success: Report.OperatorRoundList,
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN")
+    })
+      .annotate(OpenApi.Summary, "List rounds with their wallet transactions")
+      .annotate(
+        OpenApi.Description,
+        "The merchant's rounds created in [`from`, `to`) (at most " + Report.maxRangeDays + " days), newest first, " +
+          "each with its transactions. A credit's or refund's `status` is its webhook delivery state " +
+          "(`pending`, `delivered`, `failed`); the debit is sent at once, never queued: `pending` while the round " +
+          "is debiting, `delivered` once settled, `refused` when the operator refused it, `unknown` when its outcome " +
+          "was unknown (the round failed and a refund reverses it). Demo rounds have no transactions."
+      ),
+    HttpApiEndpoint.get("transaction", "/transactions/:transactionId", {
+      params: { transactionId },
+      success: Report.TransactionView,
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "TRANSACTION_NOT_FOUND")
+    })
+      .annotate(OpenApi.Summary, "One wallet transaction with its round")
+      .annotate(OpenApi.Description, "A transaction of another merchant, or none: 404 TRANSACTION_NOT_FOUND."),
+    HttpApiEndpoint.get("summary", "/reports/summary", {
+      query: { ...range, groupBy: Report.GroupBy.pipe(Schema.withDecodingDefaultKey(Effect.succeed("day" as const))) },
+      success: Report.Summary,
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN")
+    })
+      .annotate(OpenApi.Summary, "GGR summary")
+      .annotate(
+        OpenApi.Description,
+        "Real-money rounds created in [`from`, `to`), from the ledger, in the merchant's currency, grouped by UTC " +
+          "`day` of the round (default), `game` or `player`, sorted by key. `rounds` counts rounds that moved money; " +
+          "`bets` the accepted debits, `wins` the credits, `refunds` the refunds, `ggr = bets − wins − refunds`, " +
+          "exact decimal strings. A failed round's debit (outcome unknown) counts as a bet and its refund as a " +
+          "refund, so it nets to zero."
+      )
+  )
+  .middleware(OperatorAuth)
+  .prefix("/api/v1.1/operator-api")
+  .annotate(OpenApi.Title, "Reports")
+{}
+
