@@ -102,6 +102,22 @@ describe("failed authentication per client address", () => {
     expect(statuses.slice(0, 5).every((status) => status === 401 || status === 400)).toBe(true)
     expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(1)
   })
+
+  it("counts forged launch tokens on the game page: the page still renders, then the address's redemptions are 429", async () => {
+    const headers = { "x-forwarded-for": "192.0.2.77" }
+    for (let n = 0; n < 5; n++) {
+      const page = await call(failing, `/play/odd-even?token=forged.token.${n}`, { headers })
+      expect(page.status).toBe(200)
+      expect(page.headers.get("content-security-policy")).toContain("frame-ancestors *")
+    }
+    const open = await call(failing, "/api/v1.1/game-api/sessions", {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ token: "another.forged.token" })
+    })
+    expect(open.status).toBe(429)
+    expect((await call(failing, "/play/odd-even?token=forged.token.9", { headers })).status).toBe(200)
+  })
 })
 
 describe("request bodies", () => {

@@ -1,9 +1,10 @@
 import { Effect } from "effect"
-import { HttpServerResponse } from "effect/http"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { BuiltinGames, LaunchTokenVerifier, MerchantRepo, type MerchantSettings } from "@gateway/domain"
 import { Api } from "../api/Api.ts"
 import * as Problem from "../api/Problem.ts"
+import { RateLimiter } from "../middleware/RateLimiter.ts"
 import { gameImage } from "../page/GameImages.ts"
 import { contentSecurityPolicy, newNonce, type PageSources, renderPage } from "../page/PlayPage.ts"
 
@@ -29,17 +30,23 @@ export const PlayLive = HttpApiBuilder.group(
   Effect.fn(function*(handlers) {
     const verifier = yield* LaunchTokenVerifier
     const merchants = yield* MerchantRepo
+    const limiter = yield* RateLimiter
     /**
      * The page's sources for the merchant of a launch token, verified but not
      * redeemed (the page redeems it); the defaults for a token that does not
-     * verify, whose page only shows why.
+     * verify, whose page only shows why. A token that does not verify is a
+     * failed authentication of the client's address, and an address that has
+     * spent those gets the defaults without a verification.
      */
-    const sourcesFor = (token: string | undefined): Effect.Effect<PageSources> =>
-      token === undefined ? Effect.succeed(defaults) : verifier.verify(token).pipe(
-        Effect.flatMap((claims) => merchants.findById(claims.mid)),
-        Effect.map((merchant) => sourcesOf(merchant.MerchantSettings)),
-        Effect.catchCause(() => Effect.succeed(defaults))
-      )
+    const sourcesFor = (token: string | undefined): Effect.Effect<PageSources, never, HttpServerRequest.HttpServerRequest> =>
+      token === undefined ? Effect.succeed(defaults) : Effect.gen(function*() {
+        const address = limiter.addressOf(yield* HttpServerRequest.HttpServerRequest)
+        const allowed = yield* limiter.guard(address).pipe(Effect.as(true), Effect.orElseSucceed(() => false))
+        if (!allowed) return defaults
+        const claims = yield* verifier.verify(token).pipe(Effect.tapError(() => limiter.failed(address)), Effect.option)
+        if (claims._tag === "None") return defaults
+        return sourcesOf((yield* merchants.findById(claims.value.mid)).MerchantSettings)
+      }).pipe(Effect.catchCause(() => Effect.succeed(defaults)))
     return handlers.handleAll({
       page: ({ params, query }) =>
         Effect.map(sourcesFor(query.token), (sources) => {
