@@ -4,20 +4,14 @@
  * the same status and JSON, launch URLs compared by base URL and token claims
  * (the token's id, times and key differ by nature).
  */
+import { call } from "@gateway/adapters-http/testing"
 import { decodeJwt, decodeProtectedHeader } from "jose"
 import { isDeepStrictEqual } from "node:util"
 import type { Scenario } from "./scenarios.ts"
 
 const answer = async (url: string, request: { path: string; headers: Record<string, string> }) => {
-  const res = await fetch(`${url}${request.path}`, { headers: request.headers })
-  const text = await res.text()
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    body = text
-  }
-  return { status: res.status, body: normalize(body) }
+  const res = await call(`${url}${request.path}`, { headers: request.headers })
+  return { status: res.status, body: normalize(res.body ?? res.text) }
 }
 
 /** A launch answer with its token replaced by the token's comparable parts. */

@@ -250,26 +250,11 @@ interface Outcome {
 }
 
 const request = async (kind: Kind, url: string, init: RequestInit & { json?: unknown } = {}): Promise<Outcome> => {
-  const { json: payload, ...rest } = init
   const started = Date.now()
   const ended = (status: Outcome["status"], body?: unknown): Outcome => ({ kind, started, ms: Date.now() - started, status, body })
   try {
-    const headers = new Headers(rest.headers)
-    if (payload !== undefined) headers.set("content-type", "application/json")
-    const res = await fetch(url, {
-      ...rest,
-      headers,
-      ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
-      signal: AbortSignal.timeout(bound)
-    })
-    const text = await res.text()
-    let body: unknown
-    try {
-      body = JSON.parse(text)
-    } catch {
-      body = text
-    }
-    return ended(res.status, body)
+    const answer = await call(url, { ...init, signal: AbortSignal.timeout(bound) })
+    return ended(answer.status, answer.body ?? answer.text)
   } catch (error) {
     if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return ended("timeout")
     const code = error instanceof Error && error.cause instanceof Error && "code" in error.cause ? error.cause.code : undefined

@@ -17,6 +17,7 @@ import {
 import { RoundStatus } from "@gateway/domain/Round"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import { isUuid } from "./db/Uuid.ts"
 
 const RoundRow = Schema.Struct({
   round_id: Schema.String,
@@ -51,8 +52,6 @@ const decodeRounds = Schema.decodeUnknownEffect(Schema.Array(RoundRow))
 const decodeTransactions = Schema.decodeUnknownEffect(Schema.Array(TransactionRow))
 const decodeSums = Schema.decodeUnknownEffect(Schema.Array(SumsRow))
 const decodeTotals = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ total: Schema.Number })))
-
-const isUuid = (text: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)
 
 /** The debit is never queued: its state follows the round's. */
 const debitStatus = (round: RoundState): TransactionStatus =>

@@ -6,6 +6,7 @@ import { RoundNotFound, RoundStatus, RoundView } from "@gateway/domain/Round"
 import type { WalletTransaction } from "@gateway/domain/Wallet"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import { isUuid } from "./db/Uuid.ts"
 import type * as Statement from "effect/sql/Statement"
 import { offset, type PageRequest } from "@gateway/domain/Paging"
 import * as Outbox from "./db/Outbox.ts"
@@ -52,8 +53,6 @@ const viewOf = (row: typeof ViewRow.Type): RoundView => {
     })
   })
 }
-
-const isUuid = (text: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)
 
 /**
  * {@link RoundLedger} on PostgreSQL: `rounds`, the append-only

@@ -1,5 +1,4 @@
 import { Effect } from "effect"
-import { builtinGames } from "../BuiltinGames.ts"
 import { GameNotFound } from "../Game.ts"
 import type { SessionExpired } from "../GameSession.ts"
 import * as Games from "../games/Games.ts"
@@ -47,15 +46,15 @@ export const lobbyGames = Effect.fn("lobbyGames")(function*(
   const merchant = yield* (yield* MerchantRepo).findById(session.merchantId)
   const catalog = yield* GameCatalog
   const data = []
-  for (const builtin of builtinGames) {
-    const game = yield* catalog.find(builtin.id).pipe(Effect.option)
-    if (game._tag === "None" || Games.rulesOf(builtin.id) === undefined) continue
+  for (const rules of Games.allRules) {
+    const game = yield* catalog.find(rules.id).pipe(Effect.option)
+    if (game._tag === "None") continue
     data.push({
       id: game.value.id,
       name: game.value.name,
       category: game.value.category,
       imageUrl: game.value.imageUrl,
-      rtp: Games.formatRtp(Games.rtpFor(builtin.id, merchant.MerchantSettings))
+      rtp: Games.formatRtp(Games.rtpFor(rules.id, merchant.MerchantSettings))
     })
   }
   return new LobbyList({ data: data.slice(offset(page), offset(page) + page.limit), meta: meta(page, data.length) })
