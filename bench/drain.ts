@@ -10,6 +10,9 @@ import { Agent, request } from "node:http"
 import pg from "pg"
 import { signMessage, type SigningKeys } from "@gateway/adapters-operator/webhooks/Signature"
 import { fetchJson, numberField } from "./json.ts"
+import { cpuMs } from "./proc.ts"
+
+const sum = (values: ReadonlyArray<number>) => values.reduce((a, b) => a + b, 0)
 
 /** Wallet messages of one batch (webhook-id `<batch>.<uuid>`) the stub has received: in all, and once per id. */
 interface BatchCount {
@@ -26,6 +29,10 @@ export interface Drain {
   readonly complete: boolean
   /** Messages of the batch the stub received more than once (the same webhook-id again). */
   readonly duplicates: number
+  /** CPU milliseconds (user + system) the senders spent per message. */
+  readonly cpuMsPerMessage: number
+  /** Transactions the database committed during the drain, per message (absent for the plain POSTs). */
+  readonly statementsPerMessage?: number
 }
 
 const creditBody = (id: string) =>
@@ -80,7 +87,15 @@ export interface DrainOptions {
   readonly merchantId: number
   readonly messages: number
   readonly timeoutMs: number
+  /** The gateways' processes, whose CPU time is the senders'. */
+  readonly pids: ReadonlyArray<number>
 }
+
+/** Transactions the database of `client` has committed so far (the statistics lag by up to a second, at both ends alike). */
+const committed = async (client: pg.Client): Promise<number> =>
+  Number((await client.query<{ n: string }>(
+    "SELECT xact_commit::text AS n FROM pg_stat_database WHERE datname = current_database()"
+  )).rows[0]?.n ?? 0)
 
 /**
  * Queues `messages` credits of `merchantId` in one transaction, their ids
@@ -93,6 +108,8 @@ export const drainWorker = async (options: DrainOptions, batch: string): Promise
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
   let started: number
+  const cpuBefore = sum(options.pids.map(cpuMs))
+  const transactionsBefore = await committed(client)
   try {
     await client.query("BEGIN")
     await client.query(
@@ -105,14 +122,25 @@ export const drainWorker = async (options: DrainOptions, batch: string): Promise
     )
     started = performance.now()
     await client.query("COMMIT")
-  } finally {
+  } catch (error) {
     await client.end()
+    throw error
   }
   const received = await waitForBatch(operatorUrl, batch, messages, Date.now() + options.timeoutMs)
   const seconds = (performance.now() - started) / 1000
+  const cpuMsPerMessage = (sum(options.pids.map(cpuMs)) - cpuBefore) / messages
+  const statementsPerMessage = (await committed(client).finally(() => client.end()) - transactionsBefore) / messages
   await outboxEmpty(databaseUrl, 30_000)
   const { total, distinct } = await batchCount(operatorUrl, batch)
-  return { messages, seconds, perSecond: received / seconds, complete: received >= messages, duplicates: total - distinct }
+  return {
+    messages,
+    seconds,
+    perSecond: received / seconds,
+    complete: received >= messages,
+    duplicates: total - distinct,
+    cpuMsPerMessage,
+    statementsPerMessage
+  }
 }
 
 const postOnce = (agent: Agent, url: string, body: string, headers: Record<string, string>) =>
@@ -140,6 +168,7 @@ export const drainPlain = async (
   const ids = Array.from({ length: messages }, () => `plain.${randomUUID()}`)
   let next = 0
   const started = performance.now()
+  const cpuBefore = process.cpuUsage()
   try {
     await Promise.all(Array.from({ length: concurrency }, async () => {
       while (next < ids.length) {
@@ -152,5 +181,13 @@ export const drainPlain = async (
     agent.destroy()
   }
   const seconds = (performance.now() - started) / 1000
-  return { messages, seconds, perSecond: messages / seconds, complete: true, duplicates: 0 }
+  const cpu = process.cpuUsage(cpuBefore)
+  return {
+    messages,
+    seconds,
+    perSecond: messages / seconds,
+    complete: true,
+    duplicates: 0,
+    cpuMsPerMessage: (cpu.user + cpu.system) / 1000 / messages
+  }
 }

@@ -50,16 +50,22 @@ const endpointTable = (rows: ReadonlyArray<Row>): Array<string> => [
 
 const drainRow = (name: string, drain: Drain, base: Drain) =>
   `| ${name} | ${drain.messages} | ${fixed(drain.seconds, 2)} | ${fixed(drain.perSecond, 0)} | ${fixed(drain.perSecond / base.perSecond, 2)}× | ` +
-  `${drain.complete ? "yes" : "**no, timed out**"} | ${drain.duplicates} |`
+  `${drain.complete ? "yes" : "**no, timed out**"} | ${drain.duplicates} | ${fixed(drain.cpuMsPerMessage, 3)} | ` +
+  `${drain.statementsPerMessage === undefined ? "—" : fixed(drain.statementsPerMessage, 3)} |`
 
 const deliveryTable = (d: NonNullable<Results["delivery"]>): Array<string> => [
-  "| run | messages | seconds | deliveries/s | vs plain | complete | received twice |",
-  "|---|---:|---:|---:|---:|---|---:|",
+  "| run | messages | seconds | deliveries/s | vs plain | complete | received twice | sender CPU ms/msg | DB transactions/msg |",
+  "|---|---:|---:|---:|---:|---|---:|---:|---:|",
   drainRow("plain signed POSTs, 16 at a time (baseline)", d.plain, d.plain),
   drainRow("delivery worker, one gateway", d.one, d.plain),
   drainRow("delivery worker, two gateways on one database", d.two, d.plain),
   "",
-  `Two instances / one: **${fixed(d.two.perSecond / d.one.perSecond, 2)}×**`
+  `Two instances / one: **${fixed(d.two.perSecond / d.one.perSecond, 2)}×**`,
+  "",
+  "Sender CPU: the user + system time of whoever sends (the bench process for the plain POSTs, the gateway " +
+    "process, or both gateways) from the commit until the stub has every message, per message. DB transactions: " +
+    "the database's committed transactions over the drain (`pg_stat_database`, the bench's own polling included), " +
+    "per message."
 ]
 
 const mb = (peak: MemoryPeak) => `${fixed(peak.sampledMb, 1)} MB sampled, VmHWM ${fixed(peak.highWaterMb, 1)} MB`

@@ -14,7 +14,7 @@ import { measure, type Run, type Target } from "./autocannon.ts"
 import { guard, type Helper, killAll, killStrayChildren, startHelper } from "./children.ts"
 import { compareServers } from "./equivalence.ts"
 import { drainPlain, drainWorker, outboxEmpty } from "./drain.ts"
-import { createMerchant, type CreatedMerchant, gatewayEnv, loggedKinds, startGateway, type Supervised, supervise } from "./gateways.ts"
+import { type BenchGateway, createMerchant, type CreatedMerchant, gatewayEnv, loggedKinds, startGateway, type Supervised, supervise } from "./gateways.ts"
 import { memoryWatch } from "./proc.ts"
 import { startToReady } from "./ready.ts"
 import { render, type Results, type Row } from "./report.ts"
@@ -136,7 +136,7 @@ const main = async (scope: Scope.Scope): Promise<Results> => {
     ], supervised, baseline))
   }
   const gateway = supervised.current()
-  const delivery = selected("delivery") ? await drains(databaseUrl, env, operator.url, merchant) : undefined
+  const delivery = selected("delivery") ? await drains(databaseUrl, env, operator.url, merchant, gateway) : undefined
   for (const { kind, count } of loggedKinds(gateway).slice(0, 5)) notes.push(`the gateway logged ${count}× ${kind}`)
   memory.final("gateway")
   memory.final("baseline")
@@ -163,18 +163,24 @@ const main = async (scope: Scope.Scope): Promise<Results> => {
 }
 
 /** The drains: plain POSTs, the worker of one gateway, then of two. */
-const drains = async (databaseUrl: string, env: Record<string, string>, operatorUrl: string, merchant: CreatedMerchant) => {
+const drains = async (
+  databaseUrl: string,
+  env: Record<string, string>,
+  operatorUrl: string,
+  merchant: CreatedMerchant,
+  gateway: BenchGateway
+) => {
   log("waiting for the credits of the real rounds to be delivered")
   if (!(await outboxEmpty(databaseUrl, 120_000))) notes.push("the credits of the real rounds were not all delivered in 120 s")
   log(`delivery: ${messages} messages, plain POSTs`)
   const plain = await drainPlain(operatorUrl, merchant.keys, messages)
   log(`plain: ${plain.perSecond.toFixed(0)}/s; delivery worker, one gateway`)
   const drainOptions = { databaseUrl, operatorUrl, merchantId: merchant.id, messages, timeoutMs: drainTimeoutMs }
-  const one = await drainWorker(drainOptions, "worker-one")
+  const one = await drainWorker({ ...drainOptions, pids: [gateway.pid] }, "worker-one")
   log(`one gateway: ${one.perSecond.toFixed(0)}/s; starting a second gateway`)
   const second = await startGateway(env)
   memory.watch("gateway #2", second.pid)
-  const two = await drainWorker(drainOptions, "worker-two")
+  const two = await drainWorker({ ...drainOptions, pids: [gateway.pid, second.pid] }, "worker-two")
   log(`two gateways: ${two.perSecond.toFixed(0)}/s`)
   memory.final("gateway #2")
   await second.stop()

@@ -1,7 +1,7 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Option, type Redacted } from "effect"
 import { LaunchPolicy, retiredKeyRetentionSeconds } from "@gateway/domain/LaunchPolicy"
-import { AdminAuth, HttpLive, RateLimiter, RequestLimits } from "@gateway/adapters-http"
+import { AdminAuth, HttpLive, Metrics, RateLimiter, RequestLimits } from "@gateway/adapters-http"
 import { HttpIncomingMessage } from "effect/http"
 import {
   DeliveryWorker,
@@ -31,6 +31,7 @@ import {
   Housekeeping,
   LaunchKeyStorePg,
   MerchantRepoPg,
+  MetricsRefreshPg,
   ReadinessPg,
   ReportsPg,
   RoundLedgerPg,
@@ -41,6 +42,7 @@ import type { Duplex } from "node:stream"
 import { GatewayConfig, publicBaseUrl } from "./Config.ts"
 import * as Logging from "./Logging.ts"
 import * as Secrets from "./Secrets.ts"
+import * as Tracing from "./Tracing.ts"
 
 /** A request head (request line and headers) may be this large: room for every documented parameter at its longest. */
 const maxHeadBytes = 32 * 1024
@@ -143,7 +145,8 @@ export const repositories = (config: GatewayConfig, dataKey: Redacted.Redacted<B
  * background jobs read the repositories themselves. Every call to an
  * operator goes through one signed-POST path with one cache of merchant keys.
  * Releasing it stops accepting connections, lets in-flight requests finish,
- * closes the pool and stops an embedded database.
+ * closes the pool and stops an embedded database; the trace exporter, built
+ * first, is released last, sending the spans still buffered.
  */
 export const app = (
   config: GatewayConfig,
@@ -164,6 +167,8 @@ export const app = (
     OperatorUrlPolicy.layer(config.allowPrivateOperatorUrls),
     AdminAuth.layerTokens(adminTokens),
     RateLimiter.layer({ ...config.rateLimit, trustProxy: config.trustProxy }),
+    Metrics.layerToken(config.metricsToken),
+    MetricsRefreshPg.layer(),
     Layer.succeed(HttpIncomingMessage.MaxBodySize, RequestLimits.maxBodySize(config.maxBodyBytes))
   )
   const server = NodeHttpServer.layer(drainingServer, {
@@ -182,7 +187,8 @@ export const app = (
   return Layer.mergeAll(HttpLive.pipe(Layer.provide(server), Layer.provide(httpPorts)), background).pipe(
     Layer.provide(signedPost),
     Layer.provide(repositories(config, dataKey)),
-    Layer.provide([Layer.succeed(LaunchPolicy, launchPolicy(config)), Logging.layer(config)])
+    Layer.provide([Layer.succeed(LaunchPolicy, launchPolicy(config)), Logging.layer(config)]),
+    Layer.provide(Tracing.layer(config.tracing))
   )
 }
 

@@ -1,4 +1,4 @@
-import { Config, Option, Schema, SchemaTransformation } from "effect"
+import { Config, Option, Redacted, Schema, SchemaTransformation } from "effect"
 import { defaultSchedule } from "@gateway/domain/RetrySchedule"
 
 const between = (minimum: number, maximum: number) => Schema.Int.check(Schema.isBetween({ minimum, maximum }))
@@ -22,6 +22,29 @@ export const ScheduleFromString = Schema.String.pipe(
   ),
   Schema.decodeTo(Schema.Array(Delay).check(Schema.isMinLength(1, { message: "must list at least one delay" })))
 )
+
+/**
+ * Trace export over OTLP/HTTP, on when `OTEL_EXPORTER_OTLP_ENDPOINT` (the
+ * collector's base URL, `/v1/traces` appended) or
+ * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (the full URL) is set; the other
+ * variables are the OpenTelemetry SDK's, with the same meaning. The headers
+ * (`key=value,…`, values percent-encoded) usually hold a vendor's token.
+ */
+export const TracingConfig = Config.all({
+  endpoint: Config.option(Config.URL("OTEL_EXPORTER_OTLP_ENDPOINT")),
+  tracesEndpoint: Config.option(Config.URL("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")),
+  protocol: Config.schema(Schema.Literals(["http/json", "http/protobuf"]), "OTEL_EXPORTER_OTLP_PROTOCOL").pipe(
+    Config.withDefault("http/json")
+  ),
+  headers: Config.option(
+    Config.Record(Schema.String, Schema.StringFromUriComponent, "OTEL_EXPORTER_OTLP_HEADERS", { trim: true }).pipe(
+      Config.map(Redacted.make)
+    )
+  ),
+  serviceName: Config.NonEmptyString("OTEL_SERVICE_NAME").pipe(Config.withDefault("operator-gateway")),
+  exportIntervalMs: Config.schema(between(1, 600_000), "OTEL_BSP_SCHEDULE_DELAY").pipe(Config.withDefault(5000))
+})
+export type TracingConfig = Config.Success<typeof TracingConfig>
 
 /**
  * Every environment variable the gateway reads (CONTRACT §7), read once,
@@ -50,6 +73,10 @@ export const GatewayConfig = Config.all({
   }),
   launchTtlSeconds: Config.schema(between(1, 3600), "LAUNCH_TOKEN_TTL_SECONDS").pipe(Config.withDefault(60)),
   launchSigningKey: Config.option(Config.Redacted("LAUNCH_SIGNING_KEY")),
+  metricsToken: Config.option(Config.schema(
+    Schema.Redacted(Schema.String.check(Schema.isMinLength(16, { message: "must be at least 16 characters" }))),
+    "METRICS_TOKEN"
+  )),
   allowPrivateOperatorUrls: Config.Boolean("ALLOW_PRIVATE_OPERATOR_URLS").pipe(Config.withDefault(false)),
   detailsTimeoutMs: Config.schema(between(1, 60_000), "DETAILS_TIMEOUT_MS").pipe(Config.withDefault(5000)),
   webhookTimeoutMs: Config.schema(between(1, 60_000), "WEBHOOK_TIMEOUT_MS").pipe(Config.withDefault(5000)),
@@ -70,7 +97,8 @@ export const GatewayConfig = Config.all({
   readCacheTtlMs: Config.schema(between(0, 3_600_000), "READ_CACHE_TTL_MS").pipe(Config.withDefault(60_000)),
   gameSessionIdleSeconds: Config.schema(between(1, 2_592_000), "GAME_SESSION_IDLE_SECONDS").pipe(
     Config.withDefault(1800)
-  )
+  ),
+  tracing: TracingConfig
 })
 export type GatewayConfig = Config.Success<typeof GatewayConfig>
 

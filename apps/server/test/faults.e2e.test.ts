@@ -405,6 +405,9 @@ const startScenario = async (name: string, gatewayEnv: Record<string, string>, d
       const away = load.outcomes.filter((o) => o.kind === "ready" && o.started >= stopped && o.started + o.ms <= starting)
       assert.isAtLeast(away.length, 3, "/ready was asked while the database was away")
       assert.deepStrictEqual([...new Set(away.map((o) => o.status))], [503], "/ready while the database was away")
+      // Requests that needed the database while it was away are 503 (try again), never 500 (our fault).
+      const refused = load.outcomes.filter((o) => o.kind !== "ready" && o.started >= stopped && o.started + o.ms <= starting)
+      assert.notInclude(refused.map((o) => o.status), 500, "answers while the database was away")
       await recovered(back, "after the database came back")
     },
     /** SIGTERM mid-load, `sigtermAfterOutage` after the outage: the process exits 0 in time; started again on the same database, play goes on. */

@@ -9,6 +9,7 @@ import { GameSessionsLive } from "./handlers/GameSessions.ts"
 import { MerchantsLive } from "./handlers/Merchants.ts"
 import { PlayLive } from "./handlers/Play.ts"
 import { ReportsLive } from "./handlers/Reports.ts"
+import { RevenueShareLive } from "./handlers/RevenueShare.ts"
 import { SettingsLive } from "./handlers/Settings.ts"
 import { SystemLive } from "./handlers/System.ts"
 import { logRequests } from "./middleware/AccessLog.ts"
@@ -32,12 +33,14 @@ const Handlers = Layer.mergeAll(
   DeliveriesLive,
   GameSessionsLive,
   PlayLive,
-  ReportsLive
+  ReportsLive,
+  RevenueShareLive
 ).pipe(
   Layer.provide([AdminAuth.layer, OperatorAuth.layer, SessionAuth.layer])
 )
 
-const routes = RouteTable.make(Api, documents)
+/** The routes served (the API's and the documents'), for logs, 405s and span names outside the router. */
+export const routes = RouteTable.make(Api, documents)
 
 /**
  * Every route of the gateway on the `HttpRouter`: the API, `/openapi.json`,

@@ -4,6 +4,7 @@ import type { PageRequest } from "@gateway/domain/Paging"
 import { offset } from "@gateway/domain/Paging"
 import { Reports } from "@gateway/domain/ports/Reports"
 import {
+  ggrOf,
   type GroupBy,
   OperatorRound,
   type ReportRange,
@@ -15,7 +16,7 @@ import {
   TransactionView
 } from "@gateway/domain/Report"
 import { RoundStatus } from "@gateway/domain/Round"
-import { Effect, Layer, Schema } from "effect"
+import { Array as Arr, Effect, Layer, Option, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { isUuid } from "./db/Uuid.ts"
 
@@ -49,6 +50,16 @@ const SumsRow = Schema.Struct({
   refunds: Schema.BigIntFromString
 })
 const decodeRounds = Schema.decodeUnknownEffect(Schema.Array(RoundRow))
+const decodeStreamedRounds = Schema.decodeUnknownEffect(
+  Schema.Array(Schema.Struct({
+    ...RoundRow.fields,
+    created_at_exact: Schema.String,
+    transaction_id: Schema.NullOr(Schema.String),
+    kind: Schema.NullOr(TransactionType),
+    amount_minor: Schema.NullOr(Schema.BigInt),
+    delivery_status: TransactionRow.fields.delivery_status
+  }))
+)
 const decodeTransactions = Schema.decodeUnknownEffect(Schema.Array(TransactionRow))
 const decodeSums = Schema.decodeUnknownEffect(Schema.Array(SumsRow))
 const decodeTotals = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ total: Schema.Number })))
@@ -60,6 +71,52 @@ type RoundState = typeof RoundStatus.Type
 
 const statusOf = (row: typeof TransactionRow.Type): TransactionStatus =>
   row.kind === "debit" ? debitStatus(row.round_status) : row.delivery_status ?? "unknown"
+
+/** Rounds read per query of {@link Reports.roundStream}: one short query per 1,000 rounds, memory flat. */
+export const roundBatch = 1000
+
+/** Where the next batch of a stream starts: the last round read (the exact `created_at`, as PostgreSQL's text). */
+interface Cursor {
+  readonly createdAt: string
+  readonly id: string
+}
+
+/** The rounds of `rows` with their transactions: the debit from the round, the others (`others`) from the ledger. */
+const viewsOf = (rows: ReadonlyArray<typeof RoundRow.Type>, others: ReadonlyArray<typeof TransactionRow.Type>) => {
+  const byRound = new Map<string, Array<typeof TransactionRow.Type>>()
+  for (const t of others) {
+    const list = byRound.get(t.round_id)
+    if (list === undefined) byRound.set(t.round_id, [t])
+    else list.push(t)
+  }
+  return rows.map((row) => {
+    const format = (minor: bigint) => Money.format(Money.make(minor, row.currency))
+    const debit = row.debit_id === null ? [] : [
+      new RoundTransaction({
+        transactionId: row.debit_id,
+        type: "debit",
+        amount: format(row.stake_minor),
+        status: debitStatus(row.status)
+      })
+    ]
+    const rest = (byRound.get(row.round_id) ?? []).map((t) =>
+      new RoundTransaction({ transactionId: t.transaction_id, type: t.kind, amount: format(t.amount_minor), status: statusOf(t) })
+    )
+    return new OperatorRound({
+      roundId: row.round_id,
+      gameId: row.game_id,
+      playerId: row.player_id,
+      sessionId: row.operator_session_id,
+      mode: row.mode,
+      status: row.status,
+      stake: format(row.stake_minor),
+      payout: row.payout_minor === null ? null : format(row.payout_minor),
+      currency: row.currency,
+      createdAt: row.created_at,
+      transactions: [...debit, ...rest]
+    })
+  })
+}
 
 const groupKeys: Record<GroupBy, string> = {
   day: "to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
@@ -84,15 +141,17 @@ export const make = Effect.gen(function*() {
       WHERE l.round_id IN ${sql.in(roundIds)} AND l.kind <> 'debit'
       ORDER BY l.id`.pipe(Effect.flatMap(decodeTransactions))
 
+  const filtered = (merchantId: number, filter: RoundFilter) => [
+    sql`r.merchant_id = ${merchantId}`,
+    sql`r.created_at >= ${filter.from}`,
+    sql`r.created_at < ${filter.to}`,
+    ...(filter.playerId === undefined ? [] : [sql`s.player_id = ${filter.playerId}`]),
+    ...(filter.gameId === undefined ? [] : [sql`r.game_id = ${filter.gameId}`]),
+    ...(filter.status === undefined ? [] : [sql`r.status = ${filter.status}`])
+  ]
+
   const rounds = Effect.fn("Reports.rounds")(function*(merchantId: number, filter: RoundFilter, page: PageRequest) {
-    const where = sql.and([
-      sql`r.merchant_id = ${merchantId}`,
-      sql`r.created_at >= ${filter.from}`,
-      sql`r.created_at < ${filter.to}`,
-      ...(filter.playerId === undefined ? [] : [sql`s.player_id = ${filter.playerId}`]),
-      ...(filter.gameId === undefined ? [] : [sql`r.game_id = ${filter.gameId}`]),
-      ...(filter.status === undefined ? [] : [sql`r.status = ${filter.status}`])
-    ])
+    const where = sql.and(filtered(merchantId, filter))
     const [counted] = yield* sql`
       SELECT count(*)::float8 AS total FROM rounds r JOIN game_sessions s ON s.id = r.session_id WHERE ${where}`.pipe(
       Effect.flatMap(decodeTotals)
@@ -105,35 +164,58 @@ export const make = Effect.gen(function*() {
       ORDER BY r.created_at DESC, r.id DESC
       LIMIT ${page.limit} OFFSET ${offset(page)}`.pipe(Effect.flatMap(decodeRounds))
     const others = yield* transactionsOf(rows.map((row) => row.round_id))
-    const views = rows.map((row) => {
-      const format = (minor: bigint) => Money.format(Money.make(minor, row.currency))
-      const debit = row.debit_id === null ? [] : [
-        new RoundTransaction({
-          transactionId: row.debit_id,
-          type: "debit",
-          amount: format(row.stake_minor),
-          status: debitStatus(row.status)
-        })
-      ]
-      const rest = others.filter((t) => t.round_id === row.round_id).map((t) =>
-        new RoundTransaction({ transactionId: t.transaction_id, type: t.kind, amount: format(t.amount_minor), status: statusOf(t) })
-      )
-      return new OperatorRound({
-        roundId: row.round_id,
-        gameId: row.game_id,
-        playerId: row.player_id,
-        sessionId: row.operator_session_id,
-        mode: row.mode,
-        status: row.status,
-        stake: format(row.stake_minor),
-        payout: row.payout_minor === null ? null : format(row.payout_minor),
-        currency: row.currency,
-        createdAt: row.created_at,
-        transactions: [...debit, ...rest]
-      })
-    })
-    return { rounds: views, total: counted?.total ?? 0 }
+    return { rounds: viewsOf(rows, others), total: counted?.total ?? 0 }
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+
+  // Keyset batches on (created_at, id), the order of rounds_merchant_created_idx: each batch is one short query
+  // on a pooled connection (none is held while a slow client reads), and a stream that stops reads no more. The
+  // ledger is read per round of the batch (LATERAL, kept from being flattened by OFFSET 0) through
+  // ledger_entries_round_idx: flattened, the planner may hash the whole ledger for a thousand rounds.
+  const batch = Effect.fn("Reports.roundBatch")(function*(merchantId: number, filter: RoundFilter, after: Cursor | undefined) {
+    const where = sql.and([
+      ...filtered(merchantId, filter),
+      ...(after === undefined ? [] : [sql`(r.created_at, r.id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`])
+    ])
+    const rows = yield* sql`
+      WITH batch AS (
+        SELECT r.id, r.game_id, s.player_id, s.operator_session_id, r.mode, r.status, r.stake_minor, r.payout_minor,
+          s.currency, r.created_at, r.debit_id
+        FROM rounds r JOIN game_sessions s ON s.id = r.session_id
+        WHERE ${where}
+        ORDER BY r.created_at DESC, r.id DESC
+        LIMIT ${roundBatch}
+      )
+      SELECT b.id::text AS round_id, b.game_id, b.player_id, b.operator_session_id, b.mode, b.status, b.stake_minor,
+        b.payout_minor, b.currency, b.created_at, b.created_at::text AS created_at_exact, b.debit_id::text AS debit_id,
+        t.transaction_id, t.kind, t.amount_minor, t.delivery_status
+      FROM batch b LEFT JOIN LATERAL (
+        SELECT l.id, l.transaction_id::text AS transaction_id, l.kind, l.amount_minor, d.status AS delivery_status
+        FROM ledger_entries l LEFT JOIN webhook_deliveries d ON d.id = l.transaction_id::text
+        WHERE l.round_id = b.id AND l.kind <> 'debit'
+        OFFSET 0
+      ) t ON true
+      ORDER BY b.created_at DESC, b.id DESC, t.id`.pipe(Effect.flatMap(decodeStreamedRounds))
+    const roundRows = rows.filter((row, i) => i === 0 || rows[i - 1]?.round_id !== row.round_id)
+    const others = rows.flatMap((row) =>
+      row.transaction_id === null || row.kind === null || row.amount_minor === null ? [] : [{
+        round_id: row.round_id,
+        transaction_id: row.transaction_id,
+        kind: row.kind,
+        amount_minor: row.amount_minor,
+        delivery_status: row.delivery_status,
+        round_status: row.status,
+        currency: row.currency
+      }]
+    )
+    const last = roundRows.at(-1)
+    const next = roundRows.length < roundBatch || last === undefined
+      ? Option.none<Cursor>()
+      : Option.some({ createdAt: last.created_at_exact, id: last.round_id })
+    return [viewsOf(roundRows, others), next] as const
+  }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+
+  const roundStream = (merchantId: number, filter: RoundFilter): Stream.Stream<OperatorRound> =>
+    Stream.paginate<Cursor | undefined, OperatorRound>(undefined, (after) => batch(merchantId, filter, after))
 
   const transaction = Effect.fn("Reports.transaction")(function*(merchantId: number, transactionId: string) {
     if (!isUuid(transactionId)) return yield* new TransactionNotFound({ transactionId })
@@ -160,32 +242,65 @@ export const make = Effect.gen(function*() {
     })
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
-  // A failed round's debit is not in the ledger (its outcome is unknown); its refund reverses it, so the refund
-  // counts as that round's bet too, and the round nets to zero.
+  // The one query of the ledger's sums, behind both `summary` and `ggr`: the merchants' real rounds created in the
+  // range, each summed in its merchant's currency, grouped by `key`. A failed round's debit is not in the ledger
+  // (its outcome is unknown); its refund reverses it, so the refund counts as that round's bet too, and the round
+  // nets to zero. Each round of the period (rounds_merchant_created_idx, per merchant of the VALUES list) sums its
+  // own ledger entries (LATERAL: one probe of ledger_entries_round_idx per round, never a scan of the whole ledger,
+  // whatever the planner thinks of its size — a plain JOIN of rounds and ledger_entries may hash the whole ledger);
+  // a round without entries in the currency moved no money and is left out. One merchant's VALUES row is folded
+  // into constants (`r.merchant_id = 7`, `l.currency = 'ETB'`: the summary's plan); for a page of merchants the
+  // planner may scan rounds, never the ledger. The sessions are joined only to group by player. JIT is off for it: on a day of 80,000 rounds its compilation cost more than a second and saved
+  // nothing (bench/results/*-reports.md).
+  const sums = (
+    merchants: Arr.NonEmptyReadonlyArray<{ readonly id: number; readonly currency: CurrencyCode }>,
+    range: ReportRange,
+    key: string,
+    bySession: boolean
+  ) =>
+    sql.withTransaction(Effect.andThen(
+      sql`SET LOCAL jit = off`,
+      sql`
+        SELECT ${sql.literal(key)} AS key, count(*)::float8 AS rounds,
+          (sum(t.debits) + sum(CASE WHEN t.debits = 0 THEN t.refunds ELSE 0 END))::text AS bets,
+          sum(t.credits)::text AS wins, sum(t.refunds)::text AS refunds
+        FROM (VALUES ${sql.csv(merchants.map((m) => sql`(${m.id}::integer, ${m.currency}::text)`))}) m (id, currency)
+        JOIN rounds r ON r.merchant_id = m.id
+        ${bySession ? sql`JOIN game_sessions s ON s.id = r.session_id` : sql``}
+        CROSS JOIN LATERAL (
+          SELECT count(*) AS entries,
+            coalesce(sum(l.amount_minor) FILTER (WHERE l.kind = 'debit'), 0) AS debits,
+            coalesce(sum(l.amount_minor) FILTER (WHERE l.kind = 'credit'), 0) AS credits,
+            coalesce(sum(l.amount_minor) FILTER (WHERE l.kind = 'refund'), 0) AS refunds
+          FROM ledger_entries l WHERE l.round_id = r.id AND l.currency = m.currency
+        ) t
+        WHERE r.mode = 'real' AND t.entries > 0
+          AND r.created_at >= ${range.from} AND r.created_at < ${range.to}
+        GROUP BY 1 ORDER BY 1`.pipe(Effect.flatMap(decodeSums))
+    ))
+
   const summary = Effect.fn("Reports.summary")(function*(
     merchantId: number,
     currency: CurrencyCode,
     range: ReportRange,
     groupBy: GroupBy
   ) {
-    return yield* sql`
-      WITH per_round AS (
-        SELECT ${sql.literal(groupKeys[groupBy])} AS key,
-          coalesce(sum(l.amount_minor) FILTER (WHERE l.kind = 'debit'), 0) AS debits,
-          coalesce(sum(l.amount_minor) FILTER (WHERE l.kind = 'credit'), 0) AS credits,
-          coalesce(sum(l.amount_minor) FILTER (WHERE l.kind = 'refund'), 0) AS refunds
-        FROM rounds r JOIN game_sessions s ON s.id = r.session_id JOIN ledger_entries l ON l.round_id = r.id
-        WHERE r.merchant_id = ${merchantId} AND r.mode = 'real' AND l.currency = ${currency}
-          AND r.created_at >= ${range.from} AND r.created_at < ${range.to}
-        GROUP BY r.id, 1
-      )
-      SELECT key, count(*)::float8 AS rounds,
-        (sum(debits) + sum(CASE WHEN debits = 0 THEN refunds ELSE 0 END))::text AS bets,
-        sum(credits)::text AS wins, sum(refunds)::text AS refunds
-      FROM per_round GROUP BY key ORDER BY key`.pipe(Effect.flatMap(decodeSums))
+    return yield* sums([{ id: merchantId, currency }], range, groupKeys[groupBy], groupBy === "player")
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
-  return Reports.of({ rounds, transaction, summary })
+  // The summary's total per merchant (the same query, grouped by merchant), its GGR as the summary gives it.
+  const ggr = Effect.fn("Reports.ggr")(function*(
+    merchants: ReadonlyArray<{ readonly id: number; readonly currency: CurrencyCode }>,
+    range: ReportRange
+  ) {
+    // Each merchant once: a merchant listed twice would have its rounds counted twice.
+    const unique = [...new Map(merchants.map((m) => [m.id, m])).values()]
+    if (!Arr.isReadonlyArrayNonEmpty(unique)) return new Map<number, bigint>()
+    const groups = yield* sums(unique, range, "r.merchant_id::text", false)
+    return new Map(groups.map((group) => [Number(group.key), ggrOf(group)]))
+  }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+
+  return Reports.of({ rounds, roundStream, transaction, summary, ggr })
 })
 
 /** The reports on the database of the `SqlClient`. */

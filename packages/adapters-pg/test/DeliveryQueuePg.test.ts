@@ -163,6 +163,19 @@ describe("DeliveryQueuePg", () => {
         assert.deepStrictEqual(yield* queue.claim(5, 60_000), [])
       }))
 
+    it.effect("marks of answered messages still waiting to be written when the queue stops are written, not lost", () =>
+      Effect.gen(function*() {
+        const { ids } = yield* seed(3)
+        yield* Effect.scoped(Effect.gen(function*() {
+          const stopping = yield* DeliveryQueuePg.make()
+          yield* stopping.claim(5, 60_000)
+          // Answered just before the stop: their marks are lingering for company when the scope closes.
+          for (const id of ids) yield* Effect.forkDetach(stopping.delivered(id))
+          yield* Effect.sleep("3 millis") // taken by the writer, inside its 10 ms wait for more
+        }))
+        for (const id of ids) assert.strictEqual((yield* row(id))?.status, "delivered", id)
+      }))
+
     it.effect("failed messages are listed per merchant and redelivery makes them due again", () =>
       Effect.gen(function*() {
         const queue = yield* DeliveryQueue

@@ -2,6 +2,7 @@ import { Result, Schema, SchemaTransformation, Struct } from "effect"
 import { type CurrencyCode, minorUnits } from "./Currency.ts"
 import { GameProfit } from "./games/Rtp.ts"
 import * as Money from "./Money.ts"
+import { checkShares, parties, shareFields, sharesOf } from "./RevenueShare.ts"
 import { isStorableText, ValidationFailed } from "./Validation.ts"
 
 /**
@@ -211,8 +212,11 @@ const stakeFields = ["minimumStake", "maximumStake"] as const
  * Refused with ValidationFailed naming the field when a stake limit given has
  * more fraction digits than the currency or exceeds the largest stake, and
  * naming `minimumStake` when the stakes, compared in minor units, would no
- * longer be ordered. The form `MerchantRepo.changeSettings` applies
- * atomically to the current values.
+ * longer be ordered. A change that sets any of the five `…PercentProfit`
+ * revenue shares must leave them adding up to at most 100, else it is
+ * refused naming the first share it sets (shares stored before that check
+ * may exceed 100: other changes still pass). The form
+ * `MerchantRepo.changeSettings` applies atomically to the current values.
  */
 export const changedSettings = (change: SettingsChange, currency: CurrencyCode) =>
 (current: SettingsValues): Result.Result<SettingsValues, ValidationFailed> => {
@@ -223,6 +227,9 @@ export const changedSettings = (change: SettingsChange, currency: CurrencyCode) 
     if (Result.isFailure(checked)) return Result.fail(new ValidationFailed({ field, detail: checked.failure }))
   }
   const next = applyChange(current, change)
+  const shareSet = parties.map((party) => shareFields[party]).find((field) => typeof change[field] === "number")
+  const overShared = shareSet === undefined ? undefined : checkShares(sharesOf(next), shareSet)
+  if (overShared !== undefined) return Result.fail(overShared)
   const { minimumStake, maximumStake } = next
   return minimumStake === undefined || maximumStake === undefined ||
       stakeLimitMinor(minimumStake, currency) <= stakeLimitMinor(maximumStake, currency)

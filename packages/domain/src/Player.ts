@@ -13,13 +13,13 @@ export interface DetailsRequest {
 
 /** A decimal string, possibly negative: `"100.00"`, `"-5"`. */
 export const DecimalString = Schema.String.check(
-  Schema.isPattern(/^-?(0|[1-9][0-9]{0,17})(\.[0-9]{1,8})?$/, { message: "must be a decimal string like \"100.00\"" })
+  Schema.isPattern(/^-?(0|[1-9][0-9]{0,17})(\.[0-9]{1,8})?$/u, { message: "must be a decimal string like \"100.00\"" })
 )
 
 /** The operator's answer about a player. */
 export class PlayerDetails extends Schema.Class<PlayerDetails>("@gateway/domain/PlayerDetails")({
   playerId: Schema.String,
-  currency: Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/, { message: "must be an ISO 4217 code" })),
+  currency: Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/u, { message: "must be an ISO 4217 code" })),
   balance: DecimalString,
   status: Schema.optionalKey(Schema.Literals(["active", "blocked"])),
   nickname: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(128))),

@@ -91,6 +91,13 @@ export interface Sums {
   readonly refunds: bigint
 }
 
+/**
+ * The gross gaming revenue of sums: `bets − wins − refunds`, in minor units
+ * (negative when the players won). The one definition the GGR summary and the
+ * revenue share both use.
+ */
+export const ggrOf = (sums: Sums): bigint => sums.bets - sums.wins - sums.refunds
+
 /** The figures of a summary: decimal strings, `ggr = bets − wins − refunds`. */
 export const SummaryFigures = Schema.Struct({
   rounds: Schema.Int,

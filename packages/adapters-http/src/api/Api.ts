@@ -5,8 +5,10 @@ import { GameSessionsApi } from "./GameSessions.ts"
 import { MerchantsApi } from "./Merchants.ts"
 import { PlayApi } from "./Play.ts"
 import { ReportsApi } from "./Reports.ts"
+import { RevenueShareApi } from "./RevenueShare.ts"
 import { SettingsApi } from "./Settings.ts"
 import { SystemApi } from "./System.ts"
+import { withWebhooks } from "./WebhooksDoc.ts"
 
 const description = `The Operator Gateway: merchant accounts, the game catalogue, signed launch URLs, game sessions
 and the seamless wallet.
@@ -17,7 +19,7 @@ BET_REFUSED / INSUFFICIENT_FUNDS 402, FORBIDDEN 403,
 GAME_NOT_FOUND / MERCHANT_NOT_FOUND / API_KEY_NOT_FOUND / DELIVERY_NOT_FOUND / ROUND_NOT_FOUND / TRANSACTION_NOT_FOUND / ROUTE_NOT_FOUND 404, METHOD_NOT_ALLOWED 405 (with \`allow\`),
 EMAIL_TAKEN / TOKEN_ALREADY_USED / STATUS_CHANGE_REFUSED 409, PAYLOAD_TOO_LARGE 413, UNSUPPORTED_MEDIA_TYPE 415,
 CURRENCY_MISMATCH / PLAYER_REJECTED / DETAILS_URL_NOT_SET 422, RATE_LIMITED 429 (with \`retry-after\`),
-INTERNAL_ERROR 500, OPERATOR_BAD_RESPONSE / WALLET_UNAVAILABLE 502, NOT_READY 503, OPERATOR_TIMEOUT 504.
+INTERNAL_ERROR 500, OPERATOR_BAD_RESPONSE / WALLET_UNAVAILABLE 502, NOT_READY / SERVICE_UNAVAILABLE 503 (the database cannot be reached; with \`retry-after\`), OPERATOR_TIMEOUT 504.
 
 Request bodies are at most \`MAX_BODY_BYTES\` (64 KiB by default): larger ones are 413 PAYLOAD_TOO_LARGE before
 they are read; a request line and headers over 32 KiB are 431 HEADERS_TOO_LARGE. Every answer carries \`x-request-id\` (the client's, when it is a plain token of at most 128
@@ -34,8 +36,11 @@ export class Api extends HttpApi.make("operator-gateway")
   .add(GameSessionsApi)
   .add(PlayApi)
   .add(ReportsApi)
+  .add(RevenueShareApi)
   .annotateMerge(OpenApi.annotations({ title: "Operator Gateway", version: "1.1.0", description }))
   // Request bodies are closed, as the document says (`additionalProperties: false`): an unknown or misspelt
   // field is 400 VALIDATION_FAILED naming it, never silently ignored.
   .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error" })
+  // The calls the gateway makes to operators, as the document's `webhooks` section (CONTRACT §8).
+  .annotate(OpenApi.Transform, withWebhooks)
 {}

@@ -15,6 +15,21 @@ export const stakeLimits =
   "minor units (9999999999999.99 in EUR), else 400 VALIDATION_FAILED naming the field. They are kept exactly and " +
   "compared with stakes in minor units, never rounded."
 
+/** The rule of the five revenue shares, for the description of the admin settings endpoint. */
+export const revenueShares =
+  "providerPercentProfit, superProviderPercentProfit, agentPercentProfit, merchantPercentProfit and " +
+  "userPercentProfit are percentages of GGR (`GET /merchants/{id}/revenue-share`) and are set only here, by the " +
+  "provider's admins: the operator's own `PUT /settings` refuses them with 403. A change that sets any of them " +
+  "must leave the five adding up to at most 100, compared exactly on the decimals given, else 400 " +
+  "VALIDATION_FAILED naming them."
+
+/** Why an operator may read but not change its revenue shares, for the operator's own settings endpoint. */
+export const ownRevenueShares =
+  "providerPercentProfit, superProviderPercentProfit, agentPercentProfit, merchantPercentProfit and " +
+  "userPercentProfit are the revenue shares (percentages of GGR) and are admin-only: a body that gives any of " +
+  "them, a value or `null`, is refused with 403 FORBIDDEN naming the first, and nothing is saved. They are set " +
+  "by the provider's admins (`PUT /merchants/{id}/settings`, bearer `write:users`); `GET /settings` reads them."
+
 /** The query of the admin merchants list, with the contract's paging defaults. */
 export const MerchantsQuery = {
   page: GamesQuery.page,
@@ -98,7 +113,8 @@ export class MerchantsApi extends HttpApiGroup.make("merchants")
       .annotate(
         OpenApi.Description,
         "Each key given is set, `null` clears it, an absent key is kept. URLs must be absolute http(s); " +
-          "minimumStake ≤ maximumStake (else 400 VALIDATION_FAILED naming minimumStake). " + stakeLimits
+          "minimumStake ≤ maximumStake (else 400 VALIDATION_FAILED naming minimumStake). " + stakeLimits + " " +
+          revenueShares
       ),
     HttpApiEndpoint.patch("changeStatus", "/merchants/:id/status", {
       params: id,

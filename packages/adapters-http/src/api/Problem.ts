@@ -71,6 +71,7 @@ export const codes = {
   OPERATOR_BAD_RESPONSE: 502,
   WALLET_UNAVAILABLE: 502,
   NOT_READY: 503,
+  SERVICE_UNAVAILABLE: 503,
   OPERATOR_TIMEOUT: 504
 } as const satisfies Record<string, ProblemStatus>
 export type ProblemCode = keyof typeof codes

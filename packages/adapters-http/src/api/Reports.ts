@@ -1,5 +1,5 @@
 import { Effect, Schema, SchemaTransformation } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Report, Round, Validation } from "@gateway/domain"
 import * as Problem from "./Problem.ts"
 import { OperatorAuth } from "./Security.ts"
@@ -27,7 +27,8 @@ const PositiveInt = (description: string, max?: number) =>
 const Text = (description: string, max: number) =>
   Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(max), Validation.isStorableText).annotate({ description })
 
-const range = {
+/** The period of a report: `from` inclusive, `to` exclusive (the range rule is `Report.checkRange`). */
+export const range = {
   from: DateTimeParam("start of the period, inclusive (ISO 8601 date-time with offset)"),
   to: DateTimeParam(`end of the period, exclusive; at most ${Report.maxRangeDays} days after \`from\``)
 }
@@ -42,6 +43,15 @@ export const RoundsQuery = {
   limit: PositiveInt("items per page, 1..100, default 20", 100).pipe(Schema.withDecodingDefaultKey(Effect.succeed(20)))
 }
 
+/** The CSV form of a report (`Accept: text/csv`), streamed; see `csv/Csv.ts`. */
+const Csv = HttpApiSchema.StreamUint8Array({ contentType: "text/csv; charset=utf-8" })
+
+const csvNote = "With `Accept: text/csv` (preferred over JSON by q-value) the answer is `text/csv; charset=utf-8` " +
+  "(RFC 4180: a header row, CRLF line ends, cells with a comma, quote or line break quoted) as a download " +
+  "(`content-disposition: attachment`). Player, game and session ids that start with `=`, `+`, `-`, `@`, tab or CR " +
+  "are written with a leading `'` so a spreadsheet never runs them as formulas. An `Accept` naming neither JSON " +
+  "nor CSV gets JSON. Errors are problem+json as usual; they are all found before the first byte. "
+
 const transactionId = Schema.String.check(Schema.isMaxLength(64), Validation.isStorableText)
 
 /** Reconciliation for operators (`sv-api-key`, the key's merchant): rounds, transactions and the GGR summary. */
@@ -49,7 +59,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
   .add(
     HttpApiEndpoint.get("rounds", "/rounds", {
       query: RoundsQuery,
-      success: Report.OperatorRoundList,
+      success: [Report.OperatorRoundList, Csv],
       error: Problem.responses("UNAUTHORIZED", "FORBIDDEN")
     })
       .annotate(OpenApi.Summary, "List rounds with their wallet transactions")
@@ -59,7 +69,13 @@ export class ReportsApi extends HttpApiGroup.make("reports")
           "each with its transactions. A credit's or refund's `status` is its webhook delivery state " +
           "(`pending`, `delivered`, `failed`); the debit is sent at once, never queued: `pending` while the round " +
           "is debiting, `delivered` once settled, `refused` when the operator refused it, `unknown` when its outcome " +
-          "was unknown (the round failed and a refund reverses it). Demo rounds have no transactions."
+          "was unknown (the round failed and a refund reverses it). Demo rounds have no transactions.\n\n" + csvNote +
+          "The CSV is every round of the period and filters, newest first, without paging (`page` and `limit` are " +
+          "ignored), streamed as it is read: one record per transaction with the round's fields repeated, columns " +
+          "`roundId, createdAt, playerId, gameId, sessionId, mode, status, stake, payout, currency, transactionId, " +
+          "type, amount, transactionStatus`; a round without transactions is one record with the last four empty. " +
+          "A database failure in the middle cuts the connection (the chunked body never ends), so a partial file " +
+          "is never mistaken for a complete one."
       ),
     HttpApiEndpoint.get("transaction", "/transactions/:transactionId", {
       params: { transactionId },
@@ -70,7 +86,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       .annotate(OpenApi.Description, "A transaction of another merchant, or none: 404 TRANSACTION_NOT_FOUND."),
     HttpApiEndpoint.get("summary", "/reports/summary", {
       query: { ...range, groupBy: Report.GroupBy.pipe(Schema.withDecodingDefaultKey(Effect.succeed("day" as const))) },
-      success: Report.Summary,
+      success: [Report.Summary, Csv],
       error: Problem.responses("UNAUTHORIZED", "FORBIDDEN")
     })
       .annotate(OpenApi.Summary, "GGR summary")
@@ -80,7 +96,9 @@ export class ReportsApi extends HttpApiGroup.make("reports")
           "`day` of the round (default), `game` or `player`, sorted by key. `rounds` counts rounds that moved money; " +
           "`bets` the accepted debits, `wins` the credits, `refunds` the refunds, `ggr = bets − wins − refunds`, " +
           "exact decimal strings. A failed round's debit (outcome unknown) counts as a bet and its refund as a " +
-          "refund, so it nets to zero."
+          "refund, so it nets to zero.\n\n" + csvNote +
+          "The CSV has one record per group, columns `key, rounds, bets, wins, refunds, ggr, currency`, and no " +
+          "total record (the total is the sum of each column)."
       )
   )
   .middleware(OperatorAuth)

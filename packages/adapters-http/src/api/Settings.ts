@@ -1,16 +1,24 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { MerchantSettings } from "@gateway/domain"
 import * as Problem from "./Problem.ts"
-import { stakeLimits } from "./Merchants.ts"
+import { ownRevenueShares, stakeLimits } from "./Merchants.ts"
 import { OperatorAuth } from "./Security.ts"
 
-/** An operator reads and changes its own settings with its API key. */
+/**
+ * An operator reads and changes its own settings with its API key, except
+ * the five revenue shares, which it may only read (the admins' to set).
+ */
 export class SettingsApi extends HttpApiGroup.make("settings")
   .add(
     HttpApiEndpoint.get("get", "/settings", {
       success: MerchantSettings.MerchantSettings,
       error: Problem.responses("UNAUTHORIZED", "FORBIDDEN")
-    }).annotate(OpenApi.Summary, "Read my settings"),
+    })
+      .annotate(OpenApi.Summary, "Read my settings")
+      .annotate(
+        OpenApi.Description,
+        "The merchant's settings, the five `…PercentProfit` revenue shares included (read-only for the operator)."
+      ),
     HttpApiEndpoint.put("change", "/settings", {
       payload: MerchantSettings.SettingsChange,
       success: MerchantSettings.MerchantSettings,
@@ -20,7 +28,7 @@ export class SettingsApi extends HttpApiGroup.make("settings")
       .annotate(
         OpenApi.Description,
         "Each key given is set, `null` clears it, an absent key is kept; minimumStake ≤ maximumStake. " +
-          stakeLimits
+          stakeLimits + " " + ownRevenueShares
       )
   )
   .middleware(OperatorAuth)

@@ -24,7 +24,11 @@ export const jwksMaxAgeSeconds = 60
 
 const jwksCache = { "cache-control": Schema.Literal(`public, max-age=${jwksMaxAgeSeconds}`) }
 
-/** Liveness and readiness probes, and the launch-token keys. */
+/** The Prometheus text exposition format, version 0.0.4. */
+export const metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
+const PrometheusText = Schema.String.pipe(HttpApiSchema.asText({ contentType: metricsContentType }))
+
+/** Liveness and readiness probes, metrics, and the launch-token keys. */
 export class SystemApi extends HttpApiGroup.make("system", { topLevel: true })
   .add(
     HttpApiEndpoint.get("health", "/health", { success: Status })
@@ -38,6 +42,21 @@ export class SystemApi extends HttpApiGroup.make("system", { topLevel: true })
         "Ed25519 keys (`alg: EdDSA`) that verify launch JWTs by the `kid` of their header; no authentication. " +
           "After a rotation the previous key stays listed until every token it signed has expired. " +
           `Cacheable for ${jwksMaxAgeSeconds} s; refetch on an unknown kid.`
+      ),
+    HttpApiEndpoint.get("metrics", "/metrics", { success: PrometheusText, error: Problem.responses("UNAUTHORIZED") })
+      .annotate(OpenApi.Summary, "Metrics in the Prometheus text format")
+      .annotate(
+        OpenApi.Description,
+        "This instance's counters, histograms and gauges: `gateway_http_request_duration_seconds` (by `method`, " +
+          "`route` pattern and `status`; `_count` is requests), `gateway_rate_limited_total` (429s by `route`), " +
+          "`gateway_launches_total` (by `outcome`: `ok` or the problem code), " +
+          "`gateway_operator_details_duration_seconds` and `gateway_wallet_debit_duration_seconds` (by `merchant` " +
+          "id and `outcome`), `gateway_webhook_deliveries_total` (by event `type` and `result`: delivered, retry, " +
+          "failed), `gateway_outbox_pending`, `gateway_outbox_oldest_pending_age_seconds`, `gateway_db_connections` " +
+          "(by `state`) and `gateway_db_pool_max_connections` (the gauges are read from the database at most every " +
+          "5 s). With `METRICS_TOKEN` set, `Authorization: Bearer <METRICS_TOKEN>` is required (401 UNAUTHORIZED " +
+          "otherwise, charged to the client address like every failed authentication); without it the endpoint " +
+          "is open. Labels never carry a path's values, a key or a token."
       ),
     HttpApiEndpoint.post("rotateLaunchKey", "/api/v1.1/operator-api/launch-keys/rotate", {
       success: RotatedKey,

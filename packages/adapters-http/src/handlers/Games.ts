@@ -16,6 +16,7 @@ import { CurrentKeyPrefix, CurrentMerchant } from "../api/Security.ts"
 import { GameList } from "../api/Games.ts"
 import * as Problem from "../api/Problem.ts"
 import { GamePages, queryOf } from "../cache/GamePages.ts"
+import * as Metrics from "../Metrics.ts"
 
 const encodeLaunchUrl = Schema.encodeSync(LaunchToken.LaunchUrl)
 
@@ -51,7 +52,7 @@ export const GamesLive = HttpApiBuilder.group(
             Effect.mapError(Problem.fromDomain)
           )
           return launchAnswer(url)
-        })
+        }).pipe(Metrics.countLaunch)
     })
   })
 )

@@ -1,29 +1,35 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { findTransaction, listRounds, reportSummary, Reports } from "@gateway/domain"
+import { exportRounds, findTransaction, listRounds, reportSummary, Reports } from "@gateway/domain"
 import { Api } from "../api/Api.ts"
 import * as Problem from "../api/Problem.ts"
 import { CurrentMerchant } from "../api/Security.ts"
+import { wantsCsv } from "../csv/Accept.ts"
+import * as ReportsCsv from "../csv/ReportsCsv.ts"
 import * as Ports from "../Ports.ts"
 
-/** Rounds, transactions and the GGR summary of the key's merchant. */
+/** Rounds, transactions and the GGR summary of the key's merchant; the rounds and the summary also as CSV. */
 export const ReportsLive = HttpApiBuilder.group(
   Api,
   "reports",
   Effect.fn(function*(handlers) {
     const provide = yield* Ports.capture(Reports)
     return handlers.handleAll({
-      rounds: ({ query: { page, limit, ...filter } }) =>
+      rounds: ({ query: { page, limit, ...filter }, request }) =>
         Effect.gen(function*() {
-          return yield* listRounds(yield* CurrentMerchant, filter, { page, limit })
+          const merchant = yield* CurrentMerchant
+          return wantsCsv(request.headers["accept"])
+            ? ReportsCsv.rounds(filter, yield* exportRounds(merchant, filter))
+            : yield* listRounds(merchant, filter, { page, limit })
         }).pipe(provide, Effect.mapError(Problem.fromDomain)),
       transaction: ({ params }) =>
         Effect.gen(function*() {
           return yield* findTransaction(yield* CurrentMerchant, params.transactionId)
         }).pipe(provide, Effect.mapError(Problem.fromDomain)),
-      summary: ({ query: { groupBy, ...range } }) =>
+      summary: ({ query: { groupBy, ...range }, request }) =>
         Effect.gen(function*() {
-          return yield* reportSummary(yield* CurrentMerchant, range, groupBy)
+          const answer = yield* reportSummary(yield* CurrentMerchant, range, groupBy)
+          return wantsCsv(request.headers["accept"]) ? ReportsCsv.summary(range, groupBy, answer) : answer
         }).pipe(provide, Effect.mapError(Problem.fromDomain))
     })
   })

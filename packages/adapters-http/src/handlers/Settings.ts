@@ -1,12 +1,16 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { changeSettings, MerchantRepo, OperatorUrlPolicy } from "@gateway/domain"
+import { changeSettings, MerchantRepo, OperatorUrlPolicy, RevenueShare } from "@gateway/domain"
 import { Api } from "../api/Api.ts"
 import * as Ports from "../Ports.ts"
 import * as Problem from "../api/Problem.ts"
 import { CurrentMerchant } from "../api/Security.ts"
 
-/** An operator's own settings, by its API key. */
+/**
+ * An operator's own settings, by its API key. The five revenue shares are
+ * the provider admins' to set: a change that gives one is 403 before
+ * anything is read or saved ({@link RevenueShare.refuseOwnShareChange}).
+ */
 export const SettingsLive = HttpApiBuilder.group(
   Api,
   "settings",
@@ -15,7 +19,11 @@ export const SettingsLive = HttpApiBuilder.group(
     return handlers.handleAll({
       get: () => Effect.map(CurrentMerchant, (merchant) => merchant.MerchantSettings),
       change: ({ payload }) =>
-        Effect.flatMap(CurrentMerchant, (merchant) => changeSettings(merchant.id, payload)).pipe(
+        Effect.gen(function*() {
+          const refused = RevenueShare.refuseOwnShareChange(payload)
+          if (refused !== undefined) return yield* refused
+          return yield* changeSettings((yield* CurrentMerchant).id, payload)
+        }).pipe(
           provide,
           Effect.mapError(Problem.fromDomain)
         )

@@ -1,9 +1,12 @@
-import { Effect, Fiber } from "effect"
+import { Effect, Option } from "effect"
 import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
-import { LaunchKeyStore, Readiness } from "@gateway/domain"
+import { PrometheusMetrics } from "effect/observability"
+import { Deadline, LaunchKeyStore, MetricsRefresh, Readiness } from "@gateway/domain"
 import { Api } from "../api/Api.ts"
 import * as Problem from "../api/Problem.ts"
 import { Jwks, jwksMaxAgeSeconds, RotatedKey, Status } from "../api/System.ts"
+import * as Metrics from "../Metrics.ts"
+import { guardFailures, RateLimiter } from "../middleware/RateLimiter.ts"
 
 const ok = new Status({ status: "ok" })
 const jwksCache = { "cache-control": `public, max-age=${jwksMaxAgeSeconds}` as const }
@@ -13,7 +16,13 @@ const jwksCache = { "cache-control": `public, max-age=${jwksMaxAgeSeconds}` as c
  * fails, dies or takes longer than 2 s counts as not ready. The answer does
  * not wait for a timed-out check to stop: interrupting a query to a database
  * that no longer answers (frozen, or its host gone) waits for the cancel
- * request, seconds more, so the check is interrupted in the background.
+ * request, seconds more, so the check is interrupted in the background
+ * (`Deadline.answerWithin`). Metrics are rendered from Effect's metric
+ * registry by `PrometheusMetrics` once the gauges read from storage are
+ * refreshed (a refresh answers within 2 s, with the last values if need
+ * be: the `MetricsRefresh` port's promise); with a metrics token, a
+ * wrong or missing one is a failed authentication of the client's address
+ * (without one, nothing is charged: an open endpoint is never refused).
  */
 export const SystemLive = HttpApiBuilder.group(
   Api,
@@ -21,21 +30,28 @@ export const SystemLive = HttpApiBuilder.group(
   Effect.fn(function*(handlers) {
     const readiness = yield* Readiness
     const launchKeys = yield* LaunchKeyStore
+    const metricsToken = Option.map(yield* Metrics.MetricsToken, Metrics.bearerMatches)
+    const gauges = yield* MetricsRefresh
+    const guarded = guardFailures(yield* RateLimiter)
+    const exposition = Effect.andThen(gauges.refresh, PrometheusMetrics.format())
     return handlers.handleAll({
       health: () => Effect.succeed(ok),
       ready: () =>
-        Effect.forkDetach(readiness.check).pipe(
-          Effect.flatMap((check) =>
-            Fiber.join(check).pipe(
-              Effect.timeoutOrElse({ duration: "2 seconds", orElse: () => Effect.succeed(false) }),
-              Effect.ensuring(Effect.forkDetach(Fiber.interrupt(check)))
-            )
-          ),
+        readiness.check.pipe(
+          Deadline.answerWithin("2 seconds", () => Effect.succeed(false)),
           Effect.catchCause(() => Effect.succeed(false)),
           Effect.flatMap((ready) =>
             ready ? Effect.succeed(ok) : Effect.fail(Problem.make("NOT_READY", "the database does not answer"))
           )
         ),
+      metrics: ({ request }) =>
+        Option.isNone(metricsToken)
+          ? exposition
+          : guarded(
+            metricsToken.value(request.headers["authorization"])
+              ? exposition
+              : Effect.fail(Problem.make("UNAUTHORIZED", "missing or wrong metrics token (Authorization: Bearer <METRICS_TOKEN>)"))
+          ),
       jwks: () =>
         launchKeys.publicKeys.pipe(
           Effect.map((keys) => HttpApiSchema.withHeaders({ body: new Jwks({ keys }), headers: jwksCache }))

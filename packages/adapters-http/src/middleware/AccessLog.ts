@@ -1,6 +1,7 @@
 import { Clock, Effect } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { randomUUID } from "node:crypto"
+import * as Metrics from "../Metrics.ts"
 import type { RouteTable } from "./RouteTable.ts"
 
 const acceptedId = /^[A-Za-z0-9._:-]{1,128}$/
@@ -17,7 +18,9 @@ export const requestIdOf = (request: HttpServerRequest.HttpServerRequest): strin
  * milliseconds and request id — and the request id echoed in
  * `x-request-id`. Every other log line written while the request runs
  * carries the same `requestId`. With the JSON logger (`LOG_FORMAT=json`) each
- * is one line of JSON.
+ * is one line of JSON. The same method, route and status, with the
+ * duration, count the request in `gateway_http_request_duration_seconds`
+ * (this middleware is outermost: kept games pages are counted too).
  */
 export const logRequests = (routes: RouteTable) =>
 <E, R>(
@@ -30,14 +33,19 @@ export const logRequests = (routes: RouteTable) =>
     return Effect.flatMap(Clock.currentTimeNanos, (started) =>
       httpEffect.pipe(
         Effect.tap((response) =>
-          Effect.flatMap(Clock.currentTimeNanos, (ended) =>
-            Effect.log("request").pipe(Effect.annotateLogs({
-              method: request.method,
-              route,
-              status: response.status,
-              durationMs: Number(ended - started) / 1e6,
-              requestId
-            })))
+          Effect.flatMap(Clock.currentTimeNanos, (ended) => {
+            const durationMs = Number(ended - started) / 1e6
+            return Effect.andThen(
+              Metrics.recordRequest(request.method, route, response.status, durationMs / 1000),
+              Effect.log("request").pipe(Effect.annotateLogs({
+                method: request.method,
+                route,
+                status: response.status,
+                durationMs,
+                requestId
+              }))
+            )
+          })
         ),
         Effect.map(HttpServerResponse.setHeader("x-request-id", requestId)),
         Effect.annotateLogs("requestId", requestId)

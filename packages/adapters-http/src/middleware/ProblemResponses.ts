@@ -1,6 +1,7 @@
-import { Cause, Effect } from "effect"
+import { Cause, Clock, Effect } from "effect"
 import { HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
+import * as SqlError from "effect/sql/SqlError"
 import { Validation } from "@gateway/domain"
 import * as Problem from "../api/Problem.ts"
 import type { RouteTable } from "./RouteTable.ts"
@@ -83,6 +84,21 @@ const ensureProblem = (response: HttpServerResponse.HttpServerResponse) => {
 
 const internalError = Problem.toResponse(Problem.make("INTERNAL_ERROR", "internal error"))
 
+/** The database could not be reached (refused, dropped, not answering): the request may simply be tried again. */
+const databaseAway = (error: unknown): error is SqlError.SqlError =>
+  SqlError.isSqlError(error) && error.reason._tag === "ConnectionError"
+const serviceUnavailable = Problem.toResponse(
+  Problem.make("SERVICE_UNAVAILABLE", "the gateway cannot reach its database")
+).pipe(HttpServerResponse.setHeader("retry-after", "1"))
+/** While the database is away every request fails alike: one warning a second says so, not one error per request. */
+let lastDatabaseWarning = 0
+const warnDatabaseAway = (error: SqlError.SqlError) =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) => {
+    if (now - lastDatabaseWarning < 1_000) return Effect.void
+    lastDatabaseWarning = now
+    return Effect.logWarning(`requests answered 503: the database is unreachable (${error.reason.message ?? error.message})`)
+  })
+
 const recover = <E>(
   cause: Cause.Cause<E>,
   request: HttpServerRequest.HttpServerRequest,
@@ -93,13 +109,15 @@ const recover = <E>(
     const error = Cause.isFailReason(reason) ? reason.error : Cause.isDieReason(reason) ? reason.defect : undefined
     const response = clientProblem(error, request, routes)
     if (response !== undefined) return Effect.succeed(response)
+    if (databaseAway(error)) return Effect.as(warnDatabaseAway(error), serviceUnavailable)
   }
   return Effect.as(Effect.logError("unexpected failure answered 500", cause), internalError)
 }
 
 /**
  * Makes every error answer problem+json: decode failures (400 naming the
- * field), unknown routes (404) and wrong methods (405 with `allow`), and
+ * field), unknown routes (404) and wrong methods (405 with `allow`), an
+ * unreachable database (503 SERVICE_UNAVAILABLE with `retry-after`), and
  * defects (500 with a generic detail; the cause is logged, never sent).
  */
 export const answerProblems = (routes: RouteTable) =>

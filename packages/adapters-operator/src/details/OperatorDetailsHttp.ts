@@ -4,6 +4,7 @@ import { PlayerDetails, PlayerRejected } from "@gateway/domain/Player"
 import { Ids } from "@gateway/domain/ports/Ids"
 import { OperatorDetails } from "@gateway/domain/ports/OperatorDetails"
 import { SignedPost } from "../http/SignedPost.ts"
+import * as Metrics from "../http/CallMetrics.ts"
 
 const decodeDetails = Schema.decodeUnknownExit(Schema.fromJsonString(PlayerDetails))
 
@@ -12,7 +13,8 @@ const decodeDetails = Schema.decodeUnknownExit(Schema.fromJsonString(PlayerDetai
  * mode, currency?}` with the id `msg_<uuid>`, answered within `timeoutMs` or
  * failed with OperatorTimeout (the request is aborted). 4xx →
  * PlayerRejected; 5xx, redirects, unreachable hosts and bodies that do not
- * decode → OperatorBadResponse.
+ * decode → OperatorBadResponse. Each call is timed, by merchant and
+ * outcome, in `gateway_operator_details_duration_seconds`.
  */
 export const make = Effect.fnUntraced(function*(timeoutMs: number) {
   const signed = yield* SignedPost
@@ -24,7 +26,8 @@ export const make = Effect.fnUntraced(function*(timeoutMs: number) {
         url,
         messageId: `msg_${yield* ids.uuid}`,
         body: JSON.stringify(request),
-        timeoutMs
+        timeoutMs,
+        span: "OperatorDetails.fetch"
       }).pipe(
         Effect.catchTags({
           TimedOut: () => Effect.fail(new OperatorTimeout({ timeoutMs })),
@@ -46,7 +49,7 @@ export const make = Effect.fnUntraced(function*(timeoutMs: number) {
         })
       }
       return decoded.value
-    })
+    }, (effect, merchant) => Metrics.timeDetails(effect, merchant.id, Metrics.detailsOutcome))
   })
 })
 

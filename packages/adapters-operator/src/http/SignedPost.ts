@@ -2,6 +2,7 @@ import { Clock, Context, Effect, Layer } from "effect"
 import type { MerchantId } from "@gateway/domain/Merchant"
 import { MerchantSigningKeys } from "../webhooks/MerchantSigningKeys.ts"
 import { signMessage } from "../webhooks/Signature.ts"
+import * as CallSpan from "./CallSpan.ts"
 import { type CallFailure, type OperatorAnswer, OperatorHttp } from "./OperatorHttp.ts"
 
 /** One message to an operator, signed for its merchant. */
@@ -13,6 +14,8 @@ export interface SignedMessage {
   readonly body: string
   /** The call is aborted and fails with `TimedOut` after this many milliseconds. */
   readonly timeoutMs: number
+  /** The name of the call's span when traces are exported (`OperatorDetails.fetch`, …). */
+  readonly span?: string | undefined
 }
 
 /** Why a signed call produced no answer: the operator's failures (a time-out among them), or keys that could not be read. */
@@ -22,7 +25,10 @@ export type SendFailure = CallFailure | { readonly _tag: "KeysUnavailable" }
  * The one path of every call to an operator (Details, debit, queued
  * webhooks): the merchant's keys, the Standard Webhooks signature over
  * `id.timestamp.body` (timestamp from the `Clock`), the guarded POST, and
- * its time-out. Callers classify the answer's status themselves.
+ * its time-out. Callers classify the answer's status themselves. When traces
+ * are exported each call is a client span, child of the caller's and parent
+ * of what runs inside it (the keys' lookup), and carries its W3C
+ * `traceparent`; otherwise neither exists.
  */
 export class SignedPost extends Context.Service<SignedPost, {
   send(message: SignedMessage): Effect.Effect<OperatorAnswer, SendFailure>
@@ -36,12 +42,27 @@ export const layer: Layer.Layer<SignedPost, never, OperatorHttp | MerchantSignin
   Effect.gen(function*() {
     const http = yield* OperatorHttp
     const keys = yield* MerchantSigningKeys
-    const send = Effect.fnUntraced(function*(message: SignedMessage) {
+    const post = Effect.fnUntraced(function*(message: SignedMessage, traceparent: string | undefined) {
       const secrets = yield* keys.get(message.merchantId).pipe(Effect.mapError(() => keysUnavailable))
       const now = yield* Clock.currentTimeMillis
       const headers = signMessage(secrets, message.messageId, Math.floor(now / 1000), message.body)
-      return yield* http.post(message.url, { ...headers }, message.body, message.timeoutMs)
+      return yield* http.post(
+        message.url,
+        traceparent === undefined ? { ...headers } : { ...headers, traceparent },
+        message.body,
+        message.timeoutMs
+      )
     })
-    return SignedPost.of({ send })
+    const traced = (message: SignedMessage) =>
+      Effect.flatMap(Effect.option(Effect.currentSpan), (span) =>
+        post(message, span._tag === "Some" ? CallSpan.traceparent(span.value) : undefined)).pipe(
+          Effect.tap((answer) => Effect.annotateCurrentSpan("http.response.status_code", answer.status)),
+          Effect.withSpan(message.span ?? "SignedPost.send", {
+            kind: "client",
+            attributes: { ...CallSpan.attributes(message.url), "webhook.id": message.messageId }
+          })
+        )
+    const untraced = (message: SignedMessage) => post(message, undefined)
+    return SignedPost.of({ send: (yield* CallSpan.exported) ? traced : untraced })
   })
 )

@@ -5,8 +5,10 @@ import { DeliveryQueue } from "@gateway/domain/ports/DeliveryQueue"
 import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
 import { nextDelay } from "@gateway/domain/RetrySchedule"
 import { webhookUrlFor } from "@gateway/domain/Wallet"
+import * as CallSpan from "../http/CallSpan.ts"
 import { parseRetryAfter } from "../http/RetryAfter.ts"
 import { SignedPost } from "../http/SignedPost.ts"
+import * as Metrics from "../http/CallMetrics.ts"
 
 /** How the delivery worker runs. */
 export interface WorkerOptions {
@@ -59,6 +61,16 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
   const concurrency = options.concurrency ?? 16
   const leaseMs = options.leaseMs ?? Math.max(30_000, options.timeoutMs * 3)
   const pollInterval = options.pollInterval ?? Duration.seconds(1)
+  const traced = yield* CallSpan.exported
+  /** A delivery's attempt and its recorded outcome as the root span of a trace, when traces are exported. */
+  const deliverySpan = (delivery: Delivery) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    traced
+      ? Effect.withSpan(effect, "DeliveryWorker.deliver", {
+        root: true,
+        kind: "consumer",
+        attributes: { "delivery.id": delivery.id, "delivery.type": delivery.type, "delivery.attempt": delivery.attempts }
+      })
+      : effect
 
   const attempt = Effect.fnUntraced(function*(delivery: Delivery, merchant: Merchant | undefined) {
     if (merchant === undefined) return notDelivered("the merchant does not exist")
@@ -69,7 +81,8 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
       url,
       messageId: delivery.id,
       body: delivery.body,
-      timeoutMs: options.timeoutMs
+      timeoutMs: options.timeoutMs,
+      span: "DeliveryWorker.send"
     }).pipe(
       Effect.mapError((failure) =>
         failure._tag === "TimedOut"
@@ -85,8 +98,12 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
   })
 
   const record = Effect.fnUntraced(function*(delivery: Delivery, result: Attempt) {
-    if (result._tag === "Delivered") return yield* queue.delivered(delivery.id)
+    if (result._tag === "Delivered") {
+      yield* queue.delivered(delivery.id)
+      return yield* Metrics.countDelivery(delivery.type, "delivered")
+    }
     const delay = nextDelay(options.schedule, delivery.attempts, yield* Random.next, result.retryAfter)
+    yield* Metrics.countDelivery(delivery.type, delay === undefined ? "failed" : "retry")
     yield* Effect.logWarning("webhook delivery failed").pipe(
       Effect.annotateLogs({
         deliveryId: delivery.id,
@@ -136,6 +153,9 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
     Effect.forever,
     Effect.forkScoped
   )
+  // The safety tick, one timer for the worker: a step waits for a signal alone, not for a signal raced
+  // against a time-out of its own (a timer and a race on every step, i.e. on nearly every message).
+  yield* Effect.forkScoped(Effect.forever(Effect.andThen(Effect.sleep(pollInterval), signal)))
 
   const inFlight = yield* FiberSet.make()
   const refill = Math.max(1, Math.floor(concurrency / 2))
@@ -171,13 +191,14 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
         inFlight,
         send(delivery, merchant).pipe(
           Effect.ensuring(Effect.andThen(Effect.sync(() => active--), signal)),
-          Effect.flatMap((result) => record(delivery, result))
+          Effect.flatMap((result) => record(delivery, result)),
+          deliverySpan(delivery)
         )
       )
     }
     yield* queue.release(late)
     const mayHaveMore = room >= refill && batch.length === room
-    if (!mayHaveMore) yield* Effect.timeoutOption(Queue.take(wake), pollInterval)
+    if (!mayHaveMore) yield* Queue.take(wake)
   }).pipe(
     Effect.catchCause((cause) =>
       Effect.andThen(Effect.logError("webhook delivery worker failed; retrying", cause), Effect.sleep(pollInterval))

@@ -2,6 +2,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Option, Schema } from "effect"
 import type { Redacted } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import { randomBytes } from "node:crypto"
 import * as path from "node:path"
 import * as EmbeddedPostgres from "./EmbeddedPostgres.ts"
 import * as Migrations from "./Migrations.ts"
@@ -15,9 +16,20 @@ export class DatabaseStartupError extends Schema.TaggedError<DatabaseStartupErro
 export interface DatabaseOptions {
   readonly url: Option.Option<Redacted.Redacted<string>>
   readonly dataDir: string
-  /** Connection pool size. Default 10. */
+  /** Connection pool size. Default {@link defaultMaxConnections}. */
   readonly maxConnections?: number | undefined
 }
+
+/** The connection pool size when none is given. */
+export const defaultMaxConnections = 10
+
+/**
+ * The `application_name` of this process's connections, one per process
+ * (`operator-gateway/<random>`): DBAs tell the gateway and its instances
+ * apart in `pg_stat_activity`, and the pool metrics count this instance's
+ * connections there. It replaces one the URL may give.
+ */
+export const applicationName = `operator-gateway/${randomBytes(6).toString("hex")}`
 
 const startupError = (what: string) => (error: { readonly message: string }) =>
   new DatabaseStartupError({ message: `${what}: ${error.message}` })
@@ -36,7 +48,11 @@ export const layer = (
       : (yield* EmbeddedPostgres.make({ dataDir: path.join(options.dataDir, "pg") }).pipe(
         Effect.mapError(startupError("embedded PostgreSQL"))
       )).url
-    const client = yield* PgClient.make({ url, maxConnections: options.maxConnections ?? 10 }).pipe(
+    const client = yield* PgClient.make({
+      url,
+      maxConnections: options.maxConnections ?? defaultMaxConnections,
+      applicationName
+    }).pipe(
       Effect.tap((sql) => sql`SELECT 1`),
       Effect.mapError(startupError("cannot connect to the database"))
     )

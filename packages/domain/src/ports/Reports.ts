@@ -1,4 +1,4 @@
-import type { Effect } from "effect"
+import type { Effect, Stream } from "effect"
 import { Context } from "effect"
 import type { CurrencyCode } from "../Currency.ts"
 import type { PageRequest } from "../Paging.ts"
@@ -16,8 +16,22 @@ export class Reports extends Context.Service<Reports, {
     readonly rounds: ReadonlyArray<OperatorRound>
     readonly total: number
   }>
+  /**
+   * Every round of the merchant in the filter, newest first, without paging:
+   * read in bounded batches as the stream is pulled, so a year of rounds
+   * never sits in memory, and nothing more is read once the stream stops.
+   */
+  roundStream(merchantId: number, filter: RoundFilter): Stream.Stream<OperatorRound>
   /** One transaction of the merchant; another merchant's, or none, is TransactionNotFound. */
   transaction(merchantId: number, transactionId: string): Effect.Effect<TransactionView, TransactionNotFound>
   /** The ledger's sums of the merchant's real rounds of the period in `currency`, per group. */
   summary(merchantId: number, currency: CurrencyCode, range: ReportRange, groupBy: GroupBy): Effect.Effect<ReadonlyArray<SummaryGroup>>
+  /**
+   * The GGR (minor units) of each merchant's real rounds of the period in its currency, as {@link summary}'s
+   * total gives it; a merchant without such rounds is absent (0).
+   */
+  ggr(
+    merchants: ReadonlyArray<{ readonly id: number; readonly currency: CurrencyCode }>,
+    range: ReportRange
+  ): Effect.Effect<ReadonlyMap<number, bigint>>
 }>()("@gateway/domain/ports/Reports") {}

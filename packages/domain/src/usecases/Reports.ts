@@ -3,7 +3,7 @@ import type { Merchant } from "../Merchant.ts"
 import * as Money from "../Money.ts"
 import { meta, type PageRequest } from "../Paging.ts"
 import { Reports } from "../ports/Reports.ts"
-import { checkRange, type GroupBy, OperatorRoundList, type ReportRange, type RoundFilter, Summary, type Sums } from "../Report.ts"
+import { checkRange, ggrOf, type GroupBy, OperatorRoundList, type ReportRange, type RoundFilter, Summary, type Sums } from "../Report.ts"
 
 /** A page of the merchant's rounds with their transactions; a bad period is ValidationFailed. */
 export const listRounds = Effect.fn("listRounds")(function*(merchant: Merchant, filter: RoundFilter, page: PageRequest) {
@@ -11,6 +11,17 @@ export const listRounds = Effect.fn("listRounds")(function*(merchant: Merchant, 
   if (invalid !== undefined) return yield* invalid
   const { rounds, total } = yield* (yield* Reports).rounds(merchant.id, filter, page)
   return new OperatorRoundList({ data: rounds, meta: meta(page, total) })
+})
+
+/**
+ * Every round of the merchant in the filter, newest first, as a stream (no
+ * paging: an export of the whole period); a bad period is ValidationFailed
+ * before anything is read.
+ */
+export const exportRounds = Effect.fn("exportRounds")(function*(merchant: Merchant, filter: RoundFilter) {
+  const invalid = checkRange(filter)
+  if (invalid !== undefined) return yield* invalid
+  return (yield* Reports).roundStream(merchant.id, filter)
 })
 
 /** One of the merchant's transactions. */
@@ -29,7 +40,7 @@ export const reportSummary = Effect.fn("reportSummary")(function*(merchant: Merc
     bets: format(sums.bets),
     wins: format(sums.wins),
     refunds: format(sums.refunds),
-    ggr: format(sums.bets - sums.wins - sums.refunds)
+    ggr: format(ggrOf(sums))
   })
   const total = groups.reduce<Sums>(
     (acc, g) => ({ rounds: acc.rounds + g.rounds, bets: acc.bets + g.bets, wins: acc.wins + g.wins, refunds: acc.refunds + g.refunds }),

@@ -1,0 +1,76 @@
+import { Schema } from "effect"
+import { Currency, LaunchToken, Merchant, Player, type Wallet } from "@gateway/domain"
+
+/**
+ * The calls the gateway makes to an operator (CONTRACT §5), as the OpenAPI
+ * 3.1 `webhooks` section of `/openapi.json`, so an operator can generate a
+ * server stub from it. The bodies are Schemas checked against the domain's
+ * own types (below), and their JSON Schemas are generated from them: the
+ * document follows the code that sends the calls.
+ */
+
+const AmountString = Schema.String.check(
+  Schema.isPattern(/^(0|[1-9][0-9]{0,17})(\.[0-9]+)?$/u, { message: "must be a non-negative decimal string" })
+).annotate({ description: "A decimal string in major units with the currency's minor-unit digits (`\"12.50\"`, `\"1000\"` in JPY), never a float." })
+
+/** The body of a Details call: the player of a real-mode launch (or session redemption). */
+export const DetailsRequest = Schema.Struct({
+  playerId: Schema.String,
+  sessionId: Schema.String.annotate({ description: "The operator's own session id, as given to generate-launch-url." }),
+  gameId: Schema.String,
+  mode: LaunchToken.LaunchMode,
+  currency: Schema.optionalKey(Currency.CurrencyCode).annotate({ description: "The launch's `currency` parameter, when given." })
+}).annotate({ identifier: "OperatorDetailsRequest" })
+
+/** The operator's Details answer, as the gateway decodes it. */
+export const DetailsReply = Schema.Struct(Player.PlayerDetails.fields).annotate({ identifier: "OperatorPlayerDetails" })
+
+/** The `data` of a wallet message. */
+export const TransactionData = Schema.Struct({
+  transactionId: Schema.String.annotate({ description: "The idempotency key; equals `webhook-id`, the same on every retry." }),
+  refTransactionId: Schema.optionalKey(Schema.String).annotate({
+    description: "The debit that this credit settles or this refund reverses."
+  }),
+  roundId: Schema.String,
+  roundClosed: Schema.Boolean,
+  merchantId: Merchant.MerchantId,
+  playerId: Schema.String,
+  sessionId: Schema.String,
+  gameId: Schema.String,
+  amount: AmountString,
+  currency: Currency.CurrencyCode
+}).annotate({ identifier: "WalletTransactionData" })
+
+const Timestamp = Schema.String.annotate({ description: "When the message was created (ISO 8601, UTC); the same on every retry." })
+
+const transaction = <T extends Exclude<Wallet.WalletEventType, "webhook.test">>(type: T, identifier: string) =>
+  Schema.Struct({ type: Schema.Literal(type), timestamp: Timestamp, data: TransactionData }).annotate({ identifier })
+
+export const DebitMessage = transaction("transaction.debit", "WalletDebit")
+export const CreditMessage = transaction("transaction.credit", "WalletCredit")
+export const RefundMessage = transaction("transaction.refund", "WalletRefund")
+
+/** The body of a `webhook.test` ping. */
+export const TestMessage = Schema.Struct({
+  type: Schema.Literal("webhook.test"),
+  timestamp: Timestamp,
+  data: Schema.Struct({ merchantId: Merchant.MerchantId })
+}).annotate({ identifier: "WalletTest" })
+
+/** The operator's answer to a wallet message: the player's balance after it. */
+export const BalanceReply = Schema.Struct({ balance: Player.DecimalString }).annotate({ identifier: "WalletBalance" })
+
+type Assert<T extends true> = T
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+
+/** The Schemas above describe exactly what the domain sends and decodes: a change on either side fails typecheck. */
+export type MatchesDomain = [
+  Assert<Same<typeof DetailsRequest.Type, Player.DetailsRequest>>,
+  Assert<Same<typeof DetailsReply.Encoded, typeof Player.PlayerDetails.Encoded>>,
+  Assert<
+    Same<
+      typeof DebitMessage.Encoded | typeof CreditMessage.Encoded | typeof RefundMessage.Encoded,
+      ReturnType<typeof Wallet.toWebhookBody>
+    >
+  >
+]

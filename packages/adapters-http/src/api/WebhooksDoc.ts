@@ -1,0 +1,186 @@
+import { Schema, SchemaAST } from "effect"
+import * as Webhooks from "./Webhooks.ts"
+
+/**
+ * The `webhooks` section of `/openapi.json` (OpenAPI 3.1): one Path Item per
+ * call the gateway makes to an operator — `details`, `transaction.debit`,
+ * `transaction.credit`, `transaction.refund`, `webhook.test` — with the
+ * signature headers, the body and the answers the gateway acts on. Bodies are
+ * generated from the Schemas of `Webhooks.ts` into `components.schemas`.
+ */
+
+const tag = "Calls to the operator"
+
+const tagDescription = "What the gateway sends to the operator's Details URL and wallet webhook URLs " +
+  "(the `webhooks` section). Every call is a JSON `POST` signed by the Standard Webhooks scheme; verify it with " +
+  "the npm `standardwebhooks` package and the merchant's `encryptionKey` (`v1`, HMAC-SHA256), or with its " +
+  "`publicKey` (`v1a`, Ed25519), over `<webhook-id>.<webhook-timestamp>.<raw body>`, and refuse a timestamp more " +
+  "than 5 minutes away. New fields may be added to the bodies: ignore the ones you do not know. A runnable " +
+  "operator: `examples/operator/` in the repository."
+
+const header = (name: string, description: string, pattern?: string) => ({
+  name,
+  in: "header",
+  required: true,
+  description,
+  schema: { type: "string", ...(pattern === undefined ? {} : { pattern }) }
+})
+
+const signatureHeaders = (id: string) => [
+  header("webhook-id", id),
+  header("webhook-timestamp", "Unix seconds when this attempt was signed (each retry is signed afresh).", "^[0-9]{1,12}$"),
+  header(
+    "webhook-signature",
+    "Space-separated signatures of `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64 HMAC-SHA256 with the " +
+      "encryptionKey>` and `v1a,<base64 Ed25519 with the merchant's private key>`. Any one that verifies is enough."
+  ),
+  {
+    name: "traceparent",
+    in: "header",
+    required: false,
+    description: "W3C Trace Context of this call, only when the gateway exports traces (`OTEL_EXPORTER_OTLP_ENDPOINT`): " +
+      "continue the trace in your own spans to see our request and yours as one. Not signed.",
+    schema: { type: "string", pattern: "^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$" }
+  }
+]
+
+const ref = (schema: Schema.Top) => {
+  const identifier = SchemaAST.resolveIdentifier(schema.ast)
+  if (identifier === undefined) throw new Error("a webhook body schema needs an identifier")
+  return { $ref: `#/components/schemas/${identifier}` }
+}
+
+const json = (schema: Schema.Top) => ({ content: { "application/json": { schema: ref(schema) } } })
+
+const retried = "The gateway retries it with the same `webhook-id` and body until a 2xx: after 5 s, 5 min, 30 min, 2 h, " +
+  "5 h, 10 h, 14 h, 20 h and 24 h (with jitter; `WEBHOOK_RETRY_SCHEDULE` changes it), honouring `Retry-After`; then the " +
+  "message is `failed`, listed by `GET …/merchants/{id}/webhook-deliveries?status=failed` and re-deliverable by an admin. " +
+  "Messages are written in the same database transaction as the ledger row that causes them: none is lost."
+
+const idempotent = "`data.transactionId` (= `webhook-id`) is the idempotency key: answer a repeat with the first " +
+  "answer (same status and body) and move no money twice."
+
+const notAccepted = (what: string) => ({ description: `Not accepted: ${what}` })
+
+const operations = {
+  details: {
+    operationId: "operator.details",
+    summary: "Details URL: who is this player? (userDetailsUrl)",
+    description: "Called at a real-mode launch and again when the launch token is redeemed. The answer's " +
+      "`playerId` must be the one asked; `currency` must be the merchant's currency (else the launch is 422 " +
+      "CURRENCY_MISMATCH); `balance` is shown to the player. Time-out `DETAILS_TIMEOUT_MS` (5 s): the launch is 504 " +
+      "OPERATOR_TIMEOUT. Never retried.",
+    id: "`msg_<uuid>`, new for every call.",
+    body: Webhooks.DetailsRequest,
+    responses: {
+      "200": { description: "The player. `status: \"blocked\"` refuses the launch (422 PLAYER_REJECTED).", ...json(Webhooks.DetailsReply) },
+      "4XX": notAccepted("the player is unknown or blocked; the launch is 422 PLAYER_REJECTED."),
+      "5XX": notAccepted("the launch is 502 OPERATOR_BAD_RESPONSE (so is an unreachable URL, a redirect or a body that does not parse).")
+    }
+  },
+  "transaction.debit": {
+    operationId: "operator.transaction.debit",
+    summary: "A bet: take the stake (debitWebhookUrl, else webhookUrl)",
+    description: "Synchronous and never retried: the round waits for it (time-out `WEBHOOK_TIMEOUT_MS`, 5 s). " +
+      `${idempotent} A time-out, 5xx, redirect or network error is an unknown outcome: the bet is rejected ` +
+      "(502 WALLET_UNAVAILABLE) and a `transaction.refund` of this debit is queued, so take it only once and give " +
+      "it back when the refund comes.",
+    id: "The debit's `data.transactionId`.",
+    body: Webhooks.DebitMessage,
+    responses: {
+      "200": { description: "Taken (any 2xx): the balance after the debit.", ...json(Webhooks.BalanceReply) },
+      "402": notAccepted("insufficient funds. The bet is refused (402 BET_REFUSED) and nothing else is sent."),
+      "4XX": notAccepted("refused (limits, unknown or blocked player …): as 402."),
+      "5XX": notAccepted("unknown outcome: the bet is rejected and a refund of this debit is queued.")
+    }
+  },
+  "transaction.credit": {
+    operationId: "operator.transaction.credit",
+    summary: "A round's result: pay the win (creditWebhookUrl, else webhookUrl)",
+    description: `Settles the debit \`data.refTransactionId\`; a credit of \`"0.00"\` closes a lost round. ${idempotent} ${retried}`,
+    id: "The credit's `data.transactionId`.",
+    body: Webhooks.CreditMessage,
+    responses: {
+      "200": { description: "Accepted (any 2xx): the balance after the credit.", ...json(Webhooks.BalanceReply) },
+      "4XX": notAccepted("retried like a 5xx (a credit cannot be refused)."),
+      "5XX": notAccepted("retried.")
+    }
+  },
+  "transaction.refund": {
+    operationId: "operator.transaction.refund",
+    summary: "Give a stake back (refundWebhookUrl, else webhookUrl)",
+    description: "Reverses the debit `data.refTransactionId` whose outcome the gateway does not know (it timed out " +
+      "or failed): give the amount back if that debit was taken, else take nothing and answer 2xx — and refuse " +
+      `that debit should it arrive later. ${idempotent} ${retried}`,
+    id: "The refund's `data.transactionId`.",
+    body: Webhooks.RefundMessage,
+    responses: {
+      "200": { description: "Accepted (any 2xx): the balance after the refund.", ...json(Webhooks.BalanceReply) },
+      "4XX": notAccepted("retried like a 5xx."),
+      "5XX": notAccepted("retried.")
+    }
+  },
+  "webhook.test": {
+    operationId: "operator.webhook.test",
+    summary: "A ping an admin sends (creditWebhookUrl, else webhookUrl)",
+    description: "Sent by `POST …/merchants/{id}/webhook-test` to check the URL and the signature; moves no money. " +
+      retried,
+    id: "`test_<uuid>`, the `deliveryId` the admin API answered.",
+    body: Webhooks.TestMessage,
+    responses: {
+      "200": { description: "Received (any 2xx; the body is not read)." },
+      "4XX": notAccepted("retried."),
+      "5XX": notAccepted("retried.")
+    }
+  }
+} as const
+
+/** The JSON Schemas of the bodies, by identifier, with `$ref`s into `components.schemas`. */
+const componentSchemas = (): Record<string, unknown> => {
+  const bodies = [
+    Webhooks.DetailsRequest,
+    Webhooks.DetailsReply,
+    Webhooks.DebitMessage,
+    Webhooks.CreditMessage,
+    Webhooks.RefundMessage,
+    Webhooks.TestMessage,
+    Webhooks.BalanceReply
+  ]
+  const schemas: Record<string, unknown> = {}
+  for (const body of bodies) Object.assign(schemas, Schema.toJsonSchemaDocument(body).definitions)
+  return JSON.parse(JSON.stringify(schemas).replaceAll("\"#/$defs/", "\"#/components/schemas/"))
+}
+
+/** The `webhooks` map: one Path Item with a `post` operation per call. */
+export const webhooks = (): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(operations).map(([name, op]) => [name, {
+    post: {
+      tags: [tag],
+      operationId: op.operationId,
+      summary: op.summary,
+      description: op.description,
+      parameters: signatureHeaders(op.id),
+      requestBody: { required: true, ...json(op.body) },
+      responses: op.responses
+    }
+  }]))
+
+/**
+ * `OpenApi.Transform` of the Api: adds the `webhooks` section, its tag and its
+ * schemas. A schema name already in the document must be the same schema.
+ */
+export const withWebhooks = (spec: Record<string, any>): Record<string, any> => {
+  const existing: Record<string, unknown> = spec["components"]?.schemas ?? {}
+  const added = componentSchemas()
+  for (const [name, schema] of Object.entries(added)) {
+    if (name in existing && JSON.stringify(existing[name]) !== JSON.stringify(schema)) {
+      throw new Error(`the webhook schema ${name} differs from the API's schema of that name`)
+    }
+  }
+  return {
+    ...spec,
+    webhooks: webhooks(),
+    tags: [...(spec["tags"] ?? []), { name: tag, description: tagDescription }],
+    components: { ...spec["components"], schemas: { ...existing, ...added } }
+  }
+}

@@ -1,0 +1,61 @@
+import { DateTime, Stream } from "effect"
+import type { Report } from "@gateway/domain"
+import * as Csv from "./Csv.ts"
+
+/**
+ * The columns of the rounds CSV: one record per transaction, the round's
+ * fields repeated on each (JSON's names; `transactionStatus` is the
+ * transaction's `status`). A round without transactions (demo, or a debit
+ * not sent yet) is one record with the transaction cells empty.
+ */
+export const roundColumns = [
+  "roundId", "createdAt", "playerId", "gameId", "sessionId", "mode", "status", "stake", "payout", "currency",
+  "transactionId", "type", "amount", "transactionStatus"
+] as const
+
+/** The columns of the summary CSV: one record per group, the JSON's `data`; no total record. */
+export const summaryColumns = ["key", "rounds", "bets", "wins", "refunds", "ggr", "currency"] as const
+
+const stamp = (date: Date) => date.toISOString().replace(/[-:]/g, "").replace(/\.\d+/, "")
+
+/** `rounds-20261101T000000Z-20261201T000000Z.csv`: made of the dates only, so nothing to escape. */
+const filename = (what: string, range: Report.ReportRange) => `${what}-${stamp(range.from)}-${stamp(range.to)}.csv`
+
+const roundRows = (round: Report.OperatorRound): ReadonlyArray<ReadonlyArray<Csv.Cell>> => {
+  const fields: ReadonlyArray<Csv.Cell> = [
+    round.roundId,
+    DateTime.formatIso(round.createdAt),
+    { untrusted: round.playerId },
+    { untrusted: round.gameId },
+    { untrusted: round.sessionId },
+    round.mode,
+    round.status,
+    round.stake,
+    round.payout ?? "",
+    round.currency
+  ]
+  return round.transactions.length === 0
+    ? [[...fields, "", "", "", ""]]
+    : round.transactions.map((t) => [...fields, t.transactionId, t.type, t.amount, t.status])
+}
+
+/** The rounds of `range` as a CSV download, streamed as they are read. */
+export const rounds = <E>(range: Report.ReportRange, stream: Stream.Stream<Report.OperatorRound, E>) =>
+  Csv.response(filename("rounds", range), roundColumns, stream, roundRows)
+
+/** A summary as a CSV download; a game's or player's key is untrusted text, a day is ours. */
+export const summary = (range: Report.ReportRange, groupBy: Report.GroupBy, answer: Report.Summary) =>
+  Csv.response(
+    filename(`summary-by-${groupBy}`, range),
+    summaryColumns,
+    Stream.fromIterable(answer.data, { chunkSize: 1000 }),
+    (group) => [[
+      groupBy === "day" ? group.key : { untrusted: group.key },
+      String(group.rounds),
+      group.bets,
+      group.wins,
+      group.refunds,
+      group.ggr,
+      answer.currency
+    ]]
+  )
