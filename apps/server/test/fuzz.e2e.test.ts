@@ -18,7 +18,7 @@
  * documented content type, a body valid for the documented schema, the
  * documented headers; invalid requests and bad credentials must not succeed.
  *
- * The default run takes 60 s of fuzzing with a fixed seed (printed). A longer
+ * The default run takes 45 s of fuzzing with a fixed seed (printed). A longer
  * one, or another seed:
  *
  *   FUZZ_SECONDS=600 FUZZ_SEED=42 DATABASE_URL=postgres://… npx vitest run apps/server/test/fuzz.e2e.test.ts
@@ -53,7 +53,7 @@ import {
   type Validators
 } from "./Fuzz.ts"
 
-const seconds = Number(process.env["FUZZ_SECONDS"] ?? "60")
+const seconds = Number(process.env["FUZZ_SECONDS"] ?? "45")
 const seed = Number(process.env["FUZZ_SEED"] ?? "20261123")
 /** FUZZ_TRACE=<operationId> prints the first requests to that operation and their answers. */
 const trace = process.env["FUZZ_TRACE"]

@@ -118,11 +118,43 @@ const viewsOf = (rows: ReadonlyArray<typeof RoundRow.Type>, others: ReadonlyArra
   })
 }
 
-const groupKeys: Record<GroupBy, string> = {
+/** The SQL key of each grouping of the summary (rounds `r`, sessions `s`). */
+export const groupKeys: Record<GroupBy, string> = {
   day: "to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
   game: "r.game_id",
   player: "s.player_id"
 }
+
+/**
+ * The one query of the ledger's sums, behind both `summary` and `ggr` (exported for the tests that explain it): the
+ * merchants' real rounds created in the range that moved money, grouped by `key` (SQL over `r`, and `s` when
+ * `bySession`). Each round carries the sums of its own ledger entries in its merchant's currency (`ledger_*`, kept
+ * by the database from the ledger: migration 0010), so a period is one index-only scan of
+ * rounds_merchant_created_idx per merchant of the VALUES list, and the ledger itself is not read; a currency asked
+ * that is not the merchant's (it never changes) finds no rounds, as it found no entries before. A failed round's
+ * debit is not in the ledger (its outcome is unknown); its refund reverses it, so the refund counts as that round's
+ * bet too, and the round nets to zero. A round without entries in the currency moved no money and is left out. The
+ * sessions are joined only to group by player. Sums are `numeric`, read as text: exact whatever their size.
+ */
+export const sumsStatement = (
+  sql: SqlClient,
+  merchants: Arr.NonEmptyReadonlyArray<{ readonly id: number; readonly currency: string }>,
+  range: ReportRange,
+  key: string,
+  bySession: boolean
+) =>
+  sql`
+    SELECT ${sql.literal(key)} AS key, count(*)::float8 AS rounds,
+      (sum(r.ledger_debit_minor) + sum(CASE WHEN r.ledger_debit_minor = 0 THEN r.ledger_refund_minor ELSE 0 END))::text
+        AS bets,
+      sum(r.ledger_credit_minor)::text AS wins, sum(r.ledger_refund_minor)::text AS refunds
+    FROM (VALUES ${sql.csv(merchants.map((m) => sql`(${m.id}::integer, ${m.currency}::text)`))}) m (id, currency)
+    JOIN merchants mc ON mc.id = m.id AND mc.currency = m.currency
+    JOIN rounds r ON r.merchant_id = m.id
+    ${bySession ? sql`JOIN game_sessions s ON s.id = r.session_id` : sql``}
+    WHERE r.mode = 'real' AND r.ledger_entries > 0
+      AND r.created_at >= ${range.from} AND r.created_at < ${range.to}
+    GROUP BY 1 ORDER BY 1`
 
 /**
  * {@link Reports} on PostgreSQL: rounds with their sessions, the ledger and
@@ -242,16 +274,8 @@ export const make = Effect.gen(function*() {
     })
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
-  // The one query of the ledger's sums, behind both `summary` and `ggr`: the merchants' real rounds created in the
-  // range, each summed in its merchant's currency, grouped by `key`. A failed round's debit is not in the ledger
-  // (its outcome is unknown); its refund reverses it, so the refund counts as that round's bet too, and the round
-  // nets to zero. Each round of the period (rounds_merchant_created_idx, per merchant of the VALUES list) sums its
-  // own ledger entries (LATERAL: one probe of ledger_entries_round_idx per round, never a scan of the whole ledger,
-  // whatever the planner thinks of its size — a plain JOIN of rounds and ledger_entries may hash the whole ledger);
-  // a round without entries in the currency moved no money and is left out. One merchant's VALUES row is folded
-  // into constants (`r.merchant_id = 7`, `l.currency = 'ETB'`: the summary's plan); for a page of merchants the
-  // planner may scan rounds, never the ledger. The sessions are joined only to group by player. JIT is off for it: on a day of 80,000 rounds its compilation cost more than a second and saved
-  // nothing (bench/results/*-reports.md).
+  // JIT is off for the sums: on a day of 80,000 rounds its compilation cost more than a second and saved nothing
+  // (bench/results/2026-11-23-reports.md).
   const sums = (
     merchants: Arr.NonEmptyReadonlyArray<{ readonly id: number; readonly currency: CurrencyCode }>,
     range: ReportRange,
@@ -260,23 +284,7 @@ export const make = Effect.gen(function*() {
   ) =>
     sql.withTransaction(Effect.andThen(
       sql`SET LOCAL jit = off`,
-      sql`
-        SELECT ${sql.literal(key)} AS key, count(*)::float8 AS rounds,
-          (sum(t.debits) + sum(CASE WHEN t.debits = 0 THEN t.refunds ELSE 0 END))::text AS bets,
-          sum(t.credits)::text AS wins, sum(t.refunds)::text AS refunds
-        FROM (VALUES ${sql.csv(merchants.map((m) => sql`(${m.id}::integer, ${m.currency}::text)`))}) m (id, currency)
-        JOIN rounds r ON r.merchant_id = m.id
-        ${bySession ? sql`JOIN game_sessions s ON s.id = r.session_id` : sql``}
-        CROSS JOIN LATERAL (
-          SELECT count(*) AS entries,
-            coalesce(sum(l.amount_minor) FILTER (WHERE l.kind = 'debit'), 0) AS debits,
-            coalesce(sum(l.amount_minor) FILTER (WHERE l.kind = 'credit'), 0) AS credits,
-            coalesce(sum(l.amount_minor) FILTER (WHERE l.kind = 'refund'), 0) AS refunds
-          FROM ledger_entries l WHERE l.round_id = r.id AND l.currency = m.currency
-        ) t
-        WHERE r.mode = 'real' AND t.entries > 0
-          AND r.created_at >= ${range.from} AND r.created_at < ${range.to}
-        GROUP BY 1 ORDER BY 1`.pipe(Effect.flatMap(decodeSums))
+      sumsStatement(sql, merchants, range, key, bySession).pipe(Effect.flatMap(decodeSums))
     ))
 
   const summary = Effect.fn("Reports.summary")(function*(

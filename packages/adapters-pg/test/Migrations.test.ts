@@ -132,4 +132,54 @@ describe("Migrations", () => {
         )
       }))
   })
+
+  layer(PgTest.layerEmpty)((it) => {
+    it.effect("0010 puts each old round's ledger sums on the round and keeps them from then on", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient
+        const released = Object.fromEntries(Object.entries(Migrations.migrations).filter(([key]) => key < "0010"))
+        yield* Migrator.make({})({ loader: Migrator.fromRecord(released), table: "gateway_migrations" })
+        const round = (n: number) => `00000000-0000-4000-8000-00000000010${n}`
+        yield* sql`
+          WITH m AS (
+            INSERT INTO merchants (email, company_name, country, currency, client_id, hashed_client_id, provider_id,
+              public_key, private_key_enc, encryption_key_enc, password_hash, otp_hash)
+            VALUES ('old@x.example', 'c', 'XX', 'ETB', gen_random_uuid(), 'h', 1, 'pk', 'x', 'y', 'p', 'o')
+            RETURNING id
+          ), s AS (
+            INSERT INTO game_sessions (id, token_hash, merchant_id, player_id, game_id, operator_session_id, currency,
+              mode, lobby, expires_at)
+            SELECT '00000000-0000-4000-8000-000000000001', '\\x01', id, 'p', 'odd-even', 'op', 'ETB', 'real', true,
+              now() + interval '1 hour' FROM m
+            RETURNING id, merchant_id
+          )
+          INSERT INTO rounds (id, session_id, merchant_id, game_id, stake_minor, selection, status, debit_id)
+          SELECT r.id::uuid, s.id, s.merchant_id, 'odd-even', 100, '"odd"', r.status, gen_random_uuid()
+          FROM s CROSS JOIN (VALUES (${round(1)}, 'settled'), (${round(2)}, 'failed'), (${round(3)}, 'refused'))
+            AS r (id, status)`
+        yield* sql`
+          INSERT INTO ledger_entries (round_id, transaction_id, kind, amount_minor, currency)
+          VALUES (${round(1)}, gen_random_uuid(), 'debit', 100, 'ETB'), (${round(1)}, gen_random_uuid(), 'credit', 9223372036854775807, 'ETB'),
+            (${round(1)}, gen_random_uuid(), 'credit', 9223372036854775807, 'ETB'), (${round(1)}, gen_random_uuid(), 'credit', 7, 'EUR'),
+            (${round(2)}, gen_random_uuid(), 'refund', 100, 'ETB')`
+
+        assert.deepStrictEqual((yield* Migrations.run).map(([id]) => id), [10])
+        const sums = () =>
+          sql<{ readonly id: string; readonly sums: string }>`
+            SELECT id::text AS id,
+              concat_ws(' ', ledger_debit_minor, ledger_credit_minor, ledger_refund_minor, ledger_entries) AS sums
+            FROM rounds ORDER BY id`
+        assert.deepStrictEqual((yield* sums()).map((row) => row.sums), [
+          "100 18446744073709551614 0 3",
+          "0 0 100 1",
+          "0 0 0 0"
+        ])
+        yield* sql`INSERT INTO ledger_entries (round_id, transaction_id, kind, amount_minor, currency)
+          VALUES (${round(3)}, gen_random_uuid(), 'refund', 5, 'ETB')`
+        assert.deepStrictEqual((yield* sums()).map((row) => row.sums).at(-1), "0 0 5 1")
+        const [index] = yield* sql<{ readonly indexdef: string }>`
+          SELECT indexdef FROM pg_indexes WHERE indexname = 'rounds_merchant_created_idx'`
+        assert.include(index?.indexdef ?? "", "(merchant_id, created_at DESC, id DESC) INCLUDE (mode, game_id, session_id")
+      }))
+  })
 })

@@ -171,32 +171,47 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
   let active = 0
   /** Stopping: what waits unsent is given back at once instead of when its lease runs out. */
   yield* Effect.addFinalizer(() => queue.release(waiting.splice(0).map(({ delivery }) => delivery.id)))
+  /**
+   * Starts waiting messages while slots are free. It runs after each claim and
+   * as soon as a send has its answer, from that send's fiber: a slot is given
+   * its next message at once, never after the claim query that may be running.
+   */
+  const startWaiting: Effect.Effect<void> = Effect.suspend(() => {
+    if (active >= concurrency || waiting.length === 0) return Effect.void
+    return Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      const late: Array<string> = []
+      const started: Array<Effect.Effect<unknown>> = []
+      while (active < concurrency && waiting.length > 0) {
+        const { delivery, merchant, claimedAt } = waiting.shift()!
+        if (now - claimedAt > startBy) {
+          late.push(delivery.id)
+          continue
+        }
+        active++
+        started.push(FiberSet.run(
+          inFlight,
+          send(delivery, merchant).pipe(
+            Effect.ensuring(Effect.suspend(() => {
+              active--
+              return Effect.andThen(startWaiting, signal)
+            })),
+            Effect.flatMap((result) => record(delivery, result)),
+            deliverySpan(delivery)
+          )
+        ))
+      }
+      return Effect.andThen(Effect.all(started, { discard: true }), queue.release(late))
+    })
+  })
   const step = Effect.gen(function*() {
     const room = 2 * concurrency - active - waiting.length
     const batch = room >= refill ? yield* queue.claim(room, leaseMs) : []
-    const now = yield* Clock.currentTimeMillis
     if (batch.length > 0) {
+      const now = yield* Clock.currentTimeMillis
       const current = yield* merchantsNow(batch)
       for (const delivery of batch) waiting.push({ delivery, merchant: current.get(delivery.merchantId), claimedAt: now })
     }
-    const late: Array<string> = []
-    while (active < concurrency && waiting.length > 0) {
-      const { delivery, merchant, claimedAt } = waiting.shift()!
-      if (now - claimedAt > startBy) {
-        late.push(delivery.id)
-        continue
-      }
-      active++
-      yield* FiberSet.run(
-        inFlight,
-        send(delivery, merchant).pipe(
-          Effect.ensuring(Effect.andThen(Effect.sync(() => active--), signal)),
-          Effect.flatMap((result) => record(delivery, result)),
-          deliverySpan(delivery)
-        )
-      )
-    }
-    yield* queue.release(late)
+    yield* startWaiting
     const mayHaveMore = room >= refill && batch.length === room
     if (!mayHaveMore) yield* Queue.take(wake)
   }).pipe(
