@@ -1,17 +1,14 @@
 import { assert, describe, layer } from "@effect/vitest"
 import type { GameSession } from "@gateway/domain/GameSession"
-import type { Merchant } from "@gateway/domain/Merchant"
 import { maxStakeMinor } from "@gateway/domain/Money"
 import { GameSessionRepo } from "@gateway/domain/ports/GameSessionRepo"
 import { Reports } from "@gateway/domain/ports/Reports"
-import { RoundLedger } from "@gateway/domain/ports/RoundLedger"
-import { makeClaims } from "@gateway/domain/testing"
 import { reportSummary } from "@gateway/domain/usecases/Reports"
 import { Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { randomUUID } from "node:crypto"
 import * as ReportsPg from "../src/ReportsPg.ts"
-import { demoRound, merchant, seedOf, transaction, walletLayer } from "./walletFixtures.ts"
+import { demoRound, merchant, realRound, sessionOf, walletLayer } from "./walletFixtures.ts"
 
 const testLayer = ReportsPg.layer.pipe(Layer.provideMerge(walletLayer))
 
@@ -19,42 +16,9 @@ const day1 = new Date("2026-03-01T10:00:00Z")
 const day2 = new Date("2026-03-02T23:59:59.999Z")
 const range = { from: new Date("2026-03-01T00:00:00Z"), to: new Date("2026-03-03T00:00:00Z") }
 
-const sessionOf = (m: Merchant, sub: string, sid: string, mode: "real" | "demo" = "real") =>
-  Effect.gen(function*() {
-    const claims = makeClaims({ mid: m.id, mode, jti: randomUUID(), sub, sid })
-    const opened = yield* (yield* GameSessionRepo).open(claims, mode === "demo" ? 10_000n : 0n, seedOf()).pipe(Effect.orDie)
-    return opened.session
-  })
-
 /** A real round begun, closed by `close`, and moved to `at`. */
-const round = (
-  session: GameSession,
-  stake: bigint,
-  at: Date,
-  close: "settle" | "fail" | "refuse",
-  payout = 0n
-) =>
-  Effect.gen(function*() {
-    const ledger = yield* RoundLedger
-    const roundId = randomUUID()
-    const debit = transaction(session, "transaction.debit", roundId, stake)
-    yield* ledger.begin({
-      roundId,
-      sessionId: session.id,
-      gameId: session.gameId,
-      stake,
-      selection: JSON.stringify("odd"),
-      fairness: { serverSeedHash: "0".repeat(64), clientSeed: "c", nonce: 0 },
-      debit
-    })
-    const credit = transaction(session, "transaction.credit", roundId, payout, debit.transactionId)
-    const refund = transaction(session, "transaction.refund", roundId, stake, debit.transactionId)
-    if (close === "settle") yield* ledger.settle(roundId, JSON.stringify({ summary: "1 odd" }), payout, credit)
-    if (close === "fail") yield* ledger.fail(roundId, refund)
-    if (close === "refuse") yield* ledger.refuse(roundId)
-    yield* (yield* SqlClient)`UPDATE rounds SET created_at = ${at} WHERE id = ${roundId}`
-    return { roundId, debit, credit, refund }
-  })
+const round = (session: GameSession, stake: bigint, at: Date, close: "settle" | "fail" | "refuse", payout = 0n) =>
+  realRound(session, stake, close, payout, at)
 
 const world = Effect.gen(function*() {
   const m = yield* merchant

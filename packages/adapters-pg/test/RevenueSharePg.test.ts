@@ -5,49 +5,22 @@ import { maxStakeMinor } from "@gateway/domain/Money"
 import { GameSessionRepo } from "@gateway/domain/ports/GameSessionRepo"
 import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
 import { Reports } from "@gateway/domain/ports/Reports"
-import { RoundLedger } from "@gateway/domain/ports/RoundLedger"
-import { makeClaims } from "@gateway/domain/testing"
 import { reportSummary } from "@gateway/domain/usecases/Reports"
 import { revenueShare, revenueShares } from "@gateway/domain/usecases/RevenueShare"
 import { Effect, Exit, Layer, Result } from "effect"
-import { SqlClient } from "effect/sql/SqlClient"
-import { randomUUID } from "node:crypto"
 import * as ReportsPg from "../src/ReportsPg.ts"
-import { demoRound, merchant, seedOf, transaction, walletLayer } from "./walletFixtures.ts"
+import { demoRound, merchant, realRound, sessionOf, walletLayer } from "./walletFixtures.ts"
 
 const testLayer = ReportsPg.layer.pipe(Layer.provideMerge(walletLayer))
 
 const range = { from: new Date("2026-04-01T00:00:00Z"), to: new Date("2026-04-03T00:00:00Z") }
 const inRange = new Date("2026-04-02T12:00:00Z")
 
-const sessionOf = (m: Merchant, mode: "real" | "demo" = "real") =>
-  Effect.gen(function*() {
-    const claims = makeClaims({ mid: m.id, mode, jti: randomUUID(), sub: "player-a", sid: "op-a" })
-    return (yield* (yield* GameSessionRepo).open(claims, mode === "demo" ? 10_000n : 0n, seedOf()).pipe(Effect.orDie)).session
-  })
+const sessionFor = (m: Merchant, mode: "real" | "demo" = "real") => sessionOf(m, "player-a", "op-a", mode)
 
 /** A real round of `stake`, settled with `payout` or failed (refunded), moved to `at`. */
 const round = (session: GameSession, stake: bigint, at: Date, close: "settle" | "fail", payout = 0n) =>
-  Effect.gen(function*() {
-    const ledger = yield* RoundLedger
-    const roundId = randomUUID()
-    const debit = transaction(session, "transaction.debit", roundId, stake)
-    yield* ledger.begin({
-      roundId,
-      sessionId: session.id,
-      gameId: session.gameId,
-      stake,
-      selection: JSON.stringify("odd"),
-      fairness: { serverSeedHash: "0".repeat(64), clientSeed: "c", nonce: 0 },
-      debit
-    })
-    if (close === "settle") {
-      yield* ledger.settle(roundId, JSON.stringify({ summary: "1 odd" }), payout, transaction(session, "transaction.credit", roundId, payout, debit.transactionId))
-    } else {
-      yield* ledger.fail(roundId, transaction(session, "transaction.refund", roundId, stake, debit.transactionId))
-    }
-    yield* (yield* SqlClient)`UPDATE rounds SET created_at = ${at} WHERE id = ${roundId}`
-  })
+  realRound(session, stake, close, payout, at)
 
 describe("ReportsPg.ggr and the revenue share", () => {
   layer(testLayer, { excludeTestServices: true })((it) => {
@@ -58,13 +31,13 @@ describe("ReportsPg.ggr and the revenue share", () => {
         const m = yield* merchant
         const other = yield* merchant
         const idle = yield* merchant
-        const a = yield* sessionOf(m)
+        const a = yield* sessionFor(m)
         yield* round(a, 1001n, inRange, "settle", 0n)
         yield* round(a, maxStakeMinor, inRange, "settle", 2n * maxStakeMinor)
         yield* round(a, 500n, inRange, "fail")
         yield* round(a, 7000n, range.to, "settle", 0n)
-        yield* round(yield* sessionOf(other), 900n, inRange, "settle", 100n)
-        const demo = yield* sessionOf(m, "demo")
+        yield* round(yield* sessionFor(other), 900n, inRange, "settle", 100n)
+        const demo = yield* sessionFor(m, "demo")
         yield* (yield* GameSessionRepo).settleDemo(demo.id, demoRound(300n, 0n)).pipe(Effect.orDie)
 
         const ggr = yield* reports.ggr([m, other, idle], range)

@@ -2,12 +2,15 @@ import type { LaunchMode } from "@gateway/domain/LaunchToken"
 import { MerchantId } from "@gateway/domain/Merchant"
 import * as Money from "@gateway/domain/Money"
 import type { SessionSeed } from "@gateway/domain/Fairness"
+import type { GameSession } from "@gateway/domain/GameSession"
 import type { DemoRound } from "@gateway/domain/ports/GameSessionRepo"
+import { RoundLedger } from "@gateway/domain/ports/RoundLedger"
 import { GameSessionRepo } from "@gateway/domain/ports/GameSessionRepo"
 import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
 import { makeClaims } from "@gateway/domain/testing"
 import type { WalletTransaction } from "@gateway/domain/Wallet"
 import { Effect, Layer, Redacted } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
 import { createHash, randomBytes, randomUUID } from "node:crypto"
 import * as DataCipher from "../src/db/DataCipher.ts"
 import * as DeliveryQueuePg from "../src/DeliveryQueuePg.ts"
@@ -87,3 +90,44 @@ export const transaction = (
   gameId: session.gameId,
   amount: Money.make(amount, "ETB")
 })
+
+/** A game session of merchant `m` for player `sub` (real: balance from the Details URL, here 0; demo: 10,000). */
+export const sessionOf = (m: { readonly id: MerchantId }, sub: string, sid: string, mode: LaunchMode = "real") =>
+  Effect.gen(function*() {
+    const claims = makeClaims({ mid: m.id, mode, jti: randomUUID(), sub, sid })
+    return (yield* (yield* GameSessionRepo).open(claims, mode === "demo" ? 10_000n : 0n, seedOf()).pipe(Effect.orDie)).session
+  })
+
+/**
+ * A real round of `stake` begun through the ledger and closed by `close`
+ * (settled paying `payout`, failed and refunded, refused, or left debiting
+ * when `undefined`), moved to `at` when given: its id and transactions.
+ */
+export const realRound = (
+  session: GameSession,
+  stake: bigint,
+  close: "settle" | "fail" | "refuse" | undefined,
+  payout = 0n,
+  at?: Date
+) =>
+  Effect.gen(function*() {
+    const ledger = yield* RoundLedger
+    const roundId = randomUUID()
+    const debit = transaction(session, "transaction.debit", roundId, stake)
+    yield* ledger.begin({
+      roundId,
+      sessionId: session.id,
+      gameId: session.gameId,
+      stake,
+      selection: JSON.stringify("odd"),
+      fairness: { serverSeedHash: "0".repeat(64), clientSeed: "c", nonce: 0 },
+      debit
+    })
+    const credit = transaction(session, "transaction.credit", roundId, payout, debit.transactionId)
+    const refund = transaction(session, "transaction.refund", roundId, stake, debit.transactionId)
+    if (close === "settle") yield* ledger.settle(roundId, JSON.stringify({ summary: "1 odd" }), payout, credit)
+    if (close === "fail") yield* ledger.fail(roundId, refund)
+    if (close === "refuse") yield* ledger.refuse(roundId)
+    if (at !== undefined) yield* (yield* SqlClient)`UPDATE rounds SET created_at = ${at} WHERE id = ${roundId}`
+    return { roundId, debit, credit, refund }
+  })
