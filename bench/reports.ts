@@ -8,7 +8,7 @@
  * Environment: BENCH_ROUNDS (10000000; another count writes <date>-reports-<n>-rounds.md), BENCH_RUNS (10),
  * BENCH_TIMEOUT_SECONDS (5400).
  */
-import { Effect, Exit, Redacted, Scope } from "effect"
+import { Effect, Redacted, Scope } from "effect"
 import { mkdirSync, writeFileSync } from "node:fs"
 import { availableParallelism, cpus, loadavg } from "node:os"
 import { join } from "node:path"
@@ -18,7 +18,7 @@ import * as PgTest from "@gateway/adapters-pg/testing"
 import { guard, killAll } from "./children.ts"
 import { gatewayEnv, startGateway } from "./gateways.ts"
 import { statusKb } from "./proc.ts"
-import { dropDatabase, serverVersion } from "./seed.ts"
+import { closeOrDrop, serverVersion } from "./seed.ts"
 
 const rounds = Number(process.env["BENCH_ROUNDS"] ?? 10_000_000)
 const runs = Number(process.env["BENCH_RUNS"] ?? 10)
@@ -327,11 +327,7 @@ try {
 } finally {
   killAll()
   log("dropping the bench database")
-  const closed = await Promise.race([
-    Effect.runPromise(Scope.close(scope, Exit.void)).then(() => true),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000).unref())
-  ])
-  if (!closed && benchDatabase !== undefined) await dropDatabase(benchDatabase).catch((e: unknown) => console.error(e))
+  await closeOrDrop(scope, benchDatabase)
   disarm()
 }
 process.exit(exitCode)

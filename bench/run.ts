@@ -5,7 +5,7 @@
  * connections only, 2 s runs), BENCH_MESSAGES (20000), BENCH_TIMEOUT_SECONDS,
  * BENCH_ONLY (parts to run, e.g. `search,launch,delivery`).
  */
-import { Effect, Exit, Redacted, Scope } from "effect"
+import { Effect, Redacted, Scope } from "effect"
 import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { availableParallelism, cpus, loadavg } from "node:os"
 import { join } from "node:path"
@@ -19,7 +19,7 @@ import { memoryWatch } from "./proc.ts"
 import { startToReady } from "./ready.ts"
 import { render, type Results, type Row } from "./report.ts"
 import { operatorScenarios, roundScenario, type Scenario } from "./scenarios.ts"
-import { dropDatabase, seed, serverVersion } from "./seed.ts"
+import { closeOrDrop, seed, serverVersion } from "./seed.ts"
 import { openSessions, rotation } from "./sessions.ts"
 
 const quick = process.env["BENCH_QUICK"] === "1"
@@ -80,15 +80,6 @@ const measureAll = async (scenarios: ReadonlyArray<Scenario>, gateway: Supervise
 
 /** The bench's own database, dropped at the end. */
 let benchDatabase: string | undefined
-
-/** Closes the scope (drops the database, stops an embedded server); false when it takes longer than `ms`. */
-const closeWithin = (scope: Scope.Closeable, ms: number): Promise<boolean> => {
-  let timer: NodeJS.Timeout | undefined
-  return Promise.race([
-    Effect.runPromise(Scope.close(scope, Exit.void)).then(() => true),
-    new Promise<boolean>((resolve) => timer = setTimeout(() => resolve(false), ms))
-  ]).finally(() => clearTimeout(timer))
-}
 
 const main = async (scope: Scope.Scope): Promise<Results> => {
   const databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedDatabaseUrl)))
@@ -207,11 +198,7 @@ try {
   memory.close()
   killAll()
   log("dropping the bench database")
-  if (!(await closeWithin(scope, 10_000))) {
-    // Seen when PgTest's admin connection has been idle for a couple of minutes: its DROP never completes.
-    console.error("bench: the database scope did not close within 10 s; dropping the database directly")
-    if (benchDatabase !== undefined) await dropDatabase(benchDatabase).catch((e: unknown) => console.error(e))
-  }
+  await closeOrDrop(scope, benchDatabase)
   for (const { pid, command } of killStrayChildren()) {
     console.error(`bench: killed stray child process ${pid}: ${command.slice(0, 200)}`)
     const dataDir = /-D (\S*\/gateway-pg-[A-Za-z0-9]+)\/pg\b/.exec(command)?.[1]

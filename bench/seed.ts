@@ -5,6 +5,7 @@
  * so no cache of it holds anything older.
  */
 import { createHash, randomBytes, randomInt } from "node:crypto"
+import { Effect, Exit, Scope } from "effect"
 import pg from "pg"
 
 /** An API key as a client sends it, with its merchant. */
@@ -140,4 +141,21 @@ export const dropDatabase = async (databaseUrl: string): Promise<void> => {
   } finally {
     await client.end()
   }
+}
+
+/**
+ * Closes the bench's scope (drops its database, stops an embedded server);
+ * when that takes over 10 s — seen when PgTest's admin connection has been
+ * idle for a couple of minutes: its DROP never completes — drops `databaseUrl`
+ * directly.
+ */
+export const closeOrDrop = async (scope: Scope.Closeable, databaseUrl: string | undefined): Promise<void> => {
+  let timer: NodeJS.Timeout | undefined
+  const closed = await Promise.race([
+    Effect.runPromise(Scope.close(scope, Exit.void)).then(() => true),
+    new Promise<boolean>((resolve) => timer = setTimeout(() => resolve(false), 10_000))
+  ]).finally(() => clearTimeout(timer))
+  if (closed || databaseUrl === undefined) return
+  console.error("bench: the database scope did not close within 10 s; dropping the database directly")
+  await dropDatabase(databaseUrl).catch((e: unknown) => console.error(e))
 }

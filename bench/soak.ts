@@ -9,7 +9,7 @@
  * Written to bench/results/<date>-soak.md. Environment as `npm run bench`
  * (DATABASE_URL, else an embedded PostgreSQL).
  */
-import { Effect, Exit, Redacted, Scope } from "effect"
+import { Effect, Redacted, Scope } from "effect"
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import * as PgTest from "@gateway/adapters-pg/testing"
@@ -19,7 +19,7 @@ import { outboxEmpty } from "./drain.ts"
 import { createMerchant, gatewayEnv, loggedKinds, startGateway } from "./gateways.ts"
 import { statusKb } from "./proc.ts"
 import { operatorScenarios, roundScenario, type Scenario } from "./scenarios.ts"
-import { dropDatabase, seed } from "./seed.ts"
+import { closeOrDrop, seed } from "./seed.ts"
 import { openSessions, rotation } from "./sessions.ts"
 
 const minutes = Number(process.env["SOAK_MINUTES"] ?? 30)
@@ -125,11 +125,7 @@ try {
   exitCode = 1
 } finally {
   killAll()
-  const closed = await Promise.race([
-    Effect.runPromise(Scope.close(scope, Exit.void)).then(() => true),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000).unref())
-  ])
-  if (!closed && database !== undefined) await dropDatabase(database).catch((e: unknown) => console.error(e))
+  await closeOrDrop(scope, database)
   disarm()
 }
 process.exit(exitCode)
