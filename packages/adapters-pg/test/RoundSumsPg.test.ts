@@ -33,18 +33,21 @@ const sumsOf = (roundIds: ReadonlyArray<string>) =>
     return roundIds.map((id) => rows.find((row) => row.id === id)?.sums)
   })
 
+/** Round `r`'s entries in its merchant's (`m`) currency, summed from the ledger itself: `t.entries`, `t.debits`, `t.credits`, `t.refunds`. */
+const ledgerOfRound = `CROSS JOIN LATERAL (
+  SELECT count(*) AS entries,
+    coalesce(sum(l.amount_minor) FILTER (WHERE l.kind = 'debit'), 0) AS debits,
+    coalesce(sum(l.amount_minor) FILTER (WHERE l.kind = 'credit'), 0) AS credits,
+    coalesce(sum(l.amount_minor) FILTER (WHERE l.kind = 'refund'), 0) AS refunds
+  FROM ledger_entries l WHERE l.round_id = r.id AND l.currency = m.currency
+) t`
+
 /** The rounds whose columns are not the sums of their ledger entries in their merchant's currency. */
 const disagreeing = Effect.gen(function*() {
   const sql = yield* SqlClient
   return yield* sql<{ readonly id: string }>`
     SELECT r.id::text AS id FROM rounds r JOIN merchants m ON m.id = r.merchant_id
-    CROSS JOIN LATERAL (
-      SELECT count(*) AS entries,
-        coalesce(sum(l.amount_minor) FILTER (WHERE l.kind = 'debit'), 0) AS debits,
-        coalesce(sum(l.amount_minor) FILTER (WHERE l.kind = 'credit'), 0) AS credits,
-        coalesce(sum(l.amount_minor) FILTER (WHERE l.kind = 'refund'), 0) AS refunds
-      FROM ledger_entries l WHERE l.round_id = r.id AND l.currency = m.currency
-    ) t
+    ${sql.literal(ledgerOfRound)}
     WHERE (r.ledger_debit_minor, r.ledger_credit_minor, r.ledger_refund_minor, r.ledger_entries)
       IS DISTINCT FROM (t.debits, t.credits, t.refunds, t.entries::integer)`
 })
@@ -58,13 +61,7 @@ const fromLedger = (merchantId: number, groupBy: GroupBy) =>
         (sum(t.debits) + sum(CASE WHEN t.debits = 0 THEN t.refunds ELSE 0 END))::text AS bets,
         sum(t.credits)::text AS wins, sum(t.refunds)::text AS refunds
       FROM rounds r JOIN game_sessions s ON s.id = r.session_id JOIN merchants m ON m.id = r.merchant_id
-      CROSS JOIN LATERAL (
-        SELECT count(*) AS entries,
-          coalesce(sum(l.amount_minor) FILTER (WHERE l.kind = 'debit'), 0) AS debits,
-          coalesce(sum(l.amount_minor) FILTER (WHERE l.kind = 'credit'), 0) AS credits,
-          coalesce(sum(l.amount_minor) FILTER (WHERE l.kind = 'refund'), 0) AS refunds
-        FROM ledger_entries l WHERE l.round_id = r.id AND l.currency = m.currency
-      ) t
+      ${sql.literal(ledgerOfRound)}
       WHERE r.merchant_id = ${merchantId} AND r.mode = 'real' AND t.entries > 0
         AND r.created_at >= ${range.from} AND r.created_at < ${range.to}
       GROUP BY 1 ORDER BY 1`
