@@ -14,6 +14,7 @@ import { SettingsLive } from "./handlers/Settings.ts"
 import { SystemLive } from "./handlers/System.ts"
 import { logRequests } from "./middleware/AccessLog.ts"
 import * as AdminAuth from "./middleware/AdminAuth.ts"
+import * as FastLaunch from "./middleware/FastLaunch.ts"
 import * as KeptGamePages from "./middleware/KeptGamePages.ts"
 import * as OperatorAuth from "./middleware/OperatorAuth.ts"
 import { noStoreByDefault } from "./middleware/CacheControl.ts"
@@ -47,14 +48,14 @@ export const routes = RouteTable.make(Api, documents)
  * `/docs` (Scalar, bundled: no CDN), bounded request bodies (413), the
  * problem+json error handling, `cache-control: no-store` unless an answer
  * says otherwise, one access-log line per request, and the games pages kept
- * encoded (answered before routing once the key checks pass).
+ * encoded and launches answered before routing once the key checks pass.
  */
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(Layer.provide(Handlers)),
   HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false } }),
   HttpRouter.middleware(
-    Effect.map(KeptGamePages.make, (keptPages) => (httpEffect) =>
-      logRequests(routes)(noStoreByDefault(answerProblems(routes)(limitBodies(keptPages(httpEffect)))))),
+    Effect.map(Effect.all([KeptGamePages.make, FastLaunch.make]), ([keptPages, fastLaunch]) => (httpEffect) =>
+      logRequests(routes)(noStoreByDefault(answerProblems(routes)(limitBodies(fastLaunch(keptPages(httpEffect))))))),
     { global: true }
   )
 ).pipe(Layer.provide(GamePages.layer))

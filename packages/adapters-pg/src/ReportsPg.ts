@@ -275,7 +275,7 @@ export const make = Effect.gen(function*() {
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
   // JIT is off for the sums: on a day of 80,000 rounds its compilation cost more than a second and saved nothing
-  // (bench/results/2026-11-23-reports.md).
+  // (bench/results/2026-11-23-reports-before-0010.md).
   const sums = (
     merchants: Arr.NonEmptyReadonlyArray<{ readonly id: number; readonly currency: CurrencyCode }>,
     range: ReportRange,

@@ -2,12 +2,14 @@ import { Effect, Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import {
+  type ApiKey,
   GameCatalog,
   Ids,
   launchFor,
   LaunchToken,
   LaunchTokenSigner,
   listGames,
+  type Merchant,
   OperatorDetails
 } from "@gateway/domain"
 import { Api } from "../api/Api.ts"
@@ -30,13 +32,31 @@ const launchAnswer = (url: LaunchToken.LaunchUrl) =>
     HttpServerResponse.setHeader("cache-control", "no-store")
   )
 
+/**
+ * A launch of an authenticated key's merchant as the API answers it: the
+ * launch URL, or its domain error as a problem; counted by outcome. The
+ * endpoint's handler and the launches answered before routing
+ * (`middleware/FastLaunch.ts`) both run this.
+ */
+export const launch = Effect.map(
+  Ports.capture(GameCatalog, OperatorDetails, LaunchTokenSigner, Ids),
+  (provide) => (merchant: Merchant.Merchant, request: LaunchToken.LaunchRequest, prefix: ApiKey.ApiKeyPrefix) =>
+    launchFor(merchant, request, prefix).pipe(
+      provide,
+      Effect.mapError(Problem.fromDomain),
+      Effect.map(launchAnswer),
+      Metrics.countLaunch
+    )
+)
+
 /** The games list and launch URLs, for operators. */
 export const GamesLive = HttpApiBuilder.group(
   Api,
   "games",
   Effect.fn(function*(handlers) {
-    const provide = yield* Ports.capture(GameCatalog, OperatorDetails, LaunchTokenSigner, Ids)
+    const provide = yield* Ports.capture(GameCatalog)
     const pages = yield* GamePages
+    const run = yield* launch
     return handlers.handleAll({
       list: ({ query, request }) => {
         const list = listGames({
@@ -46,13 +66,10 @@ export const GamesLive = HttpApiBuilder.group(
         return pages.enabled ? pages.answer(queryOf(request.url), list) : list
       },
       generateLaunchUrl: ({ query }) =>
-        Effect.gen(function*() {
-          const url = yield* launchFor(yield* CurrentMerchant, query, yield* CurrentKeyPrefix).pipe(
-            provide,
-            Effect.mapError(Problem.fromDomain)
-          )
-          return launchAnswer(url)
-        }).pipe(Metrics.countLaunch)
+        Effect.flatMap(
+          Effect.all([CurrentMerchant, CurrentKeyPrefix]),
+          ([merchant, prefix]) => run(merchant, query, prefix)
+        )
     })
   })
 )

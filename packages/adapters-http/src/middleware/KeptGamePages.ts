@@ -1,7 +1,8 @@
-import { Context, Effect, Tracer } from "effect"
+import { Context, Effect } from "effect"
 import { HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { GamesApi } from "../api/Games.ts"
 import { GamePages } from "../cache/GamePages.ts"
+import { tagRoute } from "./KeptRoute.ts"
 import * as OperatorAuth from "./OperatorAuth.ts"
 
 const path = GamesApi.endpoints.list.path
@@ -30,10 +31,7 @@ export const make = Effect.map(
         kept === undefined ? httpEffect : Effect.matchCauseEffect(verify(request), {
           onFailure: () => httpEffect,
           onSuccess: () => {
-            if (fiber.getRef(Tracer.Tracer) !== Tracer.nativeTracer) {
-              const span = Context.getOrUndefined(fiber.context, Tracer.ParentSpan)
-              if (span !== undefined && span._tag === "Span" && span.sampled) span.attribute("http.route", path)
-            }
+            tagRoute(fiber, path)
             return Effect.succeed(kept)
           }
         }))
