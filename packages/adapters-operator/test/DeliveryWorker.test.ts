@@ -185,7 +185,7 @@ describe("DeliveryWorker with a real operator on 127.0.0.1", () => {
     )
   })
 
-  it.live("sends 16 at once with as many claimed ahead, and gives back what waits unsent when it stops", () => {
+  it.live("sends 16 at once with four times as many claimed ahead, and gives back what waits unsent when it stops", () => {
     let inFlight = 0
     let most = 0
     let outbox: MemoryQueue | undefined
@@ -201,17 +201,17 @@ describe("DeliveryWorker with a real operator on 127.0.0.1", () => {
       ({ received, queue }) =>
         Effect.gen(function*() {
           outbox = queue
-          for (let n = 100; n < 140; n++) yield* queue.enqueue(credit(uuid(n)))
+          for (let n = 100; n < 200; n++) yield* queue.enqueue(credit(uuid(n)))
           yield* eventually(() => received.length === 16)
           const leased = [...queue.rows.values()].filter((r) => r.status === "queued" && r.leaseUntil > Date.now())
-          assert.strictEqual(leased.length, 32)
+          assert.strictEqual(leased.length, 80)
         })
     ).pipe(Effect.andThen(Effect.sync(() => {
       const rows = [...(outbox?.rows.values() ?? [])]
-      // 16 were being sent when the worker stopped (their lease stands); the 16 claimed ahead
-      // are free again with no attempt counted, like the 8 never claimed.
+      // 16 were being sent when the worker stopped (their lease stands); the 64 claimed ahead
+      // are free again with no attempt counted, like the 20 never claimed.
       const free = rows.filter((r) => r.status === "queued" && r.leaseUntil === 0)
-      assert.strictEqual(free.length, 24)
+      assert.strictEqual(free.length, 84)
       assert.isTrue(free.every((r) => r.attempts === 0))
       assert.strictEqual(most, 16)
     })))

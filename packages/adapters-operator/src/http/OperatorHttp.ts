@@ -47,7 +47,12 @@ const causes = (error: unknown): Array<unknown> => {
   return chain
 }
 
-const readBody = async (body: Dispatcher.ResponseData["body"]): Promise<string | undefined> => {
+const readBody = async (
+  body: Dispatcher.ResponseData["body"],
+  length: string | ReadonlyArray<string> | undefined
+): Promise<string | undefined> => {
+  // A declared length within the limit (the usual answer): read whole, without iterating the stream.
+  if (typeof length === "string" && /^\d{1,5}$/.test(length) && Number(length) <= MAX_BODY) return body.text()
   const chunks: Array<Buffer> = []
   let size = 0
   for await (const chunk of body) {
@@ -132,7 +137,7 @@ export const make = (allowPrivate: boolean) =>
           headers: { "content-type": "application/json", "user-agent": "operator-gateway/1.1", ...headers },
           body
         }).then((res) =>
-          readBody(res.body).then((text) =>
+          readBody(res.body, res.headers["content-length"]).then((text) =>
             settle(
               text === undefined
                 ? Effect.fail({ _tag: "Unreachable", detail: "the operator's answer is larger than 64 KiB" })

@@ -18,7 +18,7 @@ export interface WorkerOptions {
   readonly schedule: ReadonlyArray<number>
   /** Messages in flight at once (default 16). */
   readonly concurrency?: number | undefined
-  /** How long a claim is leased (default 30 s, at least three time-outs). */
+  /** How long a claim is leased (default 30 s, at least `aheadPerSlot` + 2 time-outs). */
   readonly leaseMs?: number | undefined
   /** The safety tick: the queue is looked at this often without a wakeup (default 1 s); retries come due on it. */
   readonly pollInterval?: Duration.Input | undefined
@@ -41,6 +41,13 @@ const notDelivered = (error: string, status?: number, retryAfter?: number): NotD
 })
 
 /**
+ * Claimed messages kept waiting per slot. A claim's round trip under load
+ * (5–10 ms) is as long as 16 slots take to send 20–40 messages: with fewer
+ * waiting, slots stood idle for the next claim (bench/README.md).
+ */
+const aheadPerSlot = 4
+
+/**
  * The outbox worker (CONTRACT §5), forked into the current scope: it claims
  * due messages when the queue wakes it (and on a safety tick), sends each to
  * the URL of its type chosen from the merchant's current settings (each
@@ -48,8 +55,10 @@ const notDelivered = (error: string, status?: number, retryAfter?: number): NotD
  * afresh with the message's own id as `webhook-id` and its stored body, at
  * most `concurrency` at once (a slot is free again as soon as the operator
  * has answered; the outcome is recorded meanwhile, the message staying leased
- * until it is). Claims take up to twice `concurrency`, the rest waiting in
- * memory for a slot, so a busy queue costs one claim per ~`concurrency` sends. 2xx → delivered; anything else → retried after
+ * until it is). Up to `aheadPerSlot` × `concurrency` claimed messages wait in
+ * memory for a slot, refilled by a claim once `concurrency` of them have
+ * gone, so a busy queue costs one claim per `concurrency` or more sends and
+ * no slot waits for a claim's round trip. 2xx → delivered; anything else → retried after
  * the schedule's next delay (jittered, an operator's `Retry-After` honoured),
  * or failed when the schedule is exhausted. Claims are leased, so no message
  * is sent by two workers at once while its attempt lasts.
@@ -59,7 +68,7 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
   const merchants = yield* MerchantRepo
   const signed = yield* SignedPost
   const concurrency = options.concurrency ?? 16
-  const leaseMs = options.leaseMs ?? Math.max(30_000, options.timeoutMs * 3)
+  const leaseMs = options.leaseMs ?? Math.max(30_000, options.timeoutMs * (aheadPerSlot + 2))
   const pollInterval = options.pollInterval ?? Duration.seconds(1)
   const traced = yield* CallSpan.exported
   /** A delivery's attempt and its recorded outcome as the root span of a trace, when traces are exported. */
@@ -158,14 +167,14 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
   yield* Effect.forkScoped(Effect.forever(Effect.andThen(Effect.sleep(pollInterval), signal)))
 
   const inFlight = yield* FiberSet.make()
-  const refill = Math.max(1, Math.floor(concurrency / 2))
-  /** Claimed messages waiting for a slot: at most `concurrency`, so one claim query serves up to twice as many sends. */
+  /** Claimed messages waiting for a slot: at most `aheadPerSlot` × `concurrency`. */
   const waiting: Array<{ readonly delivery: Delivery; readonly merchant: Merchant | undefined; readonly claimedAt: number }> = []
   /**
    * A waiting message is sent only while its lease leaves room for a whole
-   * attempt: a queue of at most `concurrency` ahead of it waits at most one
-   * time-out, so this bound is only reached when the clock jumps or the
-   * process stalls; the message is then released, to be claimed again.
+   * attempt: a queue of at most `aheadPerSlot` × `concurrency` ahead of it
+   * waits at most `aheadPerSlot` time-outs, within the default lease, so this
+   * bound is only reached when the clock jumps, the process stalls or a lease
+   * was set shorter; the message is then released, to be claimed again.
    */
   const startBy = Math.max(0, leaseMs - 2 * options.timeoutMs)
   let active = 0
@@ -204,15 +213,15 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
     })
   })
   const step = Effect.gen(function*() {
-    const room = 2 * concurrency - active - waiting.length
-    const batch = room >= refill ? yield* queue.claim(room, leaseMs) : []
+    const room = (aheadPerSlot + 1) * concurrency - active - waiting.length
+    const batch = room >= concurrency ? yield* queue.claim(room, leaseMs) : []
     if (batch.length > 0) {
       const now = yield* Clock.currentTimeMillis
       const current = yield* merchantsNow(batch)
       for (const delivery of batch) waiting.push({ delivery, merchant: current.get(delivery.merchantId), claimedAt: now })
     }
     yield* startWaiting
-    const mayHaveMore = room >= refill && batch.length === room
+    const mayHaveMore = room >= concurrency && batch.length === room
     if (!mayHaveMore) yield* Queue.take(wake)
   }).pipe(
     Effect.catchCause((cause) =>
