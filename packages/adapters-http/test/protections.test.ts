@@ -50,6 +50,16 @@ describe("rate limit per API key", () => {
     for (let i = 0; i < 3; i++) expect((await games(server, noDetailsKey)).status).toBe(200)
   })
 
+  it("charges a launch one token however it is answered: launched, refused by the domain, or a query that does not decode", async () => {
+    const server = await serve({ rateLimit: { rps: 0.5, burst: 3 } })
+    const launch = (query: string) =>
+      call(server, `${base}/games/generate-launch-url?${query}`, { headers: { "sv-api-key": liveKey } })
+    expect((await launch("gameId=odd-even&playerId=p&sessionId=s&mode=demo")).status).toBe(200)
+    expect((await launch("gameId=no-such-game&playerId=p&sessionId=s&mode=demo")).status).toBe(404)
+    expect((await launch("gameId=odd-even&playerId=p&sessionId=s&mode=bad")).status).toBe(400)
+    expect((await launch("gameId=odd-even&playerId=p&sessionId=s&mode=demo")).status).toBe(429)
+  })
+
   it("is described on the sv-api-key scheme in OpenAPI", async () => {
     const { body } = await call(limited, "/openapi.json")
     expect(body.components.securitySchemes.svApiKey.description).toMatch(/429 `RATE_LIMITED` with `retry-after`/)
@@ -80,6 +90,16 @@ describe("failed authentication per client address", () => {
     expect(failing.keyLookups()).toBe(lookups)
     expect((await from("198.51.100.2", junk(10))).status).toBe(401)
     expect((await from("198.51.100.2", liveKey)).status).toBe(200)
+  })
+
+  it("charges a refused key on generate-launch-url once to the address", async () => {
+    const launch = (key: string) =>
+      call(failing, `${base}/games/generate-launch-url?gameId=odd-even&playerId=p&sessionId=s&mode=demo`, {
+        headers: { "sv-api-key": key, "x-forwarded-for": "192.0.2.77" }
+      })
+    const junk = `sv_live.${"L".repeat(43)}.launchkey1`
+    for (let n = 0; n < 5; n++) expect((await launch(junk)).status).toBe(401)
+    expect((await launch(junk)).status).toBe(429)
   })
 
   it("counts made-up session tokens and launch tokens on the game API too", async () => {
