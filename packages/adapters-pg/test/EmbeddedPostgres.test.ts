@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
+import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as EmbeddedPostgres from "../src/db/EmbeddedPostgres.ts"
@@ -108,6 +109,35 @@ describe("EmbeddedPostgres", () => {
         const sql = yield* PgClient.make({ url: server.url, maxConnections: 1 })
         assert.deepStrictEqual(yield* sql`SELECT count(*)::int AS n FROM kept`, [{ n: 0 }])
       }))
+    }).pipe(Effect.scoped, Effect.provide(Reactivity.layer)))
+
+  it.effect("starts on another port when the one it chose is taken before PostgreSQL binds it", () =>
+    Effect.gen(function*() {
+      const dataDir = path.join(yield* tempDir, "pg")
+      const taken = yield* Effect.acquireRelease(
+        Effect.callback<net.Server>((resume) => {
+          const holder = net.createServer()
+          holder.listen(0, "127.0.0.1", () => resume(Effect.succeed(holder)))
+        }),
+        (holder) => Effect.callback<void>((resume) => void holder.close(() => resume(Effect.void)))
+      )
+      const takenPort = (taken.address() as net.AddressInfo).port
+      let asked = 0
+      const choosePort = Effect.suspend(() => {
+        asked++
+        if (asked === 1) return Effect.succeed(takenPort)
+        return Effect.callback<number>((resume) => {
+          const probe = net.createServer()
+          probe.listen(0, "127.0.0.1", () => {
+            const port = (probe.address() as net.AddressInfo).port
+            probe.close(() => resume(Effect.succeed(port)))
+          })
+        })
+      })
+      const server = yield* EmbeddedPostgres.make({ dataDir, postgresFlags: fast, choosePort })
+      assert.strictEqual(asked, 2)
+      assert.notStrictEqual(server.port, takenPort)
+      yield* answers(yield* PgClient.make({ url: server.url, maxConnections: 1 }))
     }).pipe(Effect.scoped, Effect.provide(Reactivity.layer)))
 
   it.effect("takes over a lock left by a process that is gone", () =>

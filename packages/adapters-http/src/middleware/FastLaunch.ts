@@ -2,6 +2,7 @@ import { Context, Effect, Schema } from "effect"
 import type { LaunchToken } from "@gateway/domain"
 import { FindMyWay, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { GamesApi } from "../api/Games.ts"
+import type * as Problem from "../api/Problem.ts"
 import { launch } from "../handlers/Games.ts"
 import { tagRoute } from "./KeptRoute.ts"
 import * as OperatorAuth from "./OperatorAuth.ts"
@@ -34,7 +35,7 @@ export const make = Effect.map(
   ([run, verify]) =>
   <E, R>(
     httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-  ): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, R | HttpServerRequest.HttpServerRequest> =>
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, E | Problem.Problem, R | HttpServerRequest.HttpServerRequest> =>
     Effect.withFiber((fiber) => {
       const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
       const url = request.url

@@ -30,6 +30,8 @@ export interface EmbeddedPostgresOptions {
   readonly postgresFlags?: ReadonlyArray<string> | undefined
   /** Relay postgres' own log lines to stderr. Default false: start-up is quiet. */
   readonly verbose?: boolean | undefined
+  /** The port of each start attempt. Default: one that is free on 127.0.0.1 when asked (tests give a taken one). */
+  readonly choosePort?: Effect.Effect<number, EmbeddedPostgresError> | undefined
 }
 
 /** A running embedded server. */
@@ -375,7 +377,6 @@ export const make = (
       },
       catch: (error) => fail(`cannot make ${dataDir} reachable for the postgres user: ${String(error)}`)
     })
-    const port = yield* freePort
     const initialised = fs.existsSync(path.join(dataDir, "PG_VERSION"))
     const password = yield* Effect.try({
       try: () => passwordOf(dataDir, initialised),
@@ -387,7 +388,7 @@ export const make = (
       if (log.length > 20) log.shift()
       if (options.verbose === true) process.stderr.write(`[postgres] ${String(message).trimEnd()}\n`)
     }
-    const server = new EmbeddedPostgresServer({
+    const serverAt = (port: number) => new EmbeddedPostgresServer({
       databaseDir: dataDir,
       port,
       user: "postgres",
@@ -403,14 +404,26 @@ export const make = (
     const failure = (what: string) => (error: unknown) =>
       fail(`embedded PostgreSQL in ${dataDir} failed to ${what}: ${error instanceof Error ? error.message : log.join(" | ")}`)
     if (!initialised) {
-      yield* Effect.tryPromise({ try: () => server.initialise(), catch: failure("initialise") }).pipe(
+      yield* Effect.tryPromise({ try: () => serverAt(0).initialise(), catch: failure("initialise") }).pipe(
         Effect.timeoutOrElse({ duration: "2 minutes", orElse: () => Effect.fail(failure("initialise in 2 minutes")(undefined)) })
       )
     }
-    yield* Effect.acquireRelease(
-      Effect.tryPromise({ try: () => server.start(), catch: failure("start") }).pipe(
-        Effect.timeoutOrElse({ duration: "1 minute", orElse: () => Effect.fail(failure("start in 1 minute")(undefined)) })
-      ),
+    // The port is free when chosen, but another socket (an outgoing connection's ephemeral port, say) can take it
+    // before PostgreSQL binds it: then PostgreSQL exits at once, and a newly chosen port is tried, up to three times.
+    const startAt = (port: number) =>
+      Effect.tryPromise({
+        try: () => {
+          log.length = 0
+          return serverAt(port).start()
+        },
+        catch: failure("start")
+      }).pipe(
+        Effect.timeoutOrElse({ duration: "1 minute", orElse: () => Effect.fail(failure("start in 1 minute")(undefined)) }),
+        Effect.as(port)
+      )
+    const portTaken = (error: EmbeddedPostgresError) => error.message.includes("Address already in use")
+    const port = yield* Effect.acquireRelease(
+      Effect.flatMap(options.choosePort ?? freePort, startAt).pipe(Effect.retry({ times: 2, while: portTaken })),
       () => Effect.promise(() => stopServer(dataDir))
     )
     return {
