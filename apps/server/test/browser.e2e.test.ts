@@ -291,3 +291,20 @@ describe("the game page in a real browser, framed by an operator's site", () => 
     for (const fr of frames) assert.strictEqual(await fr.locator("#app").count(), 0, "the page refuses a framer outside frameAncestors")
   })
 })
+
+describe("the API reference in a real browser", () => {
+  it("renders /docs from the bundle's own copy of Scalar, fetching nothing from elsewhere", async () => {
+    const docs = await browser.context.newPage()
+    const elsewhere: Array<string> = []
+    docs.on("request", (request) => {
+      const { hostname } = new URL(request.url())
+      if (request.url().startsWith("http") && hostname !== "127.0.0.1") elsewhere.push(request.url())
+    })
+    await docs.goto(`${gw.url}/docs`)
+    // Headings only Scalar's script renders (the page as served has none): the script was there and ran.
+    await docs.getByRole("heading", { name: "Operator Gateway" }).waitFor({ timeout: 20_000 })
+    await docs.getByText("Download OpenAPI Document").first().waitFor()
+    assert.deepStrictEqual(elsewhere, [])
+    await docs.close()
+  })
+})
