@@ -2,6 +2,8 @@
  * The bench's report: the machine, the endpoint table, the delivery table,
  * memory and start-up, then whether each target holds.
  */
+import { mkdirSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import type { Run } from "./autocannon.ts"
 import type { Drain } from "./drain.ts"
 import type { MemoryPeak } from "./proc.ts"
@@ -137,3 +139,12 @@ export const render = (results: Results): string => [
   ...verdicts(results).map((v) => `- ${v.holds ? "✔ holds" : "✘ fails"}: ${v.target} — ${v.detail}`),
   ""
 ].join("\n")
+
+/** Writes `report` to `bench/results/<YYYY-MM-DD><suffix>.md` and prints it with the file's path. */
+export const publish = (suffix: string, report: string): void => {
+  const dir = join(import.meta.dirname, "results")
+  mkdirSync(dir, { recursive: true })
+  const file = join(dir, `${new Date().toISOString().slice(0, 10)}${suffix}.md`)
+  writeFileSync(file, report)
+  console.log(`\n${report}\nWritten to ${file}`)
+}

@@ -9,15 +9,14 @@
  * BENCH_TIMEOUT_SECONDS (5400).
  */
 import { Effect, Redacted, Scope } from "effect"
-import { mkdirSync, writeFileSync } from "node:fs"
 import { availableParallelism, cpus, loadavg } from "node:os"
-import { join } from "node:path"
 import pg from "pg"
 import { adminToken, call } from "@gateway/adapters-http/testing"
 import * as PgTest from "@gateway/adapters-pg/testing"
 import { guard, killAll } from "./children.ts"
 import { gatewayEnv, startGateway } from "./gateways.ts"
 import { statusKb } from "./proc.ts"
+import { publish } from "./report.ts"
 import { closeOrDrop, serverVersion } from "./seed.ts"
 
 const rounds = Number(process.env["BENCH_ROUNDS"] ?? 10_000_000)
@@ -315,12 +314,8 @@ const scope = Effect.runSync(Scope.make())
 let exitCode = 0
 try {
   const report = render(await main(scope))
-  const dir = join(import.meta.dirname, "results")
-  mkdirSync(dir, { recursive: true })
   // A smaller month than the default is written beside the day's full run, not over it.
-  const file = join(dir, `${new Date().toISOString().slice(0, 10)}-reports${rounds === 10_000_000 ? "" : `-${rounds}-rounds`}.md`)
-  writeFileSync(file, report)
-  console.log(`\n${report}\nWritten to ${file}`)
+  publish(`-reports${rounds === 10_000_000 ? "" : `-${rounds}-rounds`}`, report)
 } catch (error) {
   console.error("bench failed:", error)
   exitCode = 1

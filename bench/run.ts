@@ -6,9 +6,8 @@
  * BENCH_ONLY (parts to run, e.g. `search,launch,delivery`).
  */
 import { Effect, Redacted, Scope } from "effect"
-import { mkdirSync, rmSync, writeFileSync } from "node:fs"
+import { rmSync } from "node:fs"
 import { availableParallelism, cpus, loadavg } from "node:os"
-import { join } from "node:path"
 import * as PgTest from "@gateway/adapters-pg/testing"
 import { measure, type Run, type Target } from "./autocannon.ts"
 import { guard, type Helper, killAll, killStrayChildren, startHelper } from "./children.ts"
@@ -17,7 +16,7 @@ import { drainPlain, drainWorker, outboxEmpty } from "./drain.ts"
 import { type BenchGateway, createMerchant, type CreatedMerchant, gatewayEnv, loggedKinds, startGateway, type Supervised, supervise } from "./gateways.ts"
 import { memoryWatch } from "./proc.ts"
 import { startToReady } from "./ready.ts"
-import { render, type Results, type Row } from "./report.ts"
+import { publish, render, type Results, type Row } from "./report.ts"
 import { operatorScenarios, roundScenario, type Scenario } from "./scenarios.ts"
 import { closeOrDrop, seed, serverVersion } from "./seed.ts"
 import { openSessions, rotation } from "./sessions.ts"
@@ -194,11 +193,7 @@ try {
   const results = await main(scope)
   const report = `${render(results)}${notes.length > 0 ? `\n## Notes\n\n${notes.map((n) => `- ${n}`).join("\n")}\n` : ""}` +
     `\nTotal bench time: ${elapsed()}.\n`
-  const dir = join(import.meta.dirname, "results")
-  mkdirSync(dir, { recursive: true })
-  const file = join(dir, `${new Date().toISOString().slice(0, 10)}${quick ? "-quick" : ""}${only === undefined ? "" : "-partial"}.md`)
-  writeFileSync(file, report)
-  console.log(`\n${report}\nWritten to ${file}`)
+  publish(`${quick ? "-quick" : ""}${only === undefined ? "" : "-partial"}`, report)
 } catch (error) {
   console.error("bench failed:", error)
   exitCode = 1

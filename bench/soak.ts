@@ -10,14 +10,13 @@
  * (DATABASE_URL, else an embedded PostgreSQL).
  */
 import { Effect, Redacted, Scope } from "effect"
-import { mkdirSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
 import * as PgTest from "@gateway/adapters-pg/testing"
 import { measure, type Run } from "./autocannon.ts"
 import { guard, killAll, startHelper } from "./children.ts"
 import { outboxEmpty } from "./drain.ts"
 import { createMerchant, gatewayEnv, loggedKinds, startGateway } from "./gateways.ts"
 import { statusKb } from "./proc.ts"
+import { publish } from "./report.ts"
 import { operatorScenarios, roundScenario, type Scenario } from "./scenarios.ts"
 import { closeOrDrop, seed } from "./seed.ts"
 import { openSessions, rotation } from "./sessions.ts"
@@ -106,11 +105,7 @@ const main = async (scope: Scope.Scope) => {
     samples.map((s) => `${s.minute.toFixed(1)}: ${s.rssMb.toFixed(0)}`).join(", "),
     ""
   ].join("\n")
-  const dir = join(import.meta.dirname, "results")
-  mkdirSync(dir, { recursive: true })
-  const file = join(dir, `${new Date().toISOString().slice(0, 10)}-soak.md`)
-  writeFileSync(file, report)
-  console.log(`\n${report}\nWritten to ${file}`)
+  publish("-soak", report)
   return databaseUrl
 }
 
