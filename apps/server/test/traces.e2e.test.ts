@@ -1,6 +1,6 @@
 import { call } from "@gateway/adapters-http/testing"
+import { json, startOperator } from "@gateway/adapters-operator/testing"
 import { Effect, Exit, Scope } from "effect"
-import { createServer } from "node:http"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { type Gateway, gateway } from "../testing/Gateway.ts"
 import { eventually, playerSession, startWallet } from "./Wallet.ts"
@@ -24,32 +24,19 @@ const consumerKind = 5
 const startReceiver = async () => {
   const spans: Array<OtlpSpan> = []
   const bodies: Array<string> = []
-  const server = createServer((req, res) => {
-    const chunks: Array<Buffer> = []
-    req.on("data", (chunk: Buffer) => chunks.push(chunk))
-    req.on("end", () => {
-      if (req.method !== "POST" || req.url !== "/v1/traces" || req.headers["content-type"] !== "application/json") {
-        res.writeHead(404).end()
-        return
-      }
-      const text = Buffer.concat(chunks).toString("utf8")
-      bodies.push(text)
-      for (const resource of JSON.parse(text).resourceSpans) {
-        const service = resource.resource.attributes.find((a: { key: string }) => a.key === "service.name")?.value.stringValue
-        for (const scope of resource.scopeSpans) for (const span of scope.spans) spans.push({ ...span, service })
-      }
-      res.writeHead(200, { "content-type": "application/json" }).end("{}")
-    })
+  const collector = await startOperator(({ method, url, headers, body }, res) => {
+    if (method !== "POST" || url !== "/v1/traces" || headers["content-type"] !== "application/json") {
+      res.writeHead(404).end()
+      return
+    }
+    bodies.push(body)
+    for (const resource of JSON.parse(body).resourceSpans) {
+      const service = resource.resource.attributes.find((a: { key: string }) => a.key === "service.name")?.value.stringValue
+      for (const scope of resource.scopeSpans) for (const span of scope.spans) spans.push({ ...span, service })
+    }
+    json(res, 200, {})
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const address = server.address()
-  const port = typeof address === "object" && address !== null ? address.port : 0
-  return {
-    url: `http://127.0.0.1:${port}`,
-    spans,
-    bodies,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve()))
-  }
+  return { url: collector.url, spans, bodies, close: collector.close }
 }
 
 const attribute = (span: OtlpSpan, key: string): unknown => {

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 
 /** A request the fake operator received. */
 export interface Received {
+  readonly method: string
   readonly url: string
   readonly headers: IncomingMessage["headers"]
   readonly body: string
@@ -16,7 +17,7 @@ export const startOperator = async (
     const chunks: Array<Buffer> = []
     req.on("data", (c: Buffer) => chunks.push(c))
     req.on("end", () => {
-      const r = { url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") }
+      const r = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") }
       received.push(r)
       reply(r, res)
     })
