@@ -114,26 +114,18 @@ describe("EmbeddedPostgres", () => {
   it.effect("starts on another port when the one it chose is taken before PostgreSQL binds it", () =>
     Effect.gen(function*() {
       const dataDir = path.join(yield* tempDir, "pg")
-      const taken = yield* Effect.acquireRelease(
-        Effect.callback<net.Server>((resume) => {
-          const holder = net.createServer()
-          holder.listen(0, "127.0.0.1", () => resume(Effect.succeed(holder)))
-        }),
-        (holder) => Effect.callback<void>((resume) => void holder.close(() => resume(Effect.void)))
-      )
-      const takenPort = (taken.address() as net.AddressInfo).port
-      let asked = 0
-      const choosePort = Effect.suspend(() => {
-        asked++
-        if (asked === 1) return Effect.succeed(takenPort)
-        return Effect.callback<number>((resume) => {
-          const probe = net.createServer()
-          probe.listen(0, "127.0.0.1", () => {
-            const port = (probe.address() as net.AddressInfo).port
-            probe.close(() => resume(Effect.succeed(port)))
-          })
-        })
+      const listening = Effect.callback<net.Server>((resume) => {
+        const holder = net.createServer()
+        holder.listen(0, "127.0.0.1", () => resume(Effect.succeed(holder)))
       })
+      const portOf = (holder: net.Server) => (holder.address() as net.AddressInfo).port
+      const closed = (holder: net.Server) => Effect.callback<void>((resume) => void holder.close(() => resume(Effect.void)))
+      const takenPort = portOf(yield* Effect.acquireRelease(listening, closed))
+      let asked = 0
+      // The first attempt gets the port held above; the next, one that was free a moment ago.
+      const choosePort = Effect.suspend(() =>
+        ++asked === 1 ? Effect.succeed(takenPort) : Effect.flatMap(listening, (free) => Effect.as(closed(free), portOf(free)))
+      )
       const server = yield* EmbeddedPostgres.make({ dataDir, postgresFlags: fast, choosePort })
       assert.strictEqual(asked, 2)
       assert.notStrictEqual(server.port, takenPort)
