@@ -1,8 +1,7 @@
 import { Context, Effect, Layer } from "effect"
-import { EventEmitter } from "node:events"
 import { lookup as dnsLookup, type LookupAddress } from "node:dns"
 import type { LookupFunction } from "node:net"
-import { Agent, type Dispatcher, request } from "undici"
+import { Agent, type Dispatcher } from "undici"
 import { isNonPublicAddress, literalAddress } from "./AddressGuard.ts"
 
 /** Why a call to an operator did not produce an answer. */
@@ -47,23 +46,87 @@ const causes = (error: unknown): Array<unknown> => {
   return chain
 }
 
-const readBody = async (
-  body: Dispatcher.ResponseData["body"],
-  length: string | ReadonlyArray<string> | undefined
-): Promise<string | undefined> => {
-  // A declared length within the limit (the usual answer): read whole, without iterating the stream.
-  if (typeof length === "string" && /^\d{1,5}$/.test(length) && Number(length) <= MAX_BODY) return body.text()
-  const chunks: Array<Buffer> = []
-  let size = 0
-  for await (const chunk of body) {
-    size += chunk.length
-    if (size > MAX_BODY) {
-      body.destroy()
-      return undefined
-    }
-    chunks.push(chunk)
+type Resume = (outcome: Effect.Effect<OperatorAnswer, CallFailure>) => void
+
+const tooLarge: CallFailure = { _tag: "Unreachable", detail: "the operator's answer is larger than 64 KiB" }
+const unreachable: CallFailure = { _tag: "Unreachable", detail: "the operator's system could not be reached" }
+const nonPublic: CallFailure = { _tag: "Refused", detail: "the operator URL resolves to a non-public address" }
+/** The reason undici is given when a call is abandoned (time-out, caller gone, answer too large). */
+const abandoned = new Error("the call was abandoned")
+
+/**
+ * One call as an undici dispatch handler: the answer's status, headers and
+ * body (whole, at most 64 KiB) and the call's time-out, resumed once. Undici's
+ * `request` wrapped each answer in a body stream, promises and an abort
+ * signal, most of the client's CPU and garbage per call (bench/README.md).
+ */
+class Call implements Dispatcher.DispatchHandler {
+  #resume: Resume | undefined
+  #controller: Dispatcher.DispatchController | undefined
+  readonly #timer: ReturnType<typeof setTimeout>
+  #status = 0
+  #headers: OperatorAnswer["headers"] = {}
+  readonly #chunks: Array<Buffer> = []
+  #size = 0
+
+  constructor(resume: Resume, timeoutMs: number) {
+    this.#resume = resume
+    this.#timer = setTimeout(() => this.#end(Effect.fail(timedOut)), timeoutMs)
   }
-  return Buffer.concat(chunks).toString("utf8")
+
+  /** Resumes the caller once; true when this ended the call. */
+  #settle(outcome: Effect.Effect<OperatorAnswer, CallFailure>): boolean {
+    const resume = this.#resume
+    if (resume === undefined) return false
+    this.#resume = undefined
+    clearTimeout(this.#timer)
+    resume(outcome)
+    return true
+  }
+
+  /** Ends the call before its answer (time-out, too large; `undefined`: the caller is gone) and aborts the request. */
+  #end(outcome: Effect.Effect<OperatorAnswer, CallFailure> | undefined): void {
+    const ended = outcome === undefined ? this.#resume !== undefined : this.#settle(outcome)
+    this.#resume = undefined
+    clearTimeout(this.#timer)
+    // Not started yet (waiting for a connection): aborted when it starts.
+    if (ended) this.#controller?.abort(abandoned)
+  }
+
+  /** The caller gave up: the request is aborted and whatever it still produces is ignored. */
+  cancel(): void {
+    this.#end(undefined)
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    if (this.#resume === undefined) controller.abort(abandoned)
+    else this.#controller = controller
+  }
+
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: OperatorAnswer["headers"]
+  ): void {
+    this.#status = statusCode
+    this.#headers = headers
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.#size += chunk.length
+    if (this.#size > MAX_BODY) return this.#end(Effect.fail(tooLarge))
+    this.#chunks.push(chunk)
+  }
+
+  onResponseEnd(): void {
+    const chunks = this.#chunks
+    const body = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")
+    this.#settle(Effect.succeed({ status: this.#status, headers: this.#headers, body }))
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | null, error: Error): void {
+    this.#settle(Effect.fail(causes(error).some((e) => e instanceof NonPublicAddress) ? nonPublic : unreachable))
+  }
 }
 
 /**
@@ -98,7 +161,8 @@ export const make = (allowPrivate: boolean) =>
       ),
       (a) => Effect.promise(() => a.close())
     )
-    const refusedUrl = (url: string): string | undefined => {
+    /** The URL to call, or why it is refused. */
+    const parsedUrl = (url: string): URL | string => {
       let parsed: URL
       try {
         parsed = new URL(url)
@@ -110,54 +174,22 @@ export const make = (allowPrivate: boolean) =>
       if (!allowPrivate && (parsed.hostname === "localhost" || (literal !== undefined && isNonPublicAddress(literal)))) {
         return "the operator URL points to a non-public address"
       }
-      return undefined
+      return parsed
     }
     const post = (url: string, headers: Readonly<Record<string, string>>, body: string, timeoutMs: number) => {
-      const refused = refusedUrl(url)
-      if (refused !== undefined) return Effect.fail<CallFailure>({ _tag: "Refused", detail: refused })
+      const target = parsedUrl(url)
+      if (typeof target === "string") return Effect.fail<CallFailure>({ _tag: "Refused", detail: target })
       return Effect.callback<OperatorAnswer, CallFailure>((resume) => {
-        // Undici takes an EventEmitter as the abort signal: one emitter a call instead of two AbortControllers
-        // (ours and the one Effect.tryPromise makes), about a fifth of the client's CPU per call.
-        const abort = new EventEmitter()
-        let settled = false
-        const settle = (outcome: Effect.Effect<OperatorAnswer, CallFailure>) => {
-          if (settled) return
-          settled = true
-          clearTimeout(timer)
-          resume(outcome)
-        }
-        const timer = setTimeout(() => {
-          settle(Effect.fail(timedOut))
-          abort.emit("abort")
-        }, timeoutMs)
-        request(url, {
+        const call = new Call(resume, timeoutMs)
+        agent.dispatch({
+          origin: target.origin,
+          path: target.pathname + target.search,
           method: "POST",
-          dispatcher: agent,
-          signal: abort,
           headers: { "content-type": "application/json", "user-agent": "operator-gateway/1.1", ...headers },
           body
-        }).then((res) =>
-          readBody(res.body, res.headers["content-length"]).then((text) =>
-            settle(
-              text === undefined
-                ? Effect.fail({ _tag: "Unreachable", detail: "the operator's answer is larger than 64 KiB" })
-                : Effect.succeed({ status: res.statusCode, headers: res.headers, body: text })
-            )
-          )
-        ).catch((error: unknown) =>
-          settle(Effect.fail(
-            causes(error).some((e) => e instanceof NonPublicAddress)
-              ? { _tag: "Refused", detail: "the operator URL resolves to a non-public address" }
-              : { _tag: "Unreachable", detail: "the operator's system could not be reached" }
-          ))
-        )
+        }, call)
         // Interrupted (the caller gave up): the call is aborted and whatever it still produces is ignored.
-        return Effect.sync(() => {
-          if (settled) return
-          settled = true
-          clearTimeout(timer)
-          abort.emit("abort")
-        })
+        return Effect.sync(() => call.cancel())
       })
     }
     return OperatorHttp.of({ allowPrivate, post })
