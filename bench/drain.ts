@@ -10,7 +10,7 @@ import { Agent, request } from "node:http"
 import pg from "pg"
 import { signMessage, type SigningKeys } from "@gateway/adapters-operator/webhooks/Signature"
 import { fetchJson, numberField } from "./json.ts"
-import { cpuMs } from "./proc.ts"
+import { cpuMs, databaseCpuMs } from "./proc.ts"
 
 const sum = (values: ReadonlyArray<number>) => values.reduce((a, b) => a + b, 0)
 
@@ -33,6 +33,8 @@ export interface Drain {
   readonly cpuMsPerMessage: number
   /** Transactions the database committed during the drain, per message (absent for the plain POSTs). */
   readonly statementsPerMessage?: number
+  /** CPU milliseconds the PostgreSQL processes spent per message (absent for the plain POSTs). */
+  readonly databaseCpuMsPerMessage?: number
 }
 
 const creditBody = (id: string) =>
@@ -109,6 +111,7 @@ export const drainWorker = async (options: DrainOptions, batch: string): Promise
   await client.connect()
   let started: number
   const cpuBefore = sum(options.pids.map(cpuMs))
+  let databaseCpuBefore = 0
   const transactionsBefore = await committed(client)
   try {
     await client.query("BEGIN")
@@ -122,6 +125,8 @@ export const drainWorker = async (options: DrainOptions, batch: string): Promise
     )
     started = performance.now()
     await client.query("COMMIT")
+    // The queueing transaction is the producer's work, not the drain's.
+    databaseCpuBefore = databaseCpuMs()
   } catch (error) {
     await client.end()
     throw error
@@ -129,6 +134,7 @@ export const drainWorker = async (options: DrainOptions, batch: string): Promise
   const received = await waitForBatch(operatorUrl, batch, messages, Date.now() + options.timeoutMs)
   const seconds = (performance.now() - started) / 1000
   const cpuMsPerMessage = (sum(options.pids.map(cpuMs)) - cpuBefore) / messages
+  const databaseCpuMsPerMessage = (databaseCpuMs() - databaseCpuBefore) / messages
   const statementsPerMessage = (await committed(client).finally(() => client.end()) - transactionsBefore) / messages
   await outboxEmpty(databaseUrl, 30_000)
   const { total, distinct } = await batchCount(operatorUrl, batch)
@@ -139,7 +145,8 @@ export const drainWorker = async (options: DrainOptions, batch: string): Promise
     complete: received >= messages,
     duplicates: total - distinct,
     cpuMsPerMessage,
-    statementsPerMessage
+    statementsPerMessage,
+    databaseCpuMsPerMessage
   }
 }
 
@@ -157,9 +164,9 @@ const postOnce = (agent: Agent, url: string, body: string, headers: Record<strin
     req.end(body)
   })
 
-/** The baseline: `messages` signed credits POSTed by plain code, `concurrency` at a time over keep-alive. */
+/** The baseline: `messages` signed credits POSTed to `walletUrl` by plain code, `concurrency` at a time over keep-alive. */
 export const drainPlain = async (
-  operatorUrl: string,
+  walletUrl: string,
   keys: SigningKeys,
   messages: number,
   concurrency = 16
@@ -174,7 +181,7 @@ export const drainPlain = async (
       while (next < ids.length) {
         const id = ids[next++] ?? ""
         const body = creditBody(id)
-        await postOnce(agent, `${operatorUrl}/wallet`, body, { ...signMessage(keys, id, Math.floor(Date.now() / 1000), body) })
+        await postOnce(agent, walletUrl, body, { ...signMessage(keys, id, Math.floor(Date.now() / 1000), body) })
       }
     }))
   } finally {

@@ -5,6 +5,7 @@
  * - `POST /details`       → 200 `{playerId, currency: "ETB", balance: "1000.00"}` at once
  * - `POST /details-slow`  → the same after 20 ms
  * - `POST /wallet`        → 200 `{balance: "1000.00"}`, counted
+ * - `POST /wallet-slow`   → the same after 20 ms (a wallet as far away as a real one)
  * - `GET /count`          → `{wallet, details, batches}`: the messages received
  *   so far; `batches` counts wallet messages whose `webhook-id` is
  *   `<batch>.<…>` by batch, in all (`total`) and once per id (`distinct`)
@@ -54,6 +55,8 @@ const playerOf = (text: string): string => {
 
 const detailsAnswer = (body: string) => JSON.stringify({ playerId: playerOf(body), currency: "ETB", balance: "1000.00" })
 
+const walletAnswer = JSON.stringify({ balance: "1000.00" })
+
 const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
   const path = (req.url ?? "/").split("?")[0]
   if (req.method === "GET" && path === "/count") return send(res, 200, counts())
@@ -69,7 +72,12 @@ const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
     case "/wallet":
       wallet++
       countBatch(String(req.headers["webhook-id"] ?? ""))
-      return send(res, 200, "{\"balance\":\"1000.00\"}")
+      return send(res, 200, walletAnswer)
+    case "/wallet-slow":
+      wallet++
+      countBatch(String(req.headers["webhook-id"] ?? ""))
+      setTimeout(() => send(res, 200, walletAnswer), 20)
+      return
     default:
       return send(res, 404, "{}")
   }

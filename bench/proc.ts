@@ -3,7 +3,7 @@
  * stime) and resident memory (VmRSS sampled, VmHWM the kernel's own peak).
  */
 import { execFileSync } from "node:child_process"
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 
 /** Clock ticks per second of /proc/<pid>/stat (`getconf CLK_TCK`, else the usual 100). */
 export const clockTicks: number = (() => {
@@ -25,6 +25,25 @@ export const cpuMs = (pid: number): number => {
   } catch {
     return 0
   }
+}
+
+/**
+ * CPU milliseconds all PostgreSQL processes on this machine have used so far
+ * (by command name; a connection that has ended no longer counts). The bench
+ * reads differences over a drain, when nothing else uses the database server.
+ */
+export const databaseCpuMs = (): number => {
+  let total = 0
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8")
+      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) === "postgres") total += cpuMs(Number(entry))
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total
 }
 
 export const statusKb = (pid: number, field: "VmRSS" | "VmHWM"): number => {

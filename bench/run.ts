@@ -12,11 +12,11 @@ import * as PgTest from "@gateway/adapters-pg/testing"
 import { measure, type Run, type Target } from "./autocannon.ts"
 import { guard, type Helper, killAll, killStrayChildren, startHelper } from "./children.ts"
 import { compareServers } from "./equivalence.ts"
-import { drainPlain, drainWorker, outboxEmpty } from "./drain.ts"
+import { type Drain, drainPlain, drainWorker, outboxEmpty } from "./drain.ts"
 import { type BenchGateway, createMerchant, type CreatedMerchant, gatewayEnv, loggedKinds, startGateway, type Supervised, supervise } from "./gateways.ts"
 import { memoryWatch } from "./proc.ts"
 import { startToReady } from "./ready.ts"
-import { publish, render, type Results, type Row } from "./report.ts"
+import { type Deliveries, publish, render, type Results, type Row } from "./report.ts"
 import { operatorScenarios, roundScenario, type Scenario } from "./scenarios.ts"
 import { closeOrDrop, seed, serverVersion } from "./seed.ts"
 import { openSessions, rotation } from "./sessions.ts"
@@ -126,7 +126,9 @@ const main = async (scope: Scope.Scope): Promise<Results> => {
     ], supervised, baseline))
   }
   const gateway = supervised.current()
-  const delivery = selected("delivery") ? await drains(databaseUrl, env, operator.url, merchant, gateway) : undefined
+  const delivery = selected("delivery")
+    ? await drains(databaseUrl, env, operator.url, merchant, seeded.slowWalletMerchant, gateway)
+    : undefined
   for (const { kind, count } of loggedKinds(gateway).slice(0, 5)) notes.push(`the gateway logged ${count}× ${kind}`)
   memory.final("gateway")
   memory.final("baseline")
@@ -143,7 +145,7 @@ const main = async (scope: Scope.Scope): Promise<Results> => {
       ["runs", `${seconds} s each after a 1 s warm-up, at ${levels.join(", ")} connections${quick ? " (BENCH_QUICK)" : ""}`],
       ["data", "10,000 seeded games (+ the built-in ones), 1,000 merchants with one API key each, keys rotated per request"],
       ...(only === undefined ? [] : [["parts", `only ${only.join(", ")} (BENCH_ONLY)`] as const]),
-      ["delivery", delivery === undefined ? "not run" : `${messages} messages per drain`]
+      ["delivery", delivery === undefined ? "not run" : `${messages} messages per drain (${Math.round(messages * 0.4)} with the wallet answering after 20 ms)`]
     ],
     rows,
     delivery,
@@ -152,38 +154,57 @@ const main = async (scope: Scope.Scope): Promise<Results> => {
   }
 }
 
-/** The drains: plain POSTs, the worker of one gateway, then of two. */
+/** Times the plain POSTs and the worker drain in turn: a slower or faster machine then weighs on both alike. */
+const pairs = 3
+
+/**
+ * The drains (bench/README.md): with the operator answering at once, plain
+ * POSTs and one gateway's worker in turn, {@link pairs} times; with its
+ * wallet answering after 20 ms, plain and one gateway; then both kinds by two
+ * gateways on the same database.
+ */
 const drains = async (
   databaseUrl: string,
   env: Record<string, string>,
   operatorUrl: string,
   merchant: CreatedMerchant,
+  slowWalletMerchant: number,
   gateway: BenchGateway
-) => {
+): Promise<Deliveries> => {
   log("waiting for the credits of the real rounds to be delivered")
   if (!(await outboxEmpty(databaseUrl, 120_000))) notes.push("the credits of the real rounds were not all delivered in 120 s")
-  // Each drain follows an unmeasured one of a tenth of its messages, as each endpoint's run follows a warm-up:
-  // the senders' code is compiled and their connections open when the measured drain starts.
+  // Each kind of drain is first run unmeasured with a tenth of its messages, as each endpoint's run follows a
+  // warm-up: the senders' code is compiled and their connections open when the measured drain starts.
   const warmUp = Math.max(1, Math.round(messages / 10))
-  log(`delivery: ${messages} messages, plain POSTs`)
-  await drainPlain(operatorUrl, merchant.keys, warmUp)
-  const plain = await drainPlain(operatorUrl, merchant.keys, messages)
-  log(`plain: ${plain.perSecond.toFixed(0)}/s; delivery worker, one gateway`)
-  const drainOptions = { databaseUrl, operatorUrl, merchantId: merchant.id, messages, timeoutMs: drainTimeoutMs }
-  const worker = async (pids: ReadonlyArray<number>, batch: string) => {
-    await drainWorker({ ...drainOptions, messages: warmUp, pids }, `${batch}-warm-up`)
-    return drainWorker({ ...drainOptions, pids }, batch)
+  const slowMessages = Math.max(1, Math.round(messages * 0.4))
+  const wallet = `${operatorUrl}/wallet`
+  const worker = (pids: ReadonlyArray<number>, merchantId: number, count: number, batch: string) =>
+    drainWorker({ databaseUrl, operatorUrl, merchantId, messages: count, timeoutMs: drainTimeoutMs, pids }, batch)
+  log(`delivery: ${messages} messages, plain POSTs and one gateway in turn, ${pairs} times`)
+  await drainPlain(wallet, merchant.keys, warmUp)
+  await worker([gateway.pid], merchant.id, warmUp, "one-warm-up")
+  const atOnce: Array<{ readonly plain: Drain; readonly one: Drain }> = []
+  for (let i = 1; i <= pairs; i++) {
+    const plain = await drainPlain(wallet, merchant.keys, messages)
+    const one = await worker([gateway.pid], merchant.id, messages, `one-${i}`)
+    log(`plain: ${plain.perSecond.toFixed(0)}/s; one gateway: ${one.perSecond.toFixed(0)}/s`)
+    atOnce.push({ plain, one })
   }
-  const one = await worker([gateway.pid], "worker-one")
-  log(`one gateway: ${one.perSecond.toFixed(0)}/s; starting a second gateway`)
+  log(`the wallet answering after 20 ms: ${slowMessages} messages, plain POSTs, then one gateway`)
+  const slowPlain = await drainPlain(`${wallet}-slow`, merchant.keys, slowMessages)
+  const slowOne = await worker([gateway.pid], slowWalletMerchant, slowMessages, "slow-one")
+  log(`plain: ${slowPlain.perSecond.toFixed(0)}/s; one gateway: ${slowOne.perSecond.toFixed(0)}/s; starting a second gateway`)
   const second = await startGateway(env)
   memory.watch("gateway #2", second.pid)
-  const two = await worker([gateway.pid, second.pid], "worker-two")
-  log(`two gateways: ${two.perSecond.toFixed(0)}/s`)
+  const both = [gateway.pid, second.pid]
+  await worker(both, merchant.id, warmUp, "two-warm-up")
+  const two = await worker(both, merchant.id, messages, "two")
+  const slowTwo = await worker(both, slowWalletMerchant, slowMessages, "slow-two")
+  log(`two gateways: ${two.perSecond.toFixed(0)}/s; the wallet answering after 20 ms: ${slowTwo.perSecond.toFixed(0)}/s`)
   memory.final("gateway #2")
   await second.stop()
   for (const { kind, count } of loggedKinds(second).slice(0, 5)) notes.push(`the second gateway logged ${count}× ${kind}`)
-  return { plain, one, two }
+  return { atOnce, two, slow: { plain: slowPlain, one: slowOne, two: slowTwo } }
 }
 
 const disarm = guard(budgetSeconds * 1000)

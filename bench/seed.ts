@@ -20,6 +20,8 @@ export interface Seeded {
   readonly fastKeys: ReadonlyArray<SeededKey>
   /** Keys of merchants whose Details URL answers after 20 ms. */
   readonly slowKeys: ReadonlyArray<SeededKey>
+  /** The merchant whose webhook URL is the stub's `/wallet-slow` (answering after 20 ms): the last one. */
+  readonly slowWalletMerchant: number
   /** Ids of the seeded games (all launchable). */
   readonly gameIds: ReadonlyArray<string>
 }
@@ -74,8 +76,8 @@ const cloneMerchants = async (client: pg.Client, first: number, count: number): 
 /**
  * Seeds `games` games and `merchants` merchants (the first made through the
  * API, id `first`). The first half of the merchants have their Details URL at
- * the stub's `/details`, the second half at `/details-slow`; all send wallet
- * messages to its `/wallet`.
+ * the stub's `/details`, the second half at `/details-slow`; all but the last
+ * send wallet messages to its `/wallet`, the last to `/wallet-slow`.
  */
 export const seed = async (
   databaseUrl: string,
@@ -88,14 +90,15 @@ export const seed = async (
     await insertGames(client, options.games)
     const ids = await cloneMerchants(client, options.first, options.merchants)
     const fast = ids.slice(0, Math.ceil(ids.length / 2))
+    const slowWalletMerchant = ids[ids.length - 1] ?? options.first
     await client.query(
       `INSERT INTO merchant_settings (merchant_id) SELECT id FROM merchants
        WHERE id NOT IN (SELECT merchant_id FROM merchant_settings)`
     )
     await client.query(
-      `UPDATE merchant_settings SET webhook_url = $1,
+      `UPDATE merchant_settings SET webhook_url = CASE WHEN merchant_id = $5 THEN $1 || '-slow' ELSE $1 END,
          user_details_url = CASE WHEN merchant_id = ANY($2::int[]) THEN $3 ELSE $4 END, updated_at = now()`,
-      [`${options.operatorUrl}/wallet`, fast, `${options.operatorUrl}/details`, `${options.operatorUrl}/details-slow`]
+      [`${options.operatorUrl}/wallet`, fast, `${options.operatorUrl}/details`, `${options.operatorUrl}/details-slow`, slowWalletMerchant]
     )
     const keys = ids.map((merchantId) => ({ merchantId, ...newKey() }))
     await client.query(
@@ -110,6 +113,7 @@ export const seed = async (
     return {
       fastKeys: seeded.filter((k) => fastSet.has(k.merchantId)),
       slowKeys: seeded.filter((k) => !fastSet.has(k.merchantId)),
+      slowWalletMerchant,
       gameIds: Array.from({ length: options.games }, (_, i) => `game-${String(i + 1).padStart(5, "0")}`)
     }
   } finally {

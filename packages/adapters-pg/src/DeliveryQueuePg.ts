@@ -1,5 +1,5 @@
 import { PgClient } from "@effect/sql-pg"
-import { FailedDelivery } from "@gateway/domain/Delivery"
+import { type Delivery, FailedDelivery } from "@gateway/domain/Delivery"
 import { MerchantId } from "@gateway/domain/Merchant"
 import { DeliveryQueue } from "@gateway/domain/ports/DeliveryQueue"
 import { WalletEventType } from "@gateway/domain/Wallet"
@@ -14,14 +14,6 @@ export interface DeliveryQueuePgOptions {
   readonly pollInterval?: Duration.Input | undefined
 }
 
-const DeliveryRow = Schema.Struct({
-  id: Schema.String,
-  merchant_id: MerchantId,
-  type: WalletEventType,
-  body: Schema.String,
-  attempts: Schema.Int,
-  created_at: Schema.DateTimeUtcFromDate
-})
 const FailedRow = Schema.Struct({
   id: Schema.String,
   merchant_id: MerchantId,
@@ -32,11 +24,30 @@ const FailedRow = Schema.Struct({
   created_at: Schema.DateTimeUtcFromDate,
   failed_at: Schema.DateTimeUtcFromDate
 })
-const decodeDeliveries = Schema.decodeUnknownEffect(Schema.Array(DeliveryRow))
 const decodeFailed = Schema.decodeUnknownEffect(Schema.Array(FailedRow))
 
-/** A delivered message's id and who waits for its mark. */
-type Mark = readonly [string, Deferred.Deferred<void>]
+const isMerchantId = Schema.is(MerchantId)
+const isEventType = Schema.is(WalletEventType)
+
+/**
+ * A claimed row as a {@link Delivery}; a row of another shape is a defect.
+ * Checked field by field: a Schema decode of each claimed row cost the worker
+ * a few per cent of its CPU per message (bench/README.md).
+ */
+const deliveryOf = (row: Record<string, unknown>): Delivery => {
+  const { id, merchant_id, type, body, attempts, created_at } = row
+  if (
+    typeof id !== "string" || !isMerchantId(merchant_id) || !isEventType(type) || typeof body !== "string" ||
+    typeof attempts !== "number" || !Number.isSafeInteger(attempts) || !(created_at instanceof Date)
+  ) throw new Error(`webhook_deliveries_claim returned a row of another shape (id ${String(id)})`)
+  return { id, merchantId: merchant_id, type, body, attempts, createdAt: DateTime.fromDateUnsafe(created_at) }
+}
+
+/** Delivered ids marked by one UPDATE, and its outcome, which each of their callers waits for. */
+interface MarkBatch {
+  readonly ids: Array<string>
+  readonly written: Deferred.Deferred<void>
+}
 /** At most this many marks in one UPDATE. */
 const maxMarks = 500
 /** Fewer marks than this wait {@link markLinger} for more before they are written. */
@@ -62,57 +73,54 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
 
   const claim = (limit: number, leaseMs: number) =>
     sql`SELECT id, merchant_id, type, body, attempts, created_at FROM webhook_deliveries_claim(${limit}, ${leaseMs / 1000}::float8)`.pipe(
-      Effect.flatMap(decodeDeliveries),
-      Effect.map((rows) =>
-        rows.map((row) => ({
-          id: row.id,
-          merchantId: row.merchant_id,
-          type: row.type,
-          body: row.body,
-          attempts: row.attempts,
-          createdAt: row.created_at
-        }))
-      ),
+      Effect.map((rows) => rows.map(deliveryOf)),
       Effect.orDie,
       Effect.withSpan("DeliveryQueue.claim")
     )
 
-  const deliveredIds = yield* Queue.unbounded<Mark>()
-  const writeMarks = (batch: ReadonlyArray<Mark>) =>
+  /** Delivered ids to be marked, oldest batch first; ids join the last batch until it holds {@link maxMarks}. */
+  const marks: Array<MarkBatch> = []
+  const marksQueued = yield* Queue.dropping<void>(1)
+  const writeMarks = (batch: MarkBatch) =>
     Effect.flatMap(
       Effect.exit(sql`
         UPDATE webhook_deliveries SET status = 'delivered', delivered_at = now(), lease_until = NULL
-        WHERE id = ANY(${batch.map(([id]) => id)}::text[]) AND status = 'pending'`.pipe(Effect.asVoid, Effect.orDie)),
-      (marked) => Effect.forEach(batch, ([, done]) => Deferred.done(done, marked), { discard: true })
+        WHERE id = ANY(${batch.ids}::text[]) AND status = 'pending'`.pipe(Effect.asVoid, Effect.orDie)),
+      (marked) => Deferred.done(batch.written, marked)
     )
   // Stopping: the marks of messages already answered are written before the database goes (the writer is
   // interrupted first — finalizers run last-added first — and puts back what it held), so they are not sent again.
-  yield* Effect.addFinalizer(() =>
-    Effect.flatMap(Queue.clear(deliveredIds), (rest) => rest.length === 0 ? Effect.void : writeMarks(rest))
-  )
-  const markDelivered = Effect.flatMap(Queue.takeBetween(deliveredIds, 1, maxMarks), (first) => {
-    const batch: Array<Mark> = [...first]
-    return Effect.gen(function*() {
-      if (batch.length < lingerBelow) {
-        yield* Effect.sleep(markLinger)
-        // The only taker: what the queue holds now is there to take, without waiting.
-        if ((yield* Queue.size(deliveredIds)) > 0) batch.push(...yield* Queue.takeBetween(deliveredIds, 1, maxMarks - batch.length))
-      }
-      yield* writeMarks(batch)
-    }).pipe(
-      // Interrupted while lingering or writing: the marks go back for the finalizer (writing one twice is harmless).
-      Effect.onInterrupt(() => Queue.offerAll(deliveredIds, batch))
-    )
-  })
-  yield* Effect.forkScoped(Effect.forever(markDelivered))
+  yield* Effect.addFinalizer(() => Effect.forEach(marks.splice(0), writeMarks, { discard: true }))
+  const writeQueued = Effect.andThen(Queue.take(marksQueued), Effect.whileLoop({
+    while: () => marks.length > 0,
+    body: () =>
+      Effect.gen(function*() {
+        // A batch still open and small waits a little for more; ids keep joining it meanwhile.
+        if (marks.length === 1 && marks[0]!.ids.length < lingerBelow) yield* Effect.sleep(markLinger)
+        const batch = marks.shift()!
+        // Interrupted while writing: the batch goes back for the finalizer (writing one twice is harmless).
+        yield* Effect.onInterrupt(writeMarks(batch), () => Effect.sync(() => marks.unshift(batch)))
+      }),
+    step: () => undefined
+  }))
+  yield* Effect.forkScoped(Effect.forever(writeQueued))
   /**
    * Marks are written together: one UPDATE (one prepared statement, the ids as an array) for the marks of a
-   * few milliseconds. A marked message's slot is free already (it stays leased until marked), so waiting
-   * costs no throughput and saves the database a statement per few messages.
+   * few milliseconds, and everyone whose id it carried waits for that one write. A marked message's slot is
+   * free already (it stays leased until marked), so waiting costs no throughput and saves the database a
+   * statement per few messages.
    */
   const delivered = (id: string) =>
-    Effect.flatMap(Deferred.make<void>(), (done) =>
-      Queue.offer(deliveredIds, [id, done]).pipe(Effect.andThen(Deferred.await(done))))
+    Effect.suspend(() => {
+      let open = marks[marks.length - 1]
+      if (open === undefined || open.ids.length >= maxMarks) {
+        open = { ids: [], written: Deferred.makeUnsafe<void>() }
+        marks.push(open)
+        Queue.offerUnsafe(marksQueued, undefined)
+      }
+      open.ids.push(id)
+      return Deferred.await(open.written)
+    })
 
   const release = (ids: ReadonlyArray<string>) =>
     ids.length === 0 ? Effect.void : sql`

@@ -42,17 +42,17 @@ export const layer: Layer.Layer<SignedPost, never, OperatorHttp | MerchantSignin
   Effect.gen(function*() {
     const http = yield* OperatorHttp
     const keys = yield* MerchantSigningKeys
-    const post = Effect.fnUntraced(function*(message: SignedMessage, traceparent: string | undefined) {
-      const secrets = yield* keys.get(message.merchantId).pipe(Effect.mapError(() => keysUnavailable))
-      const now = yield* Clock.currentTimeMillis
-      const headers = signMessage(secrets, message.messageId, Math.floor(now / 1000), message.body)
-      return yield* http.post(
-        message.url,
-        traceparent === undefined ? { ...headers } : { ...headers, traceparent },
-        message.body,
-        message.timeoutMs
-      )
-    })
+    const post = (message: SignedMessage, traceparent: string | undefined) =>
+      Effect.flatMap(Effect.mapError(keys.get(message.merchantId), () => keysUnavailable), (secrets) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const headers = signMessage(secrets, message.messageId, Math.floor(now / 1000), message.body)
+          return http.post(
+            message.url,
+            traceparent === undefined ? { ...headers } : { ...headers, traceparent },
+            message.body,
+            message.timeoutMs
+          )
+        }))
     const traced = (message: SignedMessage) =>
       Effect.flatMap(Effect.option(Effect.currentSpan), (span) =>
         post(message, span._tag === "Some" ? CallSpan.traceparent(span.value) : undefined)).pipe(

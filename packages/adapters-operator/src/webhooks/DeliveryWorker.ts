@@ -1,4 +1,4 @@
-import { Cause, Clock, Duration, Effect, FiberSet, Layer, Option, Queue, Random, Stream } from "effect"
+import { Clock, Duration, Effect, FiberSet, Layer, Option, Queue, Random, Stream } from "effect"
 import { type Delivery, noWebhookUrl } from "@gateway/domain/Delivery"
 import type { Merchant, MerchantId } from "@gateway/domain/Merchant"
 import { DeliveryQueue } from "@gateway/domain/ports/DeliveryQueue"
@@ -32,6 +32,8 @@ interface NotDelivered {
   readonly retryAfter?: number
 }
 type Attempt = { readonly _tag: "Delivered" } | NotDelivered
+
+const delivered: Attempt = { _tag: "Delivered" }
 
 const notDelivered = (error: string, status?: number, retryAfter?: number): NotDelivered => ({
   _tag: "NotDelivered",
@@ -81,36 +83,43 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
       })
       : effect
 
-  const attempt = Effect.fnUntraced(function*(delivery: Delivery, merchant: Merchant | undefined) {
-    if (merchant === undefined) return notDelivered("the merchant does not exist")
+  /** The operator's answer or why there is none, as the attempt's result (plain combinators: this runs for every message). */
+  const attempt = (delivery: Delivery, merchant: Merchant | undefined): Effect.Effect<Attempt> => {
+    if (merchant === undefined) return Effect.succeed(notDelivered("the merchant does not exist"))
     const url = webhookUrlFor(merchant.MerchantSettings, delivery.type)
-    if (url === undefined) return notDelivered(noWebhookUrl)
-    const answer = yield* signed.send({
-      merchantId: delivery.merchantId,
-      url,
-      messageId: delivery.id,
-      body: delivery.body,
-      timeoutMs: options.timeoutMs,
-      span: "DeliveryWorker.send"
-    }).pipe(
-      Effect.mapError((failure) =>
-        failure._tag === "TimedOut"
-          ? notDelivered(`no answer within ${options.timeoutMs} ms`)
-          : failure._tag === "KeysUnavailable"
-          ? notDelivered("the merchant's signing keys could not be read")
-          : notDelivered(failure.detail)
-      )
+    if (url === undefined) return Effect.succeed(notDelivered(noWebhookUrl))
+    return Effect.matchEffect(
+      signed.send({
+        merchantId: delivery.merchantId,
+        url,
+        messageId: delivery.id,
+        body: delivery.body,
+        timeoutMs: options.timeoutMs,
+        span: "DeliveryWorker.send"
+      }),
+      {
+        onFailure: (failure): Effect.Effect<Attempt> =>
+          Effect.succeed(
+            failure._tag === "TimedOut"
+              ? notDelivered(`no answer within ${options.timeoutMs} ms`)
+              : failure._tag === "KeysUnavailable"
+              ? notDelivered("the merchant's signing keys could not be read")
+              : notDelivered(failure.detail)
+          ),
+        onSuccess: (answer): Effect.Effect<Attempt> =>
+          answer.status >= 200 && answer.status < 300
+            ? Effect.succeed(delivered)
+            : Effect.map(Clock.currentTimeMillis, (now) =>
+              notDelivered(
+                `the operator answered HTTP ${answer.status}`,
+                answer.status,
+                parseRetryAfter(answer.headers["retry-after"], now)
+              ))
+      }
     )
-    if (answer.status >= 200 && answer.status < 300) return { _tag: "Delivered" } as const
-    const retryAfter = parseRetryAfter(answer.headers["retry-after"], yield* Clock.currentTimeMillis)
-    return notDelivered(`the operator answered HTTP ${answer.status}`, answer.status, retryAfter)
-  })
+  }
 
-  const record = Effect.fnUntraced(function*(delivery: Delivery, result: Attempt) {
-    if (result._tag === "Delivered") {
-      yield* queue.delivered(delivery.id)
-      return yield* Metrics.countDelivery(delivery.type, "delivered")
-    }
+  const recordFailure = Effect.fnUntraced(function*(delivery: Delivery, result: NotDelivered) {
     const delay = nextDelay(options.schedule, delivery.attempts, yield* Random.next, result.retryAfter)
     yield* Metrics.countDelivery(delivery.type, delay === undefined ? "failed" : "retry")
     yield* Effect.logWarning("webhook delivery failed").pipe(
@@ -128,24 +137,18 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
       ? queue.failed(delivery.id, result.error, result.status)
       : queue.retryLater(delivery.id, delay, result.error, result.status)
   })
+  const record = (delivery: Delivery, result: Attempt): Effect.Effect<void> =>
+    result._tag === "Delivered"
+      ? Effect.andThen(queue.delivered(delivery.id), Metrics.countDelivery(delivery.type, "delivered"))
+      : recordFailure(delivery, result)
 
   /** One attempt's result; a defect while sending counts as a failed attempt. */
   const send = (delivery: Delivery, merchant: Merchant | undefined) =>
-    attempt(delivery, merchant).pipe(
-      Effect.exit,
-      Effect.flatMap((exit) => {
-        if (exit._tag === "Success") return Effect.succeed(exit.value)
-        const failure = Cause.findErrorOption(exit.cause)
-        return Option.isSome(failure)
-          ? Effect.succeed(failure.value)
-          : Effect.as(
-            Effect.logError("webhook delivery crashed", exit.cause).pipe(
-              Effect.annotateLogs({ deliveryId: delivery.id })
-            ),
-            notDelivered("internal error while sending")
-          )
-      })
-    )
+    Effect.catchCause(attempt(delivery, merchant), (cause) =>
+      Effect.as(
+        Effect.logError("webhook delivery crashed", cause).pipe(Effect.annotateLogs({ deliveryId: delivery.id })),
+        notDelivered("internal error while sending")
+      ))
 
   /** The merchants of a claimed batch as they are now, each read once: their URLs decide where messages go. */
   const merchantsNow = (batch: ReadonlyArray<Delivery>) =>
@@ -178,6 +181,10 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
    */
   const startBy = Math.max(0, leaseMs - 2 * options.timeoutMs)
   let active = 0
+  /** The last claim was full: more may be due now. Otherwise the worker waits for a wakeup or the tick. */
+  let mayHaveMore = true
+  /** How many more messages the worker can hold: sending, and waiting for a slot. */
+  const roomToClaim = () => (aheadPerSlot + 1) * concurrency - active - waiting.length
   /** Stopping: what waits unsent is given back at once instead of when its lease runs out. */
   yield* Effect.addFinalizer(() => queue.release(waiting.splice(0).map(({ delivery }) => delivery.id)))
   /**
@@ -202,7 +209,8 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
           send(delivery, merchant).pipe(
             Effect.ensuring(Effect.suspend(() => {
               active--
-              return Effect.andThen(startWaiting, signal)
+              // The claiming fiber is woken when a claim may bring more and has room, not after every message.
+              return mayHaveMore && roomToClaim() >= concurrency ? Effect.andThen(startWaiting, signal) : startWaiting
             })),
             Effect.flatMap((result) => record(delivery, result)),
             deliverySpan(delivery)
@@ -213,7 +221,7 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
     })
   })
   const step = Effect.gen(function*() {
-    const room = (aheadPerSlot + 1) * concurrency - active - waiting.length
+    const room = roomToClaim()
     const batch = room >= concurrency ? yield* queue.claim(room, leaseMs) : []
     if (batch.length > 0) {
       const now = yield* Clock.currentTimeMillis
@@ -221,8 +229,8 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
       for (const delivery of batch) waiting.push({ delivery, merchant: current.get(delivery.merchantId), claimedAt: now })
     }
     yield* startWaiting
-    const mayHaveMore = room >= concurrency && batch.length === room
-    if (!mayHaveMore) yield* Queue.take(wake)
+    if (room >= concurrency) mayHaveMore = batch.length === room
+    if (!mayHaveMore || room < concurrency) yield* Queue.take(wake)
   }).pipe(
     Effect.catchCause((cause) =>
       Effect.andThen(Effect.logError("webhook delivery worker failed; retrying", cause), Effect.sleep(pollInterval))
