@@ -16,4 +16,17 @@ layer(PgTest.layer)("Housekeeping", (it) => {
       const [row] = yield* sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM launch_redemptions`
       assert.strictEqual(row?.n, 2)
     }))
+
+  it.effect("says why the outbox will not be vacuumed: the server's autovacuum off, or the table's", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient
+      // This machine's server and the embedded one differ: .ci/run and the embedded run take both branches.
+      const [setting] = yield* sql<{ readonly on: boolean }>`SELECT current_setting('autovacuum') = 'on' AS on`
+      const serverOff = "autovacuum is off on this PostgreSQL server"
+      yield* sql`ALTER TABLE webhook_deliveries SET (autovacuum_enabled = false)`
+      const tableOff = yield* Housekeeping.outboxVacuumOff
+      yield* sql`ALTER TABLE webhook_deliveries RESET (autovacuum_enabled)`
+      assert.strictEqual(tableOff, setting?.on ? "autovacuum is disabled for the table webhook_deliveries" : serverOff)
+      assert.strictEqual(yield* Housekeeping.outboxVacuumOff, setting?.on ? undefined : serverOff)
+    }))
 })
