@@ -163,7 +163,7 @@ describe("Migrations", () => {
             (${round(1)}, gen_random_uuid(), 'credit', 9223372036854775807, 'ETB'), (${round(1)}, gen_random_uuid(), 'credit', 7, 'EUR'),
             (${round(2)}, gen_random_uuid(), 'refund', 100, 'ETB')`
 
-        assert.deepStrictEqual((yield* Migrations.run).map(([id]) => id), [10])
+        assert.deepStrictEqual((yield* Migrations.run).map(([id]) => id).slice(0, 1), [10], "0010 runs on the old data first")
         const sums = () =>
           sql<{ readonly id: string; readonly sums: string }>`
             SELECT id::text AS id,

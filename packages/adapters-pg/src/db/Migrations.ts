@@ -12,6 +12,7 @@ import { m0007_exact_stakes } from "./migrations/0007_exact_stakes.ts"
 import { m0008_fair_rounds } from "./migrations/0008_fair_rounds.ts"
 import { m0009_reports_indexes } from "./migrations/0009_reports_indexes.ts"
 import { m0010_round_sums } from "./migrations/0010_round_sums.ts"
+import { m0011_delivery_claim_plan } from "./migrations/0011_delivery_claim_plan.ts"
 
 /**
  * The schema, one migration per entry keyed `<id>_<name>`. Migrations are
@@ -28,7 +29,8 @@ export const migrations = {
   "0007_exact_stakes": m0007_exact_stakes,
   "0008_fair_rounds": m0008_fair_rounds,
   "0009_reports_indexes": m0009_reports_indexes,
-  "0010_round_sums": m0010_round_sums
+  "0010_round_sums": m0010_round_sums,
+  "0011_delivery_claim_plan": m0011_delivery_claim_plan
 }
 
 /** The advisory lock key that serialises concurrent migrators on one database. */
