@@ -8,12 +8,17 @@ import type { Run } from "./autocannon.ts"
 import type { Drain } from "./drain.ts"
 import type { MemoryPeak } from "./proc.ts"
 
-/** One endpoint at one connection count, on both servers. */
-export interface Row {
-  readonly endpoint: string
-  readonly connections: number
+/** One run on the gateway and, right after it, one on the baseline (when the endpoint has one). */
+export interface Pair {
   readonly gateway: Run
   readonly baseline?: Run | undefined
+}
+
+/** One endpoint at one connection count, on both servers: the pair of the median ratio, and every pair run. */
+export interface Row extends Pair {
+  readonly endpoint: string
+  readonly connections: number
+  readonly pairs: ReadonlyArray<Pair>
 }
 
 /** The delivery drains (bench/README.md). */
@@ -39,7 +44,7 @@ export interface Results {
 
 const fixed = (n: number, digits: number) => Number.isFinite(n) ? n.toFixed(digits) : "—"
 const latency = (run: Run | undefined) => run === undefined ? "—" : `${fixed(run.p50, 2)} / ${fixed(run.p99, 2)}`
-const ratio = (row: Row) => row.baseline === undefined ? Number.NaN : row.gateway.rps / row.baseline.rps
+const ratio = (pair: Pair) => pair.baseline === undefined ? Number.NaN : pair.gateway.rps / pair.baseline.rps
 const failures = (run: Run | undefined) => run === undefined ? "—" : `${run.non2xx}${run.errors > 0 ? ` (+${run.errors} err)` : ""}`
 
 /** The median of some numbers. */
@@ -47,6 +52,14 @@ export const median = (values: ReadonlyArray<number>): number => {
   const sorted = [...values].sort((a, b) => a - b)
   const mid = Math.floor(sorted.length / 2)
   return sorted.length === 0 ? Number.NaN : sorted.length % 2 === 1 ? sorted[mid] ?? Number.NaN : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2
+}
+
+/** The row of some pairs of runs: the pair whose ratio is the median (the lower middle of an even count). */
+export const medianPair = (endpoint: string, connections: number, pairs: ReadonlyArray<Pair>): Row => {
+  const sorted = [...pairs].sort((a, b) => ratio(a) - ratio(b))
+  const middle = sorted[Math.floor((sorted.length - 1) / 2)]
+  if (middle === undefined) throw new Error(`${endpoint} @${connections}: no run`)
+  return { endpoint, connections, ...middle, pairs }
 }
 
 const endpointTable = (rows: ReadonlyArray<Row>): Array<string> => [
@@ -120,8 +133,15 @@ const throughputTarget = (rows: ReadonlyArray<Row>, endpoint: string, factor: nu
     const base = row.baseline
     const fast = ratio(row) >= factor
     const tail = base !== undefined && row.gateway.p99 <= base.p99
-    const clean = row.gateway.non2xx + row.gateway.errors + (base?.non2xx ?? 0) + (base?.errors ?? 0) === 0
-    return { ok: fast && tail && clean, text: `${row.connections} conns: ${fixed(ratio(row), 2)}×${tail ? "" : ", p99 worse"}${clean ? "" : ", non-2xx/errors"}` }
+    // Every run counts here, not only the median pair's.
+    const clean = row.pairs.every(({ gateway, baseline }) =>
+      gateway.non2xx + gateway.errors + (baseline?.non2xx ?? 0) + (baseline?.errors ?? 0) === 0
+    )
+    const each = row.pairs.length > 1 ? ` (pairs: ${row.pairs.map((pair) => fixed(ratio(pair), 2)).join(", ")})` : ""
+    return {
+      ok: fast && tail && clean,
+      text: `${row.connections} conns: ${fixed(ratio(row), 2)}×${each}${tail ? "" : ", p99 worse"}${clean ? "" : ", non-2xx/errors"}`
+    }
   })
   return [{
     target: `${endpoint} ≥ ${factor}× baseline, p99 ≤ baseline, 0 non-2xx`,

@@ -16,20 +16,20 @@ import { type Drain, drainPlain, drainWorker, outboxEmpty } from "./drain.ts"
 import { type BenchGateway, createMerchant, type CreatedMerchant, gatewayEnv, loggedKinds, startGateway, type Supervised, supervise } from "./gateways.ts"
 import { memoryWatch } from "./proc.ts"
 import { startToReady } from "./ready.ts"
-import { type Deliveries, publish, render, type Results, type Row } from "./report.ts"
+import { type Deliveries, medianPair, type Pair, publish, render, type Results, type Row } from "./report.ts"
 import { operatorScenarios, roundScenario, type Scenario } from "./scenarios.ts"
 import { closeOrDrop, seed, serverVersion } from "./seed.ts"
 import { openSessions, rotation } from "./sessions.ts"
 
 const quick = process.env["BENCH_QUICK"] === "1"
-const seconds = Number(process.env["BENCH_SECONDS"] ?? (quick ? 2 : 5))
+const seconds = Number(process.env["BENCH_SECONDS"] ?? (quick ? 2 : 3))
 const levels = quick ? [16] : [1, 16, 64]
 const messages = Number(process.env["BENCH_MESSAGES"] ?? (quick ? 2000 : 20_000))
 /** BENCH_ONLY: the scenarios whose name starts with one of these words (and `delivery` for the drains); all when unset. */
 const only = process.env["BENCH_ONLY"]?.split(",").map((part) => part.trim()).filter((part) => part !== "")
 const selected = (name: string) => only === undefined || only.some((part) => name.startsWith(part))
 const drainTimeoutMs = Math.max(30_000, messages * 6)
-const runs = 12 * levels.length
+const runs = (quick ? 12 : 32) * levels.length
 const budgetSeconds = Number(process.env["BENCH_TIMEOUT_SECONDS"] ?? runs * (seconds + 4) + (3 * drainTimeoutMs) / 1000 + 180)
 
 const began = performance.now()
@@ -50,28 +50,37 @@ const restartIfExited = async (gateway: Supervised, during: string) => {
   notes.push(event)
 }
 
-/** Each scenario at each connection count, on the gateway and then (when it has the endpoint) the baseline. */
+/**
+ * Runs per endpoint and connection count that has a baseline: the gateway and the baseline in turn, this many
+ * times. One run of each, 5 s apiece, moved a ratio by a third between runs minutes apart (the same code gave
+ * games page at 1 connection 7.26× and 4.53×): pairs close in time see the same machine, and the row is the pair
+ * of the median ratio, as for the drains.
+ */
+const endpointPairs = quick ? 1 : 3
+
+/** Each scenario at each connection count: the gateway and the baseline in turn (when it has the endpoint). */
 const measureAll = async (scenarios: ReadonlyArray<Scenario>, gateway: Supervised, baseline: Helper): Promise<Array<Row>> => {
   const rows: Array<Row> = []
   const baselineTarget: Target = { url: baseline.url, pid: baseline.pid }
   for (const scenario of scenarios.filter((s) => selected(s.name))) {
     for (const connections of levels) {
-      await restartIfExited(gateway, `the runs before ${scenario.name} @${connections}`)
-      const { url, pid } = gateway.current()
-      const onGateway = await measure({ url, pid }, scenario.load, connections, seconds)
-      log(`${scenario.name} @${connections} gateway: ${brief(onGateway)}`)
-      await restartIfExited(gateway, `${scenario.name} @${connections} (that row is not valid)`)
-      let onBaseline: Run | undefined
-      if (scenario.baseline) {
-        onBaseline = await measure(baselineTarget, scenario.load, connections, seconds)
-        log(`${scenario.name} @${connections} baseline: ${brief(onBaseline)}`)
-      }
-      for (const [who, run] of [["gateway", onGateway], ["baseline", onBaseline]] as const) {
-        if (run !== undefined && run.non2xx + run.errors > 0) {
-          notes.push(`${scenario.name} @${connections}, ${who}: statuses ${JSON.stringify(run.statuses)}, errors ${run.errors}`)
+      const pairs: Array<Pair> = []
+      for (let i = 1; i <= (scenario.baseline ? endpointPairs : 1); i++) {
+        const label = `${scenario.name} @${connections}${scenario.baseline && endpointPairs > 1 ? ` (pair ${i})` : ""}`
+        await restartIfExited(gateway, `the runs before ${label}`)
+        const onGateway = await measure(gateway.current(), scenario.load, connections, seconds)
+        log(`${label} gateway: ${brief(onGateway)}`)
+        await restartIfExited(gateway, `${label} (that row is not valid)`)
+        const onBaseline = scenario.baseline ? await measure(baselineTarget, scenario.load, connections, seconds) : undefined
+        if (onBaseline !== undefined) log(`${label} baseline: ${brief(onBaseline)}`)
+        for (const [who, run] of [["gateway", onGateway], ["baseline", onBaseline]] as const) {
+          if (run !== undefined && run.non2xx + run.errors > 0) {
+            notes.push(`${label}, ${who}: statuses ${JSON.stringify(run.statuses)}, errors ${run.errors}`)
+          }
         }
+        pairs.push({ gateway: onGateway, baseline: onBaseline })
       }
-      rows.push({ endpoint: scenario.name, connections, gateway: onGateway, baseline: onBaseline })
+      rows.push(medianPair(scenario.name, connections, pairs))
     }
   }
   return rows
@@ -142,7 +151,8 @@ const main = async (scope: Scope.Scope): Promise<Results> => {
       ["machine", `${availableParallelism()} cores (${cpu}), shared by the load generator, gateway, baseline, PostgreSQL and the operator stub`],
       ["load average (1 min)", `${loadAtStart.toFixed(2)} when the bench started (other work on the machine skews every number)`],
       ["database", database],
-      ["runs", `${seconds} s each after a 1 s warm-up, at ${levels.join(", ")} connections${quick ? " (BENCH_QUICK)" : ""}`],
+      ["runs", `${seconds} s each after a 1 s warm-up, at ${levels.join(", ")} connections${quick ? " (BENCH_QUICK)" : ""}; ` +
+        `endpoints with a baseline: ${endpointPairs} pair${endpointPairs > 1 ? "s" : ""} of runs (gateway, then baseline) in turn, the row is the pair of the median ratio`],
       ["data", "10,000 seeded games (+ the built-in ones), 1,000 merchants with one API key each, keys rotated per request"],
       ...(only === undefined ? [] : [["parts", `only ${only.join(", ")} (BENCH_ONLY)`] as const]),
       ["delivery", delivery === undefined ? "not run" : `${messages} messages per drain (${Math.round(messages * 0.4)} with the wallet answering after 20 ms)`]

@@ -89,34 +89,34 @@ describe("DeliveryQueuePg", () => {
 
     it.effect("a claim on a freshly queued backlog of 20,000 reads a few index entries, not the whole backlog, whatever the statistics say", () =>
       Effect.forEach(["statistics of the empty table before", "fresh statistics"] as const, (statistics) =>
-      Effect.gen(function*() {
-        const sql = yield* SqlClient
-        const queue = yield* DeliveryQueue
-        const m = yield* merchant
-        yield* sql`DELETE FROM webhook_deliveries`
-        // Earlier tests' dead rows would be visited once; the statistics now describe an empty table.
-        yield* sql`VACUUM webhook_deliveries`
-        // One statement, no ANALYZE after it: the statistics still describe the (empty) table of before.
-        yield* sql`
-          INSERT INTO webhook_deliveries (id, merchant_id, type, body)
-          SELECT 'bulk-' || g, ${m.id}, 'transaction.credit', '{}' FROM generate_series(1, 20000) g`
-        // As autovacuum's analyze does once the backlog is queued: with its size known, the planner of 0006
-        // hashed every pending row on each claim to join them to the few it had locked.
-        if (statistics === "fresh statistics") yield* sql`ANALYZE webhook_deliveries`
-        const read = sql<{ readonly n: string }>`
-          SELECT pg_stat_force_next_flush(), coalesce(sum(idx_tup_read), 0)::text AS n
-          FROM pg_stat_user_indexes WHERE relname = 'webhook_deliveries'`.pipe(
-          Effect.map(([r]) => Number(r?.n ?? 0))
-        )
-        yield* sql`SELECT pg_stat_force_next_flush()`
-        const before = yield* read
-        const batch = yield* queue.claim(16, 60_000)
-        yield* sql`SELECT pg_stat_force_next_flush()`
-        const after = yield* read
-        assert.strictEqual(batch.length, 16)
-        assert.isBelow(after - before, 1000, `index entries read by one claim, ${statistics}: ${after - before}`)
-        yield* sql`DELETE FROM webhook_deliveries`
-      }), { discard: true }))
+        Effect.gen(function*() {
+          const sql = yield* SqlClient
+          const queue = yield* DeliveryQueue
+          const m = yield* merchant
+          yield* sql`DELETE FROM webhook_deliveries`
+          // Earlier tests' dead rows would be visited once; the statistics now describe an empty table.
+          yield* sql`VACUUM webhook_deliveries`
+          // One statement: the statistics still describe the (empty) table of before, unless analyzed below.
+          yield* sql`
+            INSERT INTO webhook_deliveries (id, merchant_id, type, body)
+            SELECT 'bulk-' || g, ${m.id}, 'transaction.credit', '{}' FROM generate_series(1, 20000) g`
+          // As autovacuum's analyze does once the backlog is queued: with its size known, the planner of 0006
+          // hashed every pending row on each claim to join them to the few it had locked.
+          if (statistics === "fresh statistics") yield* sql`ANALYZE webhook_deliveries`
+          const read = sql<{ readonly n: string }>`
+            SELECT pg_stat_force_next_flush(), coalesce(sum(idx_tup_read), 0)::text AS n
+            FROM pg_stat_user_indexes WHERE relname = 'webhook_deliveries'`.pipe(
+            Effect.map(([r]) => Number(r?.n ?? 0))
+          )
+          yield* sql`SELECT pg_stat_force_next_flush()`
+          const before = yield* read
+          const batch = yield* queue.claim(16, 60_000)
+          yield* sql`SELECT pg_stat_force_next_flush()`
+          const after = yield* read
+          assert.strictEqual(batch.length, 16)
+          assert.isBelow(after - before, 1000, `index entries read by one claim, ${statistics}: ${after - before}`)
+          yield* sql`DELETE FROM webhook_deliveries`
+        }), { discard: true }))
 
     it.effect("released claims are due again at once, their attempt uncounted", () =>
       Effect.gen(function*() {
