@@ -42,20 +42,33 @@ export const ApiKeyFromString = Schema.String.check(
   Schema.decodeTo(ApiKey)
 )
 
-const decodeKey = Schema.decodeUnknownResult(ApiKeyFromString)
+/**
+ * What {@link ApiKeyFromString} accepts, as one expression: the patterns of
+ * {@link ApiKeyPrefix}, {@link ApiKeySecret} and {@link ApiKeySlug} joined by
+ * dots (at most 169 characters, within its 256). A test holds the two to the
+ * same answers on well-formed, mutated and arbitrary strings.
+ */
+const wellFormedKey = /^(sv_live|sv_test)\.([A-Za-z0-9_-]{43,128})\.([a-z0-9]{8,32})$/
 
 /**
  * Parses the `sv-api-key` header. Missing or malformed keys are
- * {@link Unauthorized}; the detail never repeats the key.
+ * {@link Unauthorized}; the detail never repeats the key. It runs on every
+ * authenticated request: one regular expression instead of the Schema
+ * decode of {@link ApiKeyFromString}, which took ~9 µs of the ~155 µs of CPU
+ * a kept games page costs at one connection (bench/README.md).
  */
 export const parseApiKey = (header: string | undefined): Result.Result<ApiKey, Unauthorized> => {
   if (header === undefined || header === "") {
     return Result.fail(new Unauthorized({ detail: "missing sv-api-key header" }))
   }
-  return Result.mapError(
-    decodeKey(header),
-    () => new Unauthorized({ detail: "malformed sv-api-key: expected <Prefix>.<Key>.<Slug>" })
-  )
+  const parts = wellFormedKey.exec(header)
+  if (parts === null) return Result.fail(new Unauthorized({ detail: "malformed sv-api-key: expected <Prefix>.<Key>.<Slug>" }))
+  const [, prefix, secret, slug] = parts as unknown as [string, ApiKeyPrefix, string, string]
+  return Result.succeed({
+    prefix,
+    secret: Redacted.make(secret, { label: "ApiKeySecret" }),
+    slug: ApiKeySlug.make(slug, { disableChecks: true })
+  })
 }
 
 /** The wire form of a key, `Prefix.Key.Slug`; only for showing a freshly issued key once. */

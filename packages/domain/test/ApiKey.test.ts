@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, Redacted, Result, Schema } from "effect"
-import { ApiKey, formatApiKey, parseApiKey } from "../src/ApiKey.ts"
+import fc from "fast-check"
+import { ApiKey, ApiKeyFromString, formatApiKey, parseApiKey } from "../src/ApiKey.ts"
 
 const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 const lower = "abcdefghijklmnopqrstuvwxyz0123456789"
@@ -38,6 +39,41 @@ describe("ApiKey", () => {
     const parts = [prefix, secret, slug]
     parts[empty] = ""
     assert.isTrue(Result.isFailure(parseApiKey(parts.join("."))))
+  })
+
+  it("parses exactly as the ApiKeyFromString schema decodes: keys with parts on and just outside their bounds, one character changed, any string", () => {
+    const decode = Schema.decodeUnknownResult(ApiKeyFromString)
+    // Each part well-formed or just outside: prefixes one step off, secrets and slugs a few characters
+    // shorter or longer than their bounds.
+    const near = (chars: string, min: number, max: number) =>
+      fc.oneof(fc.constantFrom(min - 1, min, max, max + 1), fc.integer({ min: min - 1, max: max + 1 })).chain((length) =>
+        fc.array(fc.constantFrom(...chars), { minLength: length, maxLength: length }).map((cs) => cs.join(""))
+      )
+    const nearlyWellFormed = fc.tuple(
+      fc.constantFrom("sv_live", "sv_test", "sv_dev", "sv_live_", "SV_LIVE", "sv_tes", "sv-live"),
+      near(alphabet, 43, 128),
+      near(lower, 8, 32)
+    ).map((parts) => parts.join("."))
+    const changed = fc.tuple(nearlyWellFormed, fc.nat(), fc.constantFrom("replace", "insert", "remove"), fc.constantFrom(..."._-aZ09+/= é\n\u0000"))
+      .map(([text, at, how, c]) => {
+        const i = at % (text.length + 1)
+        return text.slice(0, i) + (how === "remove" ? "" : c) + text.slice(how === "insert" ? i : i + 1)
+      })
+    fc.assert(
+      fc.property(fc.oneof(nearlyWellFormed, changed, fc.string(), fc.string({ unit: "grapheme", maxLength: 300 })), (text) => {
+        const parsed = parseApiKey(text)
+        const decoded = decode(text)
+        assert.strictEqual(Result.isSuccess(parsed), Result.isSuccess(decoded), JSON.stringify(text))
+        if (Result.isSuccess(parsed) && Result.isSuccess(decoded)) {
+          assert.deepStrictEqual(
+            [parsed.success.prefix, Redacted.value(parsed.success.secret), parsed.success.slug],
+            [decoded.success.prefix, Redacted.value(decoded.success.secret), decoded.success.slug]
+          )
+          assert.strictEqual(String(parsed.success.secret), String(decoded.success.secret))
+        }
+      }),
+      { numRuns: 3000 }
+    )
   })
 
   it("rejects a missing header, unknown prefixes, short secrets and bad slugs", () => {

@@ -13,13 +13,14 @@ import { SqlClient } from "effect/sql/SqlClient"
  * (the locked rows are joined by the primary key, one probe each), and the
  * statement is PL/pgSQL's, so each connection plans it once (a generic plan)
  * instead of on every call, as a `LANGUAGE sql` function is: planning alone
- * read hundreds of buffers per claim. Same signature, same rows, same order.
+ * read hundreds of buffers per claim. Same signature, same rows, same order;
+ * replaced in place, so instances still running the old code (a rolling
+ * upgrade) call the new one.
  */
 export const m0011_delivery_claim_plan = Effect.gen(function*() {
   const sql = yield* SqlClient
-  yield* sql`DROP FUNCTION webhook_deliveries_claim(integer, float8)`
   yield* sql`
-    CREATE FUNCTION webhook_deliveries_claim(claim_limit integer, lease_seconds float8)
+    CREATE OR REPLACE FUNCTION webhook_deliveries_claim(claim_limit integer, lease_seconds float8)
     RETURNS TABLE (id text, merchant_id integer, type text, body text, attempts integer, created_at timestamptz)
     LANGUAGE plpgsql VOLATILE
     SET enable_seqscan = off SET enable_bitmapscan = off SET enable_sort = off
