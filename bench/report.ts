@@ -117,7 +117,9 @@ const deliveryTable = (d: Deliveries): Array<string> => [
     "per message. DB CPU: the user + system time of every PostgreSQL process on the machine over the drain, per message."
 ]
 
-const mb = (peak: MemoryPeak) => `${fixed(peak.sampledMb, 1)} MB sampled, VmHWM ${fixed(peak.highWaterMb, 1)} MB`
+/** MiB (2^20 bytes), as the kernel's kB (KiB) / 1024, and the same in decimal MB. */
+const mb = (peak: MemoryPeak) =>
+  `${fixed(peak.sampledMb, 1)} MiB sampled, VmHWM ${fixed(peak.highWaterMb, 1)} MiB (${fixed(Math.max(peak.sampledMb, peak.highWaterMb) * 1.048576, 1)} MB)`
 
 /** A target and whether it holds, with the numbers that decide it. */
 interface Verdict {
@@ -173,7 +175,7 @@ const verdicts = (results: Results): Array<Verdict> => {
     ...throughputTarget(results.rows, "search", 20),
     ...throughputTarget(results.rows, "launch, operator at once", 2),
     ...(results.delivery === undefined ? [] : drains(results.delivery)),
-    { target: "gateway peak RSS < 200 MB", holds: rss < 200, detail: `${fixed(rss, 1)} MB` },
+    { target: "gateway peak RSS < 200 MB", holds: rss * 1.048576 < 200, detail: `${fixed(rss * 1.048576, 1)} MB (${fixed(rss, 1)} MiB)` },
     { target: "start to /ready < 1 s", holds: ready < 1000, detail: `median ${fixed(ready, 0)} ms` }
   ]
 }
