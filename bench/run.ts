@@ -89,7 +89,7 @@ const measureAll = async (scenarios: ReadonlyArray<Scenario>, gateway: Supervise
 }
 
 /**
- * Every endpoint for 2 s at 16 connections on both servers, unmeasured, before the first measured run: the
+ * Every endpoint for 3 s (1 + 2) at 16 connections on both servers, unmeasured, before the first measured run: the
  * first pair at 1 connection (the first runs of all) had come out a third below the two after it on the same
  * code (games page 4.65× then 6.74×, 8.15×; search 14.0× then 20.4×, 21.0×) — the servers' code not yet
  * optimised by V8 after a 1 s warm-up at one connection. Production servers run warm.
@@ -139,7 +139,7 @@ const main = async (scope: Scope.Scope): Promise<Results> => {
   log(differences.length === 0 ? "the baseline answers as the gateway does" : differences.join("\n"))
   notes.push(...differences)
 
-  log("warming up both servers: every endpoint for 2 s at 16 connections, unmeasured")
+  log("warming up both servers: every endpoint for 3 s at 16 connections, unmeasured")
   await warmUp(operatorScenarios(seeded), supervised, baseline)
   const rows = await measureAll(operatorScenarios(seeded), supervised, baseline)
   if (selected("round")) {

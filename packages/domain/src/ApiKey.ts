@@ -54,8 +54,9 @@ const wellFormedKey = /^(sv_live|sv_test)\.([A-Za-z0-9_-]{43,128})\.([a-z0-9]{8,
  * Parses the `sv-api-key` header. Missing or malformed keys are
  * {@link Unauthorized}; the detail never repeats the key. It runs on every
  * authenticated request: one regular expression instead of the Schema
- * decode of {@link ApiKeyFromString}, which took ~9 µs of the ~155 µs of CPU
- * a kept games page costs at one connection (bench/README.md).
+ * decode of {@link ApiKeyFromString} (0.9 µs instead of 2.9 µs alone; ~9 µs
+ * of the ~155 µs of CPU a kept games page cost at one connection in a
+ * profile of the bench).
  */
 export const parseApiKey = (header: string | undefined): Result.Result<ApiKey, Unauthorized> => {
   if (header === undefined || header === "") {
