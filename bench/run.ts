@@ -10,7 +10,7 @@ import { rmSync } from "node:fs"
 import { availableParallelism, cpus, loadavg } from "node:os"
 import * as PgTest from "@gateway/adapters-pg/testing"
 import { measure, type Run, type Target } from "./autocannon.ts"
-import { guard, type Helper, killAll, killStrayChildren, startHelper } from "./children.ts"
+import { guard, killAll, killStrayChildren, startHelper } from "./children.ts"
 import { compareServers } from "./equivalence.ts"
 import { type Drain, drainPlain, drainWorker, outboxEmpty } from "./drain.ts"
 import { type BenchGateway, createMerchant, type CreatedMerchant, gatewayEnv, loggedKinds, startGateway, type Supervised, supervise } from "./gateways.ts"
@@ -61,9 +61,8 @@ const restartIfExited = async (gateway: Supervised, during: string) => {
 const endpointPairs = quick ? 1 : 3
 
 /** Each scenario at each connection count: the gateway and the baseline in turn (when it has the endpoint). */
-const measureAll = async (scenarios: ReadonlyArray<Scenario>, gateway: Supervised, baseline: Helper): Promise<Array<Row>> => {
+const measureAll = async (scenarios: ReadonlyArray<Scenario>, gateway: Supervised, baselineTarget: Target): Promise<Array<Row>> => {
   const rows: Array<Row> = []
-  const baselineTarget: Target = { url: baseline.url, pid: baseline.pid }
   for (const scenario of scenarios.filter((s) => selected(s.name))) {
     for (const connections of levels) {
       const pairs: Array<Pair> = []
@@ -94,10 +93,10 @@ const measureAll = async (scenarios: ReadonlyArray<Scenario>, gateway: Supervise
  * code (games page 4.65× then 6.74×, 8.15×; search 14.0× then 20.4×, 21.0×) — the servers' code not yet
  * optimised by V8 after a 1 s warm-up at one connection. Production servers run warm.
  */
-const warmUp = async (scenarios: ReadonlyArray<Scenario>, gateway: Supervised, baseline: Helper): Promise<void> => {
+const warmUp = async (scenarios: ReadonlyArray<Scenario>, gateway: Supervised, baselineTarget: Target): Promise<void> => {
   for (const scenario of scenarios.filter((s) => selected(s.name))) {
     await measure(gateway.current(), scenario.load, 16, 2)
-    if (scenario.baseline) await measure({ url: baseline.url, pid: baseline.pid }, scenario.load, 16, 2)
+    if (scenario.baseline) await measure(baselineTarget, scenario.load, 16, 2)
   }
 }
 

@@ -1,18 +1,23 @@
 import { Redacted, Result, Schema, SchemaTransformation } from "effect"
 import { Unauthorized } from "./Auth.ts"
 
+const prefixes = ["sv_live", "sv_test"] as const
+/** What a secret and a slug may be, for their schemas and for {@link parseApiKey}'s one expression. */
+const secretPattern = "[A-Za-z0-9_-]{43,128}"
+const slugPattern = "[a-z0-9]{8,32}"
+
 /** The environment part of a key. */
-export const ApiKeyPrefix = Schema.Literals(["sv_live", "sv_test"]).annotate({ identifier: "ApiKeyPrefix" })
+export const ApiKeyPrefix = Schema.Literals(prefixes).annotate({ identifier: "ApiKeyPrefix" })
 export type ApiKeyPrefix = typeof ApiKeyPrefix.Type
 
 /** The secret part: at least 32 random bytes, base64url without padding. */
 export const ApiKeySecret = Schema.String.check(
-  Schema.isPattern(/^[A-Za-z0-9_-]{43,128}$/, { message: "must be 43 to 128 base64url characters" })
+  Schema.isPattern(new RegExp(`^${secretPattern}$`), { message: "must be 43 to 128 base64url characters" })
 )
 
 /** The public part that names the key record. */
 export const ApiKeySlug = Schema.String.check(
-  Schema.isPattern(/^[a-z0-9]{8,32}$/, { message: "must be 8 to 32 lower-case letters or digits" })
+  Schema.isPattern(new RegExp(`^${slugPattern}$`), { message: "must be 8 to 32 lower-case letters or digits" })
 ).pipe(Schema.brand("ApiKeySlug"))
 export type ApiKeySlug = typeof ApiKeySlug.Type
 
@@ -43,12 +48,13 @@ export const ApiKeyFromString = Schema.String.check(
 )
 
 /**
- * What {@link ApiKeyFromString} accepts, as one expression: the patterns of
- * {@link ApiKeyPrefix}, {@link ApiKeySecret} and {@link ApiKeySlug} joined by
- * dots (at most 169 characters, within its 256). A test holds the two to the
- * same answers on well-formed, mutated and arbitrary strings.
+ * What {@link ApiKeyFromString} accepts, as one expression: the prefixes and
+ * patterns of {@link ApiKeyPrefix}, {@link ApiKeySecret} and
+ * {@link ApiKeySlug} joined by dots (at most 169 characters, within its 256).
+ * A test holds the two to the same answers on well-formed, mutated and
+ * arbitrary strings.
  */
-const wellFormedKey = /^(sv_live|sv_test)\.([A-Za-z0-9_-]{43,128})\.([a-z0-9]{8,32})$/
+const wellFormedKey = new RegExp(`^(${prefixes.join("|")})\\.(${secretPattern})\\.(${slugPattern})$`)
 
 /**
  * Parses the `sv-api-key` header. Missing or malformed keys are
