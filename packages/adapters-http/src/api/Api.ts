@@ -37,7 +37,15 @@ export class Api extends HttpApi.make("operator-gateway")
   .add(PlayApi)
   .add(ReportsApi)
   .add(RevenueShareApi)
-  .annotateMerge(OpenApi.annotations({ title: "Operator Gateway", version: "1.1.0", description }))
+  .annotateMerge(OpenApi.annotations({
+    title: "Operator Gateway",
+    version: "1.1.0",
+    description,
+    // `UNLICENSED` in package.json: no public licence. SPDX has no id for that; `LicenseRef-` names one of our own.
+    license: { name: "Proprietary: all rights reserved", identifier: "LicenseRef-Proprietary" },
+    // Relative: every path is absolute from the origin the document is fetched from (each deployment has its own).
+    servers: [{ url: "/", description: "The gateway that serves this document" }]
+  }))
   // Request bodies are closed, as the document says (`additionalProperties: false`): an unknown or misspelt
   // field is 400 VALIDATION_FAILED naming it, never silently ignored.
   .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error" })

@@ -11,7 +11,8 @@ export class PlayApi extends HttpApiGroup.make("play", { topLevel: true })
     HttpApiEndpoint.get("page", "/play/:gameId", {
       params: { gameId: Schema.String.check(Schema.isMaxLength(64)) },
       query: { token: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(4096))) },
-      success: Html
+      success: Html,
+      error: Problem.responses()
     })
       .annotate(OpenApi.Summary, "The game page (the launch URL of built-in games)")
       .annotate(
@@ -33,4 +34,5 @@ export class PlayApi extends HttpApiGroup.make("play", { topLevel: true })
     }).annotate(OpenApi.Summary, "The image of a built-in game (`<id>.svg`)")
   )
   .annotate(OpenApi.Title, "Game page")
+  .annotate(OpenApi.Description, "The built-in games' HTML page (the launch URL of built-in games) and their images; no authentication (the page redeems the launch token itself).")
 {}

@@ -175,15 +175,12 @@ export const fromDomain = (error: DomainError): Problem =>
 const isProblemOf = (status: ProblemStatus, accepted: ReadonlyArray<ProblemCode>) => (u: unknown): u is Problem =>
   u instanceof Problem && u.status === status && accepted.includes(u.code)
 
-/**
- * The declaration of one error status of an endpoint: the problem+json body
- * with `code` limited to `accepted`, described in OpenAPI with those codes.
- */
-export const response = (status: ProblemStatus, accepted: ReadonlyArray<ProblemCode>) => {
+const declare = (status: ProblemStatus, accepted: ReadonlyArray<ProblemCode>) => {
+  const [only] = accepted
   const Body = Schema.Struct({
     success: Schema.Literal(false),
     status: Schema.Literal(status),
-    code: Schema.Literals(accepted),
+    code: accepted.length === 1 && only !== undefined ? Schema.Literal(only) : Schema.Literals(accepted),
     title: Schema.String,
     detail: Schema.String
   })
@@ -198,6 +195,26 @@ export const response = (status: ProblemStatus, accepted: ReadonlyArray<ProblemC
     HttpApiSchema.status(status),
     HttpApiSchema.asJson({ contentType })
   ).annotate({ description: `${titles[status]}: ${accepted.join(", ")}` })
+}
+
+const declared = new Map<string, ReturnType<typeof declare>>()
+const order = Object.keys(codes)
+
+/**
+ * The declaration of one error status of an endpoint: the problem+json body
+ * with `code` limited to `accepted`, described in OpenAPI with those codes.
+ * The same status and codes give the same schema, so an endpoint and its
+ * security middleware that both declare 401 UNAUTHORIZED document it once
+ * (not an `anyOf` of two equal schemas).
+ */
+export const response = (status: ProblemStatus, accepted: ReadonlyArray<ProblemCode>) => {
+  const sorted = [...new Set(accepted)].sort((a, b) => order.indexOf(a) - order.indexOf(b))
+  const key = `${status} ${sorted.join(" ")}`
+  const known = declared.get(key)
+  if (known !== undefined) return known
+  const made = declare(status, sorted)
+  declared.set(key, made)
+  return made
 }
 
 /** The error statuses of an endpoint from the codes it can answer with, one declaration per status. */
