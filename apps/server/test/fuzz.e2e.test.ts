@@ -31,6 +31,7 @@ import { randomBytes } from "node:crypto"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Gateway, spawnGateway } from "../testing/Gateway.ts"
+import { findingsOf, type PrismProxy, startPrism } from "./Prism.ts"
 import {
   type AuthChoice,
   checkAnswer,
@@ -61,6 +62,8 @@ const API = "/api/v1.1/operator-api"
 
 let gw: Gateway | undefined
 let operator: Awaited<ReturnType<typeof startOperator>> | undefined
+/** Prism in front of the gateway, with `--errors` (for valid requests) and without (for invalid ones). */
+let prism: { readonly strict: PrismProxy; readonly lenient: PrismProxy } | undefined
 
 /**
  * The run's own database on the server at DATABASE_URL (the test run's global setup provides one), made
@@ -115,6 +118,8 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
+  await prism?.strict.stop()
+  await prism?.lenient.stop()
   await gw?.stop("SIGKILL")
   await operator?.close()
   await onServer(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)
@@ -135,6 +140,8 @@ class World {
   readonly failures: Array<Failure> = []
   readonly counts = new Map<string, Map<number | string, number>>()
   requests = 0
+  /** Requests sent through Prism: valid ones (with `--errors`), invalid ones (without; their answers validated). */
+  readonly viaPrism = { valid: 0, invalid: 0 }
   traced = 0
   /** The last requests answered, to show what came before a request that got no answer. */
   private readonly recent: Array<string> = []
@@ -152,6 +159,8 @@ class World {
   builtins: Array<{ id: string; name: string; releaseDate: string; baseLaunchUrl: string; category: number; imageUrl: string }> = []
 
   readonly url: string
+  /** Prism in front of the gateway (see `send`). */
+  readonly prism: { readonly strict: string; readonly lenient: string }
   readonly ops: ReadonlyArray<Operation>
   readonly validators: Validators
   readonly admin: { full: string; readOnly: string; writeOnly: string; expired: string; wrongSecret: string }
@@ -159,12 +168,14 @@ class World {
 
   constructor(
     url: string,
+    prism: World["prism"],
     ops: ReadonlyArray<Operation>,
     validators: Validators,
     admin: World["admin"],
     primary: World["primary"]
   ) {
     this.url = url
+    this.prism = prism
     this.ops = ops
     this.validators = validators
     this.admin = admin
@@ -434,9 +445,27 @@ class World {
     const sent: Sent = { method, url: path, headers, body: sentBody }
     const badCredential = plan.auth !== "good" && (op?.security.length ?? 0) > 0
     const invalid = op === undefined || raw !== undefined ? undefined : this.invalidPerDocument(op, params, body, { ...plan, op })
+    // Prism validates requests to documented operations and the gateway's answers against the document. A request
+    // valid in every part goes through `prism proxy --errors`: any violation it reports, of the request or the
+    // answer, is a finding. One invalid on purpose (a parameter, the body or the credential) goes through a Prism
+    // without `--errors`, which forwards it (with --errors Prism would answer it itself): only violations of the
+    // answer count. What Prism cannot pass on unchanged goes straight to the gateway: undocumented routes and
+    // methods, malformed percent-encoding, bodies that are not JSON, other content types, bodies over the limit,
+    // a body on a GET, and a body that its parse and re-encoding would change: one that is not an object or an
+    // array (Prism drops `null`, `0`, `false` and `""`, and sends a string unquoted), or JSON that
+    // serialises differently (1e999999, digits beyond a double). An empty path parameter is sent as `%20`:
+    // that request is no longer valid.
+    const forwardable = op !== undefined && raw === undefined && envelope.kind === "json" &&
+      !Object.values(params).some((v) => v instanceof RawParam) && !(method === "GET" && text !== undefined) &&
+      (typeof text !== "string" || survivesReencoding(text))
+    const valid = invalid === undefined && !badCredential && plan.extraQuery.length === 0 &&
+      (op?.body !== undefined || body === undefined) && !(op?.parameters ?? []).some((p) => p.in === "path" && params[p.name] === "")
+    const viaPrism = !forwardable ? undefined : valid ? "valid" as const : "invalid" as const
+    if (viaPrism !== undefined) this.viaPrism[viaPrism]++
     let got: { status: number; headers: Headers; text: string }
     try {
-      const res = await fetch(`${this.url}${path}`, {
+      const base = viaPrism === "valid" ? this.prism.strict : viaPrism === "invalid" ? this.prism.lenient : this.url
+      const res = await fetch(`${base}${path}`, {
         method,
         headers,
         ...(text === undefined ? {} : { body: text }),
@@ -464,6 +493,20 @@ class World {
     if (this.recent.length > 4) this.recent.shift()
     if (trace !== undefined && op?.id === trace && this.traced++ < 40) {
       console.log(`trace ${method} ${path.slice(0, 200)} ${sentBody?.slice(0, 300) ?? ""}\n  → ${got.status} ${got.text.slice(0, 200)}`)
+    }
+    if (viaPrism !== undefined) {
+      const prism = findingsOf(got.headers, got.text, viaPrism === "invalid")
+      if (prism.violations.length > 0) {
+        this.failures.push({
+          check: "prism",
+          op: op?.id ?? "undocumented route",
+          message: prism.violations.join("; "),
+          request: sent,
+          response: { status: got.status, contentType: got.headers.get("content-type"), body: got.text.slice(0, 400) }
+        })
+      }
+      // Prism's own answer (the request refused, or the gateway's answer replaced) is not the gateway's.
+      if (prism.ownAnswer) return undefined
     }
     for (const failure of checkAnswer(op, sent, got, { validators: this.validators, invalidPerDocument: invalid, badCredential })) {
       this.failures.push({
@@ -700,6 +743,16 @@ const strayPlan = (ops: ReadonlyArray<Operation>): fc.Arbitrary<{ method: string
   )
 }
 
+/** Whether Prism forwards a JSON body as it is: an object or an array, the same once parsed and serialised again. */
+const survivesReencoding = (text: string) => {
+  try {
+    const value: unknown = JSON.parse(text)
+    return typeof value === "object" && value !== null && JSON.stringify(value) === text
+  } catch {
+    return false
+  }
+}
+
 const matchOperation = (ops: ReadonlyArray<Operation>, method: string, path: string) =>
   ops.find((o) => {
     if (o.method !== method) return false
@@ -726,6 +779,9 @@ describe("fuzzing the running server against its own OpenAPI document", () => {
     expect(doc.openapi).toMatch(/^3\.1\./)
     const ops = operationsOf(doc)
     const validators = makeValidators(doc)
+    // The same document, validated by a tool we did not write (Prism, offline: from a file).
+    const [strict, lenient] = await Promise.all([startPrism(doc, gateway.url, { errors: true }), startPrism(doc, gateway.url, { errors: false })])
+    prism = { strict, lenient }
 
     // Credentials and fixtures, made through the API.
     const [full, readOnly, writeOnly, wrongSecret] = await Promise.all([
@@ -758,7 +814,7 @@ describe("fuzzing the running server against its own OpenAPI document", () => {
     expect(live.status, live.text).toBe(201)
     const test = await call(`${gateway.url}${API}/merchants/${primaryId}/api-keys`, { method: "POST", headers: admin, json: { prefix: "sv_test" } })
     expect(test.status, test.text).toBe(201)
-    const world = new World(gateway.url, ops, validators, { full, readOnly, writeOnly, expired, wrongSecret }, {
+    const world = new World(gateway.url, { strict: strict.url, lenient: lenient.url }, ops, validators, { full, readOnly, writeOnly, expired, wrongSecret }, {
       id: primaryId,
       liveKey: live.body.apiKey,
       testKey: test.body.apiKey,
@@ -821,7 +877,10 @@ describe("fuzzing the running server against its own OpenAPI document", () => {
     const lines = [...world.counts].sort(([a], [b]) => a.localeCompare(b)).map(([key, byStatus]) =>
       `  ${key}: ${[...byStatus].sort(([a], [b]) => String(a).localeCompare(String(b))).map(([s, n]) => `${s}×${n}`).join(" ")}`
     )
-    console.log(`fuzz: ${world.requests} requests in ${elapsed.toFixed(0)} s (seed ${seed}), ${world.failures.length} findings (known ones included)\n${lines.join("\n")}`)
+    console.log(
+      `fuzz: ${world.requests} requests in ${elapsed.toFixed(0)} s (seed ${seed}), ${world.viaPrism.valid} valid and ${world.viaPrism.invalid} invalid ones through Prism, ` +
+        `${world.failures.length} findings (known ones included)\n${lines.join("\n")}`
+    )
     const groups = new Map<string, { count: number; first: Failure }>()
     const knownHits = new Map<string, number>()
     for (const f of world.failures) {
@@ -840,6 +899,9 @@ describe("fuzzing the running server against its own OpenAPI document", () => {
     }
     const report = [...groups.values()].map((g) => `${g.count}× ${describeFailure(g.first)}`).join("\n\n")
     if (report !== "") console.log(`fuzz failures (seed ${seed}):\n\n${report}`)
+    if (world.failures.some((f) => f.check === "prism")) {
+      console.log(`prism's log (--errors):\n${strict.output().slice(-3000)}\nprism's log:\n${lenient.output().slice(-3000)}`)
+    }
     if (world.failures.some((f) => (f.response?.status ?? 0) >= 500)) console.log(`the server's log (warnings and errors):\n${gateway.output().slice(-8000)}`)
     // Every operation of the document was exercised (the counts above show how many answers were 2xx).
     for (const op of ops) expect(world.counts.has(`${op.method} ${op.path}`), `${op.id} was never called`).toBe(true)
