@@ -18,6 +18,13 @@
  * documented content type, a body valid for the documented schema, the
  * documented headers; invalid requests and bad credentials must not succeed.
  *
+ * The same traffic is also validated by a tool we did not write, Stoplight
+ * Prism (`Prism.ts`): requests valid in every part go through `prism proxy
+ * <document> <gateway> --errors`, requests invalid on purpose through a Prism
+ * without `--errors` (which forwards them; only violations of the answer
+ * count). Any violation Prism reports is a finding. Requests Prism cannot
+ * forward unchanged (see `send`) go straight to the gateway.
+ *
  * The default run takes 45 s of fuzzing with a fixed seed (printed). A longer
  * one, or another seed:
  *
@@ -62,8 +69,8 @@ const API = "/api/v1.1/operator-api"
 
 let gw: Gateway | undefined
 let operator: Awaited<ReturnType<typeof startOperator>> | undefined
-/** Prism in front of the gateway, with `--errors` (for valid requests) and without (for invalid ones). */
-let prism: { readonly strict: PrismProxy; readonly lenient: PrismProxy } | undefined
+/** The Prisms in front of the gateway (stopped after the run). */
+const prisms: Array<PrismProxy> = []
 
 /**
  * The run's own database on the server at DATABASE_URL (the test run's global setup provides one), made
@@ -118,8 +125,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await prism?.strict.stop()
-  await prism?.lenient.stop()
+  await Promise.all(prisms.map((p) => p.stop()))
   await gw?.stop("SIGKILL")
   await operator?.close()
   await onServer(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)
@@ -779,9 +785,15 @@ describe("fuzzing the running server against its own OpenAPI document", () => {
     expect(doc.openapi).toMatch(/^3\.1\./)
     const ops = operationsOf(doc)
     const validators = makeValidators(doc)
-    // The same document, validated by a tool we did not write (Prism, offline: from a file).
-    const [strict, lenient] = await Promise.all([startPrism(doc, gateway.url, { errors: true }), startPrism(doc, gateway.url, { errors: false })])
-    prism = { strict, lenient }
+    // The same document, validated by a tool we did not write (Prism, offline: from a file); it starts while the
+    // fixtures are made.
+    const prismStarted = Date.now()
+    const start = (errors: boolean) => startPrism(doc, gateway.url, { errors }).then((p) => (prisms.push(p), p))
+    const starting = Promise.all([start(true), start(false)]).then(([strict, lenient]) => {
+      console.log(`fuzz: Prism ready in ${((Date.now() - prismStarted) / 1000).toFixed(1)} s`)
+      return { strict, lenient }
+    })
+    starting.catch(() => {}) // awaited below; a failure to start fails the test there
 
     // Credentials and fixtures, made through the API.
     const [full, readOnly, writeOnly, wrongSecret] = await Promise.all([
@@ -814,6 +826,7 @@ describe("fuzzing the running server against its own OpenAPI document", () => {
     expect(live.status, live.text).toBe(201)
     const test = await call(`${gateway.url}${API}/merchants/${primaryId}/api-keys`, { method: "POST", headers: admin, json: { prefix: "sv_test" } })
     expect(test.status, test.text).toBe(201)
+    const { strict, lenient } = await starting
     const world = new World(gateway.url, { strict: strict.url, lenient: lenient.url }, ops, validators, { full, readOnly, writeOnly, expired, wrongSecret }, {
       id: primaryId,
       liveKey: live.body.apiKey,
