@@ -487,7 +487,7 @@ class World {
       this.failures.push({
         check: "answer",
         op: op?.id ?? "undocumented route",
-        message: `no answer: ${String(error)}${error instanceof Error && error.cause !== undefined ? ` (${String(error.cause)})` : ""}` +
+        message: `no answer${viaPrism === undefined ? "" : " (through Prism)"}: ${String(error)}${error instanceof Error && error.cause !== undefined ? ` (${String(error.cause)})` : ""}` +
           `; before it: ${this.recent.join(" | ")}`,
         request: sent,
         response: undefined
@@ -912,7 +912,7 @@ describe("fuzzing the running server against its own OpenAPI document", () => {
     }
     const report = [...groups.values()].map((g) => `${g.count}× ${describeFailure(g.first)}`).join("\n\n")
     if (report !== "") console.log(`fuzz failures (seed ${seed}):\n\n${report}`)
-    if (world.failures.some((f) => f.check === "prism")) {
+    if (world.failures.some((f) => f.check === "prism" || f.check === "answer")) {
       console.log(`prism's log (--errors):\n${strict.output().slice(-3000)}\nprism's log:\n${lenient.output().slice(-3000)}`)
     }
     if (world.failures.some((f) => (f.response?.status ?? 0) >= 500)) console.log(`the server's log (warnings and errors):\n${gateway.output().slice(-8000)}`)
