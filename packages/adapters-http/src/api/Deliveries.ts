@@ -59,5 +59,9 @@ export class DeliveriesApi extends HttpApiGroup.make("deliveries")
   .middleware(AdminAuth)
   .prefix("/api/v1.1/operator-api")
   .annotate(OpenApi.Title, "Webhook deliveries")
-  .annotate(OpenApi.Description, "The wallet webhook outbox of a merchant, for the provider's admins (bearer): messages that failed every retry, their redelivery, and a signed test ping to the merchant's webhook URL.")
+  .annotate(
+    OpenApi.Description,
+    "The wallet webhook outbox of a merchant, for the provider's admins (bearer): messages that failed " +
+      "every retry, their redelivery, and a signed test ping to the merchant's webhook URL."
+  )
 {}

@@ -156,5 +156,10 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
   )
   .prefix("/api/v1.1/game-api")
   .annotate(OpenApi.Title, "Game sessions")
-  .annotate(OpenApi.Description, "The game front-end's API: redeem a launch token once for a session token (`POST /sessions`), then play rounds and read them with `Authorization: Bearer <sessionToken>`. Each round debits and credits the operator's wallet through signed webhooks.")
+  .annotate(
+    OpenApi.Description,
+    "The game front-end's API: redeem a launch token once for a session token (`POST /sessions`), then " +
+      "play rounds and read them with `Authorization: Bearer <sessionToken>`. A real-money round debits and credits " +
+      "the operator's wallet through signed webhooks."
+  )
 {}

@@ -110,7 +110,11 @@ export class GamesApi extends HttpApiGroup.make("games")
   )
   .prefix("/api/v1.1/operator-api")
   .annotate(OpenApi.Title, "Games")
-  .annotate(OpenApi.Description, "The operator's side of the catalogue (`sv-api-key`): list the games and generate signed launch URLs for a player, in real or demo mode.")
+  .annotate(
+    OpenApi.Description,
+    "The operator's side of the catalogue (`sv-api-key`): list the games and generate signed launch URLs " +
+      "for a player, in real or demo mode."
+  )
 {}
 
 /** The provider's admins keep the catalogue (bearer, `write:users`). */
@@ -131,5 +135,8 @@ export class CatalogueApi extends HttpApiGroup.make("catalogue")
   .middleware(AdminAuth)
   .prefix("/api/v1.1/operator-api")
   .annotate(OpenApi.Title, "Catalogue")
-  .annotate(OpenApi.Description, "The provider's admins keep the catalogue (bearer, `write:users`): add or change a game, retire one.")
+  .annotate(
+    OpenApi.Description,
+    "The provider's admins keep the catalogue (bearer, `write:users`): add or change a game, retire one."
+  )
 {}

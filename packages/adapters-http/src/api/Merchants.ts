@@ -145,5 +145,10 @@ export class MerchantsApi extends HttpApiGroup.make("merchants")
   .middleware(AdminAuth)
   .prefix("/api/v1.1/operator-api")
   .annotate(OpenApi.Title, "Merchants")
-  .annotate(OpenApi.Description, "Merchant accounts for the provider's admins (bearer JWT; `read:users` to read, `write:users` to write): create a merchant (the seed's `create`), list and read them, change settings and account status, issue and revoke API keys.")
+  .annotate(
+    OpenApi.Description,
+    "Merchant accounts for the provider's admins (bearer JWT; `read:users` to read, `write:users` to " +
+      "write): create a merchant (the seed's `create`), list and read them, change settings and account " +
+      "status, issue and revoke API keys."
+  )
 {}

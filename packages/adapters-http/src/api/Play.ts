@@ -34,5 +34,9 @@ export class PlayApi extends HttpApiGroup.make("play", { topLevel: true })
     }).annotate(OpenApi.Summary, "The image of a built-in game (`<id>.svg`)")
   )
   .annotate(OpenApi.Title, "Game page")
-  .annotate(OpenApi.Description, "The built-in games' HTML page (the launch URL of built-in games) and their images; no authentication (the page redeems the launch token itself).")
+  .annotate(
+    OpenApi.Description,
+    "The built-in games' HTML page (the launch URL of built-in games) and their images; no authentication " +
+      "(the page redeems the launch token itself)."
+  )
 {}

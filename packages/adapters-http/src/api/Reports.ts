@@ -104,6 +104,10 @@ export class ReportsApi extends HttpApiGroup.make("reports")
   .middleware(OperatorAuth)
   .prefix("/api/v1.1/operator-api")
   .annotate(OpenApi.Title, "Reports")
-  .annotate(OpenApi.Description, "Reconciliation for operators (`sv-api-key`, the key's merchant): rounds with their wallet transactions, one transaction, and the GGR summary, as JSON or CSV.")
+  .annotate(
+    OpenApi.Description,
+    "Reconciliation for operators (`sv-api-key`, the key's merchant): rounds with their wallet " +
+      "transactions, one transaction, and the GGR summary, as JSON or CSV."
+  )
 {}
 

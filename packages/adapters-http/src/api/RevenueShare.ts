@@ -45,5 +45,9 @@ export class RevenueShareApi extends HttpApiGroup.make("revenueShare")
   .middleware(AdminAuth)
   .prefix("/api/v1.1/operator-api")
   .annotate(OpenApi.Title, "Revenue share")
-  .annotate(OpenApi.Description, "Revenue share for the provider's admins (bearer, `read:users`): each party's part of a merchant's GGR over a period.")
+  .annotate(
+    OpenApi.Description,
+    "Revenue share for the provider's admins (bearer, `read:users`): each party's part of a merchant's " +
+      "GGR over a period."
+  )
 {}

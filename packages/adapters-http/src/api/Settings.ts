@@ -34,5 +34,9 @@ export class SettingsApi extends HttpApiGroup.make("settings")
   .middleware(OperatorAuth)
   .prefix("/api/v1.1/operator-api")
   .annotate(OpenApi.Title, "Settings")
-  .annotate(OpenApi.Description, "An operator's own settings (`sv-api-key`): read them, and change all but the five revenue shares, which it may only read (the admins' to set).")
+  .annotate(
+    OpenApi.Description,
+    "An operator's own settings (`sv-api-key`): read them, and change all but the five revenue shares, " +
+      "which it may only read (the admins' to set)."
+  )
 {}

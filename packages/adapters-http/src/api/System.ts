@@ -73,5 +73,9 @@ export class SystemApi extends HttpApiGroup.make("system", { topLevel: true })
       )
   )
   .annotate(OpenApi.Title, "System")
-  .annotate(OpenApi.Description, "Liveness and readiness probes, Prometheus metrics, the public keys of launch tokens (JWKS) and their rotation.")
+  .annotate(
+    OpenApi.Description,
+    "Liveness and readiness probes, Prometheus metrics, the public keys of launch tokens (JWKS) and their " +
+      "rotation."
+  )
 {}
