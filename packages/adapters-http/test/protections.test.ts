@@ -2,6 +2,7 @@ import { Redacted } from "effect"
 import { request as httpRequest } from "node:http"
 import { call as fetchAnswer } from "@gateway/adapters-http/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { launchToken, makeClaims } from "@gateway/domain/testing"
 import { liveKey, noDetailsKey, secret, start, type Protections, type Started, token } from "./support.ts"
 
 const base = "/api/v1.1/operator-api"
@@ -79,14 +80,15 @@ describe("failed authentication per client address", () => {
     failing = await serve({ rateLimit: { rps: 100, burst: 200, failures: { rps: 0.2, burst: 5 }, trustProxy: true } })
   })
 
-  it("answers 429 once an address has spent its failures, before any lookup; other addresses are unaffected", async () => {
+  it("answers 429 once an address has spent its failures (a malformed key without any lookup); other addresses are unaffected", async () => {
     const junk = (n: number) => `sv_live.${"J".repeat(43)}.junkkey${String(n).padStart(3, "0")}`
     for (let n = 0; n < 5; n++) expect((await from("203.0.113.7", junk(n))).status).toBe(401)
-    const lookups = failing.keyLookups()
     const refused = await from("203.0.113.7", junk(9))
     expect(refused.status).toBe(429)
     expect(refused.body).toMatchObject({ code: "RATE_LIMITED" })
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
+    const lookups = failing.keyLookups()
+    expect((await from("203.0.113.7", "sv_live.not-a-key")).status).toBe(429)
     expect(failing.keyLookups()).toBe(lookups)
     expect((await from("198.51.100.2", junk(10))).status).toBe(401)
     expect((await from("198.51.100.2", liveKey)).status).toBe(200)
@@ -137,6 +139,67 @@ describe("failed authentication per client address", () => {
     })
     expect(open.status).toBe(429)
     expect((await call(failing, "/play/odd-even?token=forged.token.9", { headers })).status).toBe(200)
+  })
+})
+
+describe("valid credentials from an address that fails (CONTRACT §2)", () => {
+  let shared: Started
+  beforeAll(async () => {
+    shared = await serve({ rateLimit: { rps: 100, burst: 200, failures: { rps: 0.2, burst: 5 }, trustProxy: true } })
+  })
+  const from = (address: string, path: string, init: RequestInit = {}) =>
+    call(shared, path, { ...init, headers: { ...init.headers, "x-forwarded-for": `10.9.8.7, ${address}` } })
+  const round = (address: string, bearer: string) =>
+    from(address, "/api/v1.1/game-api/rounds", {
+      method: "POST",
+      headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+      body: JSON.stringify({ stake: "1.00", selection: "odd" })
+    })
+
+  it("answers a valid session, API key and admin token while junk from the same address keeps getting 429", async () => {
+    const address = "203.0.113.50"
+    const opened = await from(address, "/api/v1.1/game-api/sessions", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: launchToken(makeClaims({ mode: "demo" })) })
+    })
+    expect(opened.status).toBe(201)
+    const session = String(opened.body.sessionToken)
+    const admin = await token()
+    for (let n = 0; n < 8; n++) await round(address, `junk-bearer-${n}`)
+    for (let n = 0; n < 4; n++) await from(address, `${base}/games`, { headers: { "sv-api-key": `sv_live.${"J".repeat(43)}.junk${n}0000` } })
+    for (let n = 0; n < 4; n++) await from(address, `${base}/merchants/7`, { headers: { authorization: `Bearer junk.${n}.x` } })
+    for (let probe = 0; probe < 3; probe++) {
+      const junk = await round(address, `junk-bearer-more-${probe}`)
+      expect(junk.status).toBe(429)
+      expect(junk.body.detail).toMatch(/failed authentications from this address/)
+      const played = await round(address, session)
+      expect(played.status, JSON.stringify(played.body)).toBe(200)
+      expect((await from(address, `${base}/games`, { headers: { "sv-api-key": liveKey } })).status).toBe(200)
+      const merchant = await from(address, `${base}/merchants/7`, { headers: { authorization: `Bearer ${admin}` } })
+      expect(merchant.status).toBe(200)
+      expect((await from(address, `${base}/games`, { headers: { "sv-api-key": `sv_live.${"J".repeat(43)}.junkmore${probe}` } })).status)
+        .toBe(429)
+      expect((await from(address, `${base}/merchants/7`, { headers: { authorization: "Bearer junk.more.x" } })).status).toBe(429)
+    }
+  })
+
+  it("says which limit a 429 is about: the API key's rate, the session's rate", async () => {
+    const server = await serve({ rateLimit: { rps: 0.01, burst: 1 } })
+    expect((await games(server, liveKey)).status).toBe(200)
+    const key = await games(server, liveKey)
+    expect(key.status).toBe(429)
+    expect(key.body.detail).toMatch(/rate limit reached for this API key/)
+    const opened = await call(server, "/api/v1.1/game-api/sessions", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: launchToken(makeClaims({ mode: "demo" })) })
+    })
+    const bearer = { authorization: `Bearer ${String(opened.body.sessionToken)}` }
+    expect((await call(server, "/api/v1.1/game-api/games", { headers: bearer })).status).toBe(200)
+    const session = await call(server, "/api/v1.1/game-api/games", { headers: bearer })
+    expect(session.status).toBe(429)
+    expect(session.body.detail).toMatch(/rate limit reached for this game session/)
   })
 })
 

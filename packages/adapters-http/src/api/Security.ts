@@ -37,8 +37,10 @@ const svApiKey = HttpApiSecurity.apiKey({ in: "header", key: "sv-api-key" }).pip
     OpenApi.Description,
     "An operator API key `<Prefix>.<Key>.<Slug>` (prefix `sv_live` or `sv_test`), issued through the admin API. " +
       "Rate limited per key, charged once the key verifies (token bucket, per server instance): beyond it, 429 " +
-      "`RATE_LIMITED` with `retry-after` in seconds. Failed attempts (401) are counted per client address; an " +
-      "address that has spent them gets 429 before its keys are looked up. `sv_test` keys launch demo mode only."
+      "`RATE_LIMITED` with `retry-after` in seconds (detail: rate limit reached for this API key). Failed attempts " +
+      "(401) are counted per client address, after the key was checked: an address that has spent them gets 429 " +
+      "(detail: too many failed authentications from this address) for its failing keys only; a valid key from " +
+      "the same address is still answered. `sv_test` keys launch demo mode only."
   )
 )
 

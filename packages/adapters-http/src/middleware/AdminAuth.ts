@@ -4,6 +4,7 @@ import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify, SignJWT } from "jo
 import { Auth } from "@gateway/domain"
 import { AdminAuth, type AdminClaims, CurrentAdmin } from "../api/Security.ts"
 import * as Problem from "../api/Problem.ts"
+import { guardFailures, RateLimiter } from "./RateLimiter.ts"
 
 /** How admin bearer tokens are verified. Without a secret or JWKS URL, every token is refused. */
 export interface AdminTokenOptions {
@@ -102,13 +103,19 @@ const authenticate = <A, E, R>(httpEffect: Effect.Effect<A, E, R>) =>
     return yield* Effect.provideService(httpEffect, CurrentAdmin, claims)
   })
 
-/** The AdminAuth middleware: both schemes read the same token, so the answer does not depend on which ran. */
-export const layer: Layer.Layer<AdminAuth, never, AdminTokens> = Layer.effect(
+/**
+ * The AdminAuth middleware: both schemes read the same token, so the answer
+ * does not depend on which ran. A refused token (401) is charged to the
+ * client's address and answered 429 once the address has spent its failed
+ * attempts; a valid token is never refused for them.
+ */
+export const layer: Layer.Layer<AdminAuth, never, AdminTokens | RateLimiter> = Layer.effect(
   AdminAuth,
   Effect.gen(function*() {
     const tokens = yield* AdminTokens
+    const guarded = guardFailures(yield* RateLimiter)
     const run = <A, E, R>(httpEffect: Effect.Effect<A, E, R>) =>
-      authenticate(httpEffect).pipe(Effect.provideService(AdminTokens, tokens))
+      guarded(authenticate(httpEffect)).pipe(Effect.provideService(AdminTokens, tokens))
     return AdminAuth.of({ bearer: run, accessToken: run })
   })
 )
