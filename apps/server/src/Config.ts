@@ -69,7 +69,10 @@ export const GatewayConfig = Config.all({
     )),
     jwksUrl: Config.option(Config.URL("AUTH_JWKS_URL")),
     issuer: Config.option(Config.NonEmptyString("AUTH_ISSUER")),
-    audience: Config.option(Config.NonEmptyString("AUTH_AUDIENCE"))
+    audience: Config.option(Config.NonEmptyString("AUTH_AUDIENCE")),
+    maxLifetimeSeconds: Config.schema(between(60, 30 * 86_400), "AUTH_MAX_TOKEN_LIFETIME_SECONDS").pipe(
+      Config.withDefault(86_400)
+    )
   }),
   launchTtlSeconds: Config.schema(between(1, 3600), "LAUNCH_TOKEN_TTL_SECONDS").pipe(Config.withDefault(60)),
   launchSigningKey: Config.option(Config.Redacted("LAUNCH_SIGNING_KEY")),

@@ -22,8 +22,11 @@ export class CurrentMerchant extends Context.Service<CurrentMerchant, Merchant.M
 const bearer = HttpApiSecurity.bearer.pipe(
   HttpApiSecurity.annotate(
     OpenApi.Description,
-    "JWT (HS256 with the server's secret, or RS256/ES256/EdDSA from its JWKS). `exp` required; " +
-      "scope claim (space separated): `write:users` for writes, `read:users` for reads."
+    "JWT (HS256 with the server's secret, or RS256/ES256/EdDSA from its JWKS). `exp` required, at most " +
+      "`AUTH_MAX_TOKEN_LIFETIME_SECONDS` (default 86400) after now and after `iat` when present; an `iat` in the " +
+      "future is refused (60 s of clock skew allowed). Scope claim (space separated): `write:users` for writes, " +
+      "`read:users` for reads. Refused tokens are failed authentications of the client address (429 once it has " +
+      "spent them; a valid token is never refused for them)."
   ),
   HttpApiSecurity.annotate(OpenApi.Format, "JWT")
 )
