@@ -2,7 +2,8 @@ import { Redacted } from "effect"
 import { request as httpRequest } from "node:http"
 import { call as fetchAnswer } from "@gateway/adapters-http/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launchToken, makeClaims } from "@gateway/domain/testing"
+import { Merchant } from "@gateway/domain"
+import { launchToken, makeClaims, makeMerchant, makeSettings } from "@gateway/domain/testing"
 import { liveKey, noDetailsKey, secret, start, type Protections, type Started, token } from "./support.ts"
 
 const base = "/api/v1.1/operator-api"
@@ -289,6 +290,39 @@ describe("API keys", () => {
   })
 })
 
+describe("branding URLs (what the game page loads)", () => {
+  const brandingFields = ["fontFamilyUrl", "logo1xUrl", "logo2xUrl", "cupImageUrl"]
+
+  it.each(["/merchants/9/settings", "/settings"])("%s refuses them over plain http with 400 naming the field", async (path) => {
+    const server = await serve({})
+    const headers = path === "/settings"
+      ? { "sv-api-key": noDetailsKey, "content-type": "application/json" }
+      : { authorization: `Bearer ${await token()}`, "content-type": "application/json" }
+    for (const field of brandingFields) {
+      const put = (url: string) => call(server, `${base}${path}`, { method: "PUT", headers, body: JSON.stringify({ [field]: url }) })
+      const refused = await put("http://fonts.example/css2?family=Inter")
+      expect(refused.status, field).toBe(400)
+      expect(refused.body).toMatchObject({ code: "VALIDATION_FAILED" })
+      expect(refused.body.detail).toMatch(new RegExp(`^${field}: must be an absolute https URL`))
+      expect((await put("https://fonts.example/css2?family=Inter")).status, field).toBe(200)
+    }
+  })
+
+  it("never puts a stored plain-http font style sheet into the page's CSP", async () => {
+    const server = await start(undefined, {}, {
+      merchants: [makeMerchant({
+        id: Merchant.MerchantId.make(70),
+        email: "oldfont@example.com",
+        MerchantSettings: makeSettings({ fontFamilyUrl: "http://fonts.example/css2?family=Inter" })
+      })]
+    })
+    servers.push(server)
+    const page = await call(server, `/play/odd-even?token=${encodeURIComponent(launchToken(makeClaims({ mid: Merchant.MerchantId.make(70) })))}`)
+    expect(page.status).toBe(200)
+    expect(page.headers.get("content-security-policy")).not.toContain("fonts.example")
+  })
+})
+
 describe("operator URLs at settings time", () => {
   let strict: Started
   let permissive: Started
@@ -330,10 +364,10 @@ describe("operator URLs at settings time", () => {
     const ok = await put(strict, "/merchants/9/settings", {
       webhookUrl: "https://93.184.216.34/hook",
       callbackUrl: null,
-      logo1xUrl: "http://127.0.0.1/logo.png"
+      logo1xUrl: "https://127.0.0.1/logo.png"
     })
     expect(ok.status).toBe(200)
-    expect(ok.body).toMatchObject({ webhookUrl: "https://93.184.216.34/hook", logo1xUrl: "http://127.0.0.1/logo.png" })
+    expect(ok.body).toMatchObject({ webhookUrl: "https://93.184.216.34/hook", logo1xUrl: "https://127.0.0.1/logo.png" })
   })
 
   it.each(["/merchants/9/settings", "/settings"])("%s accepts them with ALLOW_PRIVATE_OPERATOR_URLS", async (path) => {

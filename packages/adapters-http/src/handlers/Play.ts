@@ -10,11 +10,14 @@ import { contentSecurityPolicy, newNonce, type PageSources, renderPage } from ".
 
 const defaults: PageSources = { frameAncestors: "*" }
 
-/** The origin of a font style sheet (say `https://fonts.googleapis.com/css2?family=Inter`); undefined for a font file. */
+/**
+ * The origin of a font style sheet (say `https://fonts.googleapis.com/css2?family=Inter`); undefined for a
+ * font file, and for a plain-http URL stored before settings refused them (never allowed into the CSP).
+ */
 const stylesheetOrigin = (url: string | undefined): string | undefined => {
   if (url === undefined || /\.(woff2?|ttf|otf)([?#].*)?$/i.test(url)) return undefined
   const origin = URL.parse(url)?.origin
-  return origin !== undefined && /^https?:\/\/[A-Za-z0-9.:[\]-]+$/.test(origin) ? origin : undefined
+  return origin !== undefined && /^https:\/\/[A-Za-z0-9.:[\]-]+$/.test(origin) ? origin : undefined
 }
 
 /** What a merchant's settings let its page load, and who may frame it. */
