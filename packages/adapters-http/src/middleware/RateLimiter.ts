@@ -49,12 +49,6 @@ export const makeBuckets = (options: RateLimitOptions, now: () => number) => {
     sweptAt = at
     for (const [key, bucket] of buckets) if (refill(bucket, at) >= burst) buckets.delete(key)
   }
-  /** Whole seconds until `key` has a token (0: it has one now), without taking it. */
-  const wait = (key: string): number => {
-    const bucket = buckets.get(key)
-    const tokens = bucket === undefined ? burst : refill(bucket, now())
-    return tokens >= 1 ? 0 : Math.max(1, Math.ceil((1 - tokens) / rps))
-  }
   const take = (key: string): number => {
     const at = now()
     if (at - sweptAt >= SWEEP_EVERY_MS) sweep(at)
@@ -78,7 +72,7 @@ export const makeBuckets = (options: RateLimitOptions, now: () => number) => {
     }
     return Math.max(1, Math.ceil((1 - bucket.tokens) / rps))
   }
-  return { take, wait, size: () => buckets.size }
+  return { take, size: () => buckets.size }
 }
 
 /**
