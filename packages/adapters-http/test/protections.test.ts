@@ -294,7 +294,7 @@ describe("branding URLs (what the game page loads)", () => {
   const brandingFields = ["fontFamilyUrl", "logo1xUrl", "logo2xUrl", "cupImageUrl"]
 
   it.each(["/merchants/9/settings", "/settings"])("%s refuses them over plain http with 400 naming the field", async (path) => {
-    const server = await serve({})
+    const server = await serve({ allowPrivateOperatorUrls: false })
     const headers = path === "/settings"
       ? { "sv-api-key": noDetailsKey, "content-type": "application/json" }
       : { authorization: `Bearer ${await token()}`, "content-type": "application/json" }
@@ -306,6 +306,16 @@ describe("branding URLs (what the game page loads)", () => {
       expect(refused.body.detail).toMatch(new RegExp(`^${field}: must be an absolute https URL`))
       expect((await put("https://fonts.example/css2?family=Inter")).status, field).toBe(200)
     }
+  })
+
+  it("takes them over plain http where private operator URLs are allowed (local development)", async () => {
+    const server = await serve({ allowPrivateOperatorUrls: true })
+    const put = await call(server, `${base}/settings`, {
+      method: "PUT",
+      headers: { "sv-api-key": noDetailsKey, "content-type": "application/json" },
+      body: JSON.stringify({ logo1xUrl: "http://127.0.0.1:8080/static/games/lotto.svg" })
+    })
+    expect(put.status).toBe(200)
   })
 
   it("never puts a stored plain-http font style sheet into the page's CSP", async () => {

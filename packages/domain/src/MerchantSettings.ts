@@ -16,19 +16,6 @@ export const HttpUrl = Schema.String.check(
   Schema.isPattern(/^[Hh][Tt][Tt][Pp][Ss]?:\/\/[^\s/?#@]+(?:[/?#]\S*)?$/u, { message: "must be an absolute http(s) URL" })
 ).annotate({ identifier: "HttpUrl", format: "uri" })
 
-/**
- * An absolute https URL: what the game page loads (logos, cup image, font style sheet). Plain http is
- * refused when set, so nothing the page loads or its CSP allows can be changed on the way; values stored
- * before are read as {@link HttpUrl} and the page ignores a plain-http font style sheet.
- */
-export const HttpsUrl = Schema.String.check(
-  Schema.isMaxLength(2048),
-  isStorableText,
-  Schema.isPattern(/^[Hh][Tt][Tt][Pp][Ss]:\/\/[^\s/?#@]+(?:[/?#]\S*)?$/u, {
-    message: "must be an absolute https URL (the game page loads it)"
-  })
-).annotate({ identifier: "HttpsUrl", format: "uri" })
-
 const Share = Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 100 }))
 
 const frameSource = String.raw`(?:\*|'self'|https?:|(?:https?://)?(?:\*\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::(?:[0-9]{1,5}|\*))?(?:/[!#-+\--:<-~]*)?)`
@@ -152,12 +139,7 @@ export const SettingsChange = Schema.Struct({
   colorGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit)),
   lottoGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit)),
   megaTenGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit)),
-  singleGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit)),
-  // What the game page loads is https only when it is set (a value stored before is not used as a style sheet).
-  cupImageUrl: Schema.optionalKey(Schema.NullOr(HttpsUrl)),
-  fontFamilyUrl: Schema.optionalKey(Schema.NullOr(HttpsUrl)),
-  logo1xUrl: Schema.optionalKey(Schema.NullOr(HttpsUrl)),
-  logo2xUrl: Schema.optionalKey(Schema.NullOr(HttpsUrl))
+  singleGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit))
 }).annotate({ identifier: "SettingsChange" })
 export type SettingsChange = typeof SettingsChange.Type
 

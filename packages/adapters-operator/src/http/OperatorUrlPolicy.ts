@@ -33,8 +33,8 @@ const REFUSAL_FLOOR_MS = 250
  * A name that does not resolve and one that resolves to a non-public
  * address get the same answer, no sooner than `refusalFloorMs` (250) after
  * the check began, so the answer does not tell an operator which internal
- * names exist. With `allowPrivate` (local development, tests) only the
- * scheme is checked.
+ * names exist. What the game page loads must be https. With `allowPrivate`
+ * (local development over plain http, tests) only the scheme is checked.
  */
 export const make = (
   allowPrivate: boolean,
@@ -62,7 +62,11 @@ export const make = (
         if (waited < refusalFloorMs) yield* Effect.sleep(Duration.millis(refusalFloorMs - waited))
         return yield* refuse(field, publicOnly)
       }
-    })
+    }),
+    checkPageUrl: (field, url) =>
+      allowPrivate || URL.parse(url)?.protocol === "https:"
+        ? Effect.void
+        : refuse(field, "must be an absolute https URL (the game page loads it)")
   })
 
 /** The policy with private addresses allowed (`true`) or refused (`false`). */
