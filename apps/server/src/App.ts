@@ -40,6 +40,7 @@ import {
 import { createServer, type Server, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import { GatewayConfig, publicBaseUrl } from "./Config.ts"
+import * as Connections from "./Connections.ts"
 import * as Logging from "./Logging.ts"
 import * as Secrets from "./Secrets.ts"
 import * as Tracing from "./Tracing.ts"
@@ -80,9 +81,15 @@ const answerClientError = (error: Error & { readonly code?: string }, socket: Du
  * with: a busy client held the drain open until its time-out and then had
  * its requests cut. Once closing, every answer not yet started says
  * `connection: close`, so each connection ends after its current request.
+ * Slow and numerous clients are bounded by `config.connections`.
  */
-const drainingServer = (): Server => {
-  const server = createServer({ maxHeaderSize: maxHeadBytes, keepAliveTimeout: keepAliveMs })
+const drainingServer = (config: GatewayConfig) => (): Server => {
+  const server = createServer({
+    maxHeaderSize: maxHeadBytes,
+    keepAliveTimeout: keepAliveMs,
+    ...Connections.serverOptions(config.connections)
+  })
+  Connections.limit(server, config.connections, config.trustProxy)
   server.on("clientError", answerClientError)
   const answering = new Set<ServerResponse>()
   let closing = false
@@ -171,7 +178,7 @@ export const app = (
     MetricsRefreshPg.layer(),
     Layer.succeed(HttpIncomingMessage.MaxBodySize, RequestLimits.maxBodySize(config.maxBodyBytes))
   )
-  const server = NodeHttpServer.layer(drainingServer, {
+  const server = NodeHttpServer.layer(drainingServer(config), {
     port: config.port,
     host: config.host,
     gracefulShutdownTimeout: "10 seconds"

@@ -69,7 +69,10 @@ export const GatewayConfig = Config.all({
     )),
     jwksUrl: Config.option(Config.URL("AUTH_JWKS_URL")),
     issuer: Config.option(Config.NonEmptyString("AUTH_ISSUER")),
-    audience: Config.option(Config.NonEmptyString("AUTH_AUDIENCE"))
+    audience: Config.option(Config.NonEmptyString("AUTH_AUDIENCE")),
+    maxLifetimeSeconds: Config.schema(between(60, 30 * 86_400), "AUTH_MAX_TOKEN_LIFETIME_SECONDS").pipe(
+      Config.withDefault(86_400)
+    )
   }),
   launchTtlSeconds: Config.schema(between(1, 3600), "LAUNCH_TOKEN_TTL_SECONDS").pipe(Config.withDefault(60)),
   launchSigningKey: Config.option(Config.Redacted("LAUNCH_SIGNING_KEY")),
@@ -93,6 +96,12 @@ export const GatewayConfig = Config.all({
   }),
   maxBodyBytes: Config.schema(between(1024, 10 * 1024 * 1024), "MAX_BODY_BYTES").pipe(Config.withDefault(65_536)),
   trustProxy: Config.Boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
+  connections: Config.all({
+    headersTimeoutMs: Config.schema(between(100, 600_000), "HTTP_HEADERS_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
+    requestTimeoutMs: Config.schema(between(100, 600_000), "HTTP_REQUEST_TIMEOUT_MS").pipe(Config.withDefault(30_000)),
+    idleTimeoutMs: Config.schema(between(1000, 3_600_000), "HTTP_IDLE_TIMEOUT_MS").pipe(Config.withDefault(120_000)),
+    maxPerAddress: Config.schema(between(0, 100_000), "MAX_CONNECTIONS_PER_ADDRESS").pipe(Config.withDefault(256))
+  }),
   apiKeyCacheTtlMs: Config.schema(between(0, 3_600_000), "API_KEY_CACHE_TTL_MS").pipe(Config.withDefault(60_000)),
   readCacheTtlMs: Config.schema(between(0, 3_600_000), "READ_CACHE_TTL_MS").pipe(Config.withDefault(60_000)),
   gameSessionIdleSeconds: Config.schema(between(1, 2_592_000), "GAME_SESSION_IDLE_SECONDS").pipe(

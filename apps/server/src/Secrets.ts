@@ -31,7 +31,8 @@ export const adminTokens = (config: GatewayConfig): Effect.Effect<AdminAuth.Admi
     const options = {
       jwksUrl: Option.getOrUndefined(auth.jwksUrl),
       issuer: Option.getOrUndefined(auth.issuer),
-      audience: Option.getOrUndefined(auth.audience)
+      audience: Option.getOrUndefined(auth.audience),
+      maxLifetimeSeconds: auth.maxLifetimeSeconds
     }
     if (Option.isSome(auth.jwksUrl)) {
       // Without both, any token of that identity provider with the right scope names would pass.

@@ -61,6 +61,34 @@ describe("rate limit settings", () => {
     }))
 })
 
+describe("slow clients and admin tokens (issue 21)", () => {
+  it.effect("HTTP time-outs, the per-address connection cap and the admin token lifetime: documented defaults, bounded", () =>
+    Effect.gen(function*() {
+      const defaults = value(yield* read({}))
+      if (defaults === "failure") return assert.fail("the defaults should read")
+      assert.deepStrictEqual(defaults.connections, {
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        idleTimeoutMs: 120_000,
+        maxPerAddress: 256
+      })
+      assert.strictEqual(defaults.auth.maxLifetimeSeconds, 86_400)
+      const set = value(yield* read({ MAX_CONNECTIONS_PER_ADDRESS: "0", AUTH_MAX_TOKEN_LIFETIME_SECONDS: "3600" }))
+      assert.deepStrictEqual(set === "failure" ? set : [set.connections.maxPerAddress, set.auth.maxLifetimeSeconds], [0, 3600])
+      for (
+        const env of [
+          { HTTP_HEADERS_TIMEOUT_MS: "0" },
+          { HTTP_REQUEST_TIMEOUT_MS: "forever" },
+          { HTTP_IDLE_TIMEOUT_MS: "999" },
+          { MAX_CONNECTIONS_PER_ADDRESS: "-1" },
+          { AUTH_MAX_TOKEN_LIFETIME_SECONDS: "3153600000" }
+        ]
+      ) {
+        assert.strictEqual((yield* read(env))._tag, "Failure", JSON.stringify(env))
+      }
+    }))
+})
+
 describe("secrets at start-up", () => {
   it.effect("DATA_ENCRYPTION_KEY is required with DATABASE_URL; admin tokens need AUTH_JWT_SECRET or AUTH_JWKS_URL", () =>
     Effect.gen(function*() {

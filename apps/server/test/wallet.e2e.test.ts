@@ -51,6 +51,22 @@ describe("game sessions and the seamless wallet, served by the real server proce
     }
   })
 
+  it("a debit accepted with a negative balance (an operator's credit line) keeps the round and reports balance + payout", async () => {
+    for (const [balance, digits] of [["-5.00", 2], ["-0.50", 2], ["12.345", 3]] as const) {
+      world.wallet.setReply((_r, body) => body.type === "transaction.debit" ? { status: 200, body: { balance } } : { status: 200 })
+      const player = await playerSession(world.gw, world.wallet.url, email())
+      const { sessionToken } = await player.newSession()
+      const round = await player.bet(sessionToken, "10.00", "odd")
+      assert.strictEqual(round.status, 200, round.text)
+      const scale = 10 ** digits
+      const expected = (Math.round(Number(balance) * scale) + Math.round(Number(round.body.payout) * scale)) / scale
+      assert.strictEqual(Number(round.body.balance), expected, `${balance} + ${round.body.payout} → ${round.body.balance}`)
+      assert.match(round.body.balance, new RegExp(`^-?\\d+\\.\\d{${digits}}$`))
+      await eventually(() => forRound(round.body.roundId).some((m) => m.body.type === "transaction.credit"))
+      assert.isFalse(forRound(round.body.roundId).some((m) => m.body.type === "transaction.refund"))
+    }
+  })
+
   it("a refused debit (402) rejects the bet and sends nothing more", async () => {
     world.wallet.setReply((_r, body) => body.type === "transaction.debit" ? { status: 402, body: { error: "insufficient funds" } } : { status: 200 })
     const player = await playerSession(world.gw, world.wallet.url, email())

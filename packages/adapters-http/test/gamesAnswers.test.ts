@@ -106,7 +106,8 @@ describe("games pages kept encoded", () => {
       await refused({}, 401, "UNAUTHORIZED")
       await refused({ "sv-api-key": "nodots" }, 401, "UNAUTHORIZED")
       await refused({ "sv-api-key": `sv_live.${"A".repeat(43)}.unknownkey` }, 401, "UNAUTHORIZED")
-      await refused(key, 429, "RATE_LIMITED")
+      await refused({ "sv-api-key": `sv_live.${"A".repeat(43)}.unknownkey` }, 429, "RATE_LIMITED")
+      expect((await get(server, path, key)).body).toEqual(first.body)
     } finally {
       await server.dispose()
     }

@@ -1,4 +1,5 @@
 import { Redacted } from "effect"
+import { SignJWT } from "jose"
 import { type Answer, call as fetchAnswer } from "@gateway/adapters-http/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
@@ -240,6 +241,22 @@ describe("bearer authentication", () => {
     expectProblem(await create({ authorization: `Bearer ${forged}` }), 401, "UNAUTHORIZED")
     expectProblem(await create({ authorization: `Bearer ${unsignedToken()}` }), 401, "UNAUTHORIZED")
     expectProblem(await create({ "access-token": unsignedToken() }), 401, "UNAUTHORIZED")
+  })
+
+  it("refuses tokens that live longer than AUTH_MAX_TOKEN_LIFETIME_SECONDS (default 24 h) or were issued in the future", async () => {
+    const now = Math.floor(Date.now() / 1000)
+    const signed = (claims: { iat?: number; exp: number }) =>
+      new SignJWT({ scope: "read:users write:users", ...claims }).setProtectedHeader({ alg: "HS256" })
+        .sign(new TextEncoder().encode(secret))
+    const read = (headers: Record<string, string>) => call(`${base}/merchants/7`, { headers })
+    const bearer = async (claims: { iat?: number; exp: number }) => ({ authorization: `Bearer ${await signed(claims)}` })
+    expectProblem(await read(await bearer({ iat: now, exp: 1_000_000_000_000 })), 401, "UNAUTHORIZED", /lifetime/)
+    expectProblem(await read(await bearer({ exp: 1_000_000_000_000 })), 401, "UNAUTHORIZED", /lifetime/)
+    expectProblem(await read(await bearer({ iat: now, exp: now + 25 * 3600 })), 401, "UNAUTHORIZED", /lifetime/)
+    expectProblem(await read(await bearer({ iat: now - 30 * 3600, exp: now + 600 })), 401, "UNAUTHORIZED", /lifetime/)
+    expectProblem(await read(await bearer({ iat: now + 3600, exp: now + 7200 })), 401, "UNAUTHORIZED")
+    expect((await read(await bearer({ iat: now, exp: now + 23 * 3600 }))).status).toBe(200)
+    expect((await read(await bearer({ exp: now + 600 }))).status).toBe(200)
   })
 
   it("accepts the access-token header as an alias", async () => {

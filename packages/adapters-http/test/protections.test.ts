@@ -2,6 +2,8 @@ import { Redacted } from "effect"
 import { request as httpRequest } from "node:http"
 import { call as fetchAnswer } from "@gateway/adapters-http/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Merchant } from "@gateway/domain"
+import { launchToken, makeClaims, makeMerchant, makeSettings } from "@gateway/domain/testing"
 import { liveKey, noDetailsKey, secret, start, type Protections, type Started, token } from "./support.ts"
 
 const base = "/api/v1.1/operator-api"
@@ -79,14 +81,15 @@ describe("failed authentication per client address", () => {
     failing = await serve({ rateLimit: { rps: 100, burst: 200, failures: { rps: 0.2, burst: 5 }, trustProxy: true } })
   })
 
-  it("answers 429 once an address has spent its failures, before any lookup; other addresses are unaffected", async () => {
+  it("answers 429 once an address has spent its failures (a malformed key without any lookup); other addresses are unaffected", async () => {
     const junk = (n: number) => `sv_live.${"J".repeat(43)}.junkkey${String(n).padStart(3, "0")}`
     for (let n = 0; n < 5; n++) expect((await from("203.0.113.7", junk(n))).status).toBe(401)
-    const lookups = failing.keyLookups()
     const refused = await from("203.0.113.7", junk(9))
     expect(refused.status).toBe(429)
     expect(refused.body).toMatchObject({ code: "RATE_LIMITED" })
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
+    const lookups = failing.keyLookups()
+    expect((await from("203.0.113.7", "sv_live.not-a-key")).status).toBe(429)
     expect(failing.keyLookups()).toBe(lookups)
     expect((await from("198.51.100.2", junk(10))).status).toBe(401)
     expect((await from("198.51.100.2", liveKey)).status).toBe(200)
@@ -137,6 +140,67 @@ describe("failed authentication per client address", () => {
     })
     expect(open.status).toBe(429)
     expect((await call(failing, "/play/odd-even?token=forged.token.9", { headers })).status).toBe(200)
+  })
+})
+
+describe("valid credentials from an address that fails (CONTRACT §2)", () => {
+  let shared: Started
+  beforeAll(async () => {
+    shared = await serve({ rateLimit: { rps: 100, burst: 200, failures: { rps: 0.2, burst: 5 }, trustProxy: true } })
+  })
+  const from = (address: string, path: string, init: RequestInit = {}) =>
+    call(shared, path, { ...init, headers: { ...init.headers, "x-forwarded-for": `10.9.8.7, ${address}` } })
+  const round = (address: string, bearer: string) =>
+    from(address, "/api/v1.1/game-api/rounds", {
+      method: "POST",
+      headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+      body: JSON.stringify({ stake: "1.00", selection: "odd" })
+    })
+
+  it("answers a valid session, API key and admin token while junk from the same address keeps getting 429", async () => {
+    const address = "203.0.113.50"
+    const opened = await from(address, "/api/v1.1/game-api/sessions", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: launchToken(makeClaims({ mode: "demo" })) })
+    })
+    expect(opened.status).toBe(201)
+    const session = String(opened.body.sessionToken)
+    const admin = await token()
+    for (let n = 0; n < 8; n++) await round(address, `junk-bearer-${n}`)
+    for (let n = 0; n < 4; n++) await from(address, `${base}/games`, { headers: { "sv-api-key": `sv_live.${"J".repeat(43)}.junk${n}0000` } })
+    for (let n = 0; n < 4; n++) await from(address, `${base}/merchants/7`, { headers: { authorization: `Bearer junk.${n}.x` } })
+    for (let probe = 0; probe < 3; probe++) {
+      const junk = await round(address, `junk-bearer-more-${probe}`)
+      expect(junk.status).toBe(429)
+      expect(junk.body.detail).toMatch(/failed authentications from this address/)
+      const played = await round(address, session)
+      expect(played.status, JSON.stringify(played.body)).toBe(200)
+      expect((await from(address, `${base}/games`, { headers: { "sv-api-key": liveKey } })).status).toBe(200)
+      const merchant = await from(address, `${base}/merchants/7`, { headers: { authorization: `Bearer ${admin}` } })
+      expect(merchant.status).toBe(200)
+      expect((await from(address, `${base}/games`, { headers: { "sv-api-key": `sv_live.${"J".repeat(43)}.junkmore${probe}` } })).status)
+        .toBe(429)
+      expect((await from(address, `${base}/merchants/7`, { headers: { authorization: "Bearer junk.more.x" } })).status).toBe(429)
+    }
+  })
+
+  it("says which limit a 429 is about: the API key's rate, the session's rate", async () => {
+    const server = await serve({ rateLimit: { rps: 0.01, burst: 1 } })
+    expect((await games(server, liveKey)).status).toBe(200)
+    const key = await games(server, liveKey)
+    expect(key.status).toBe(429)
+    expect(key.body.detail).toMatch(/rate limit reached for this API key/)
+    const opened = await call(server, "/api/v1.1/game-api/sessions", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: launchToken(makeClaims({ mode: "demo" })) })
+    })
+    const bearer = { authorization: `Bearer ${String(opened.body.sessionToken)}` }
+    expect((await call(server, "/api/v1.1/game-api/games", { headers: bearer })).status).toBe(200)
+    const session = await call(server, "/api/v1.1/game-api/games", { headers: bearer })
+    expect(session.status).toBe(429)
+    expect(session.body.detail).toMatch(/rate limit reached for this game session/)
   })
 })
 
@@ -226,6 +290,49 @@ describe("API keys", () => {
   })
 })
 
+describe("branding URLs (what the game page loads)", () => {
+  const brandingFields = ["fontFamilyUrl", "logo1xUrl", "logo2xUrl", "cupImageUrl"]
+
+  it.each(["/merchants/9/settings", "/settings"])("%s refuses them over plain http with 400 naming the field", async (path) => {
+    const server = await serve({ allowPrivateOperatorUrls: false })
+    const headers = path === "/settings"
+      ? { "sv-api-key": noDetailsKey, "content-type": "application/json" }
+      : { authorization: `Bearer ${await token()}`, "content-type": "application/json" }
+    for (const field of brandingFields) {
+      const put = (url: string) => call(server, `${base}${path}`, { method: "PUT", headers, body: JSON.stringify({ [field]: url }) })
+      const refused = await put("http://fonts.example/css2?family=Inter")
+      expect(refused.status, field).toBe(400)
+      expect(refused.body).toMatchObject({ code: "VALIDATION_FAILED" })
+      expect(refused.body.detail).toMatch(new RegExp(`^${field}: must be an absolute https URL`))
+      expect((await put("https://fonts.example/css2?family=Inter")).status, field).toBe(200)
+    }
+  })
+
+  it("takes them over plain http where private operator URLs are allowed (local development)", async () => {
+    const server = await serve({ allowPrivateOperatorUrls: true })
+    const put = await call(server, `${base}/settings`, {
+      method: "PUT",
+      headers: { "sv-api-key": noDetailsKey, "content-type": "application/json" },
+      body: JSON.stringify({ logo1xUrl: "http://127.0.0.1:8080/static/games/lotto.svg" })
+    })
+    expect(put.status).toBe(200)
+  })
+
+  it("never puts a stored plain-http font style sheet into the page's CSP", async () => {
+    const server = await start(undefined, {}, {
+      merchants: [makeMerchant({
+        id: Merchant.MerchantId.make(70),
+        email: "oldfont@example.com",
+        MerchantSettings: makeSettings({ fontFamilyUrl: "http://fonts.example/css2?family=Inter" })
+      })]
+    })
+    servers.push(server)
+    const page = await call(server, `/play/odd-even?token=${encodeURIComponent(launchToken(makeClaims({ mid: Merchant.MerchantId.make(70) })))}`)
+    expect(page.status).toBe(200)
+    expect(page.headers.get("content-security-policy")).not.toContain("fonts.example")
+  })
+})
+
 describe("operator URLs at settings time", () => {
   let strict: Started
   let permissive: Started
@@ -267,10 +374,10 @@ describe("operator URLs at settings time", () => {
     const ok = await put(strict, "/merchants/9/settings", {
       webhookUrl: "https://93.184.216.34/hook",
       callbackUrl: null,
-      logo1xUrl: "http://127.0.0.1/logo.png"
+      logo1xUrl: "https://127.0.0.1/logo.png"
     })
     expect(ok.status).toBe(200)
-    expect(ok.body).toMatchObject({ webhookUrl: "https://93.184.216.34/hook", logo1xUrl: "http://127.0.0.1/logo.png" })
+    expect(ok.body).toMatchObject({ webhookUrl: "https://93.184.216.34/hook", logo1xUrl: "https://127.0.0.1/logo.png" })
   })
 
   it.each(["/merchants/9/settings", "/settings"])("%s accepts them with ALLOW_PRIVATE_OPERATOR_URLS", async (path) => {

@@ -52,6 +52,26 @@ export const format = (money: Money): string => {
   return digits === 0 ? `${sign}${whole}` : `${sign}${whole}.${text.slice(text.length - digits)}`
 }
 
+/**
+ * An operator's balance plus `minor` units of `currency`, exactly: the
+ * balance is a decimal string as wallets answer it (`DecimalString`: maybe
+ * negative — an operator's credit line — maybe with more fraction digits
+ * than the currency has, which are kept), the result has at least the
+ * currency's digits. Undefined for text that is not such a decimal.
+ */
+export const addToBalance = (balance: string, minor: bigint, currency: CurrencyCode): string | undefined => {
+  const match = /^(-?)([0-9]{1,18})(?:\.([0-9]{1,8}))?$/.exec(balance)
+  if (match === null) return undefined
+  const digits = minorUnits(currency)
+  const fraction = match[3] ?? ""
+  const scale = Math.max(digits, fraction.length)
+  const magnitude = BigInt(`${match[2]}${fraction.padEnd(scale, "0")}`)
+  const total = (match[1] === "-" ? -magnitude : magnitude) + minor * 10n ** BigInt(scale - digits)
+  const text = (total < 0n ? -total : total).toString().padStart(scale + 1, "0")
+  const whole = text.slice(0, text.length - scale)
+  return `${total < 0n ? "-" : ""}${whole}${scale === 0 ? "" : `.${text.slice(text.length - scale)}`}`
+}
+
 /** A money value of minor units. */
 export const make = (minor: bigint, currency: CurrencyCode): Money => ({ currency, minor })
 

@@ -1,10 +1,25 @@
 import { Schema } from "effect"
 
-/** Too many requests for one API key; try again after `retryAfterSeconds`. */
+/**
+ * What a 429 limited: an API key's rate, a game session's rate, or the
+ * failed authentications of one client address (CONTRACT §2: only the
+ * failing requests of an address are refused by that one).
+ */
+export const RateLimitSubject = Schema.Literals(["apiKey", "session", "address"])
+export type RateLimitSubject = typeof RateLimitSubject.Type
+
+const what: Record<RateLimitSubject, string> = {
+  apiKey: "rate limit reached for this API key",
+  session: "rate limit reached for this game session",
+  address: "too many failed authentications from this address"
+}
+
+/** Too many requests of one kind (`subject`, when known); try again after `retryAfterSeconds`. */
 export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
-  retryAfterSeconds: Schema.Int
+  retryAfterSeconds: Schema.Int,
+  subject: Schema.optional(RateLimitSubject)
 }) {
   override get message(): string {
-    return `rate limit reached for this API key; retry after ${this.retryAfterSeconds} s`
+    return `${this.subject === undefined ? "rate limit reached" : what[this.subject]}; retry after ${this.retryAfterSeconds} s`
   }
 }

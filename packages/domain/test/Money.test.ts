@@ -38,4 +38,22 @@ describe("Money", () => {
       if (Result.isFailure(result)) assert.include(result.failure.message, currency)
     }
   })
+
+  it.prop(
+    "a balance plus a payout is exact, negative balances included: format(b + p) for every balance the currency can hold",
+    [Minor, Minor, Currency, Arbitrary.schema(Schema.Boolean)],
+    ([balance, payout, currency, negative]) => {
+      const signed = negative ? -balance : balance
+      const text = Money.format(Money.make(signed, currency))
+      assert.strictEqual(Money.addToBalance(text, payout, currency), Money.format(Money.make(signed + payout, currency)))
+    }
+  )
+
+  it("keeps the fraction digits an operator's balance has beyond the currency, and refuses what is not a decimal", () => {
+    assert.strictEqual(Money.addToBalance("-5.00", 1950n, "ETB"), "14.50")
+    assert.strictEqual(Money.addToBalance("-20.00", 1950n, "ETB"), "-0.50")
+    assert.strictEqual(Money.addToBalance("12.345", 1950n, "ETB"), "31.845")
+    assert.strictEqual(Money.addToBalance("-3", 200n, "JPY"), "197")
+    assert.isUndefined(Money.addToBalance("1e3", 1n, "ETB"))
+  })
 })

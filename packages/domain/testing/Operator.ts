@@ -37,4 +37,4 @@ export const wallet = Layer.succeed(
 )
 
 /** An operator URL policy that allows every URL. */
-export const anyOperatorUrl = Layer.succeed(OperatorUrlPolicy, OperatorUrlPolicy.of({ check: () => Effect.void }))
+export const anyOperatorUrl = Layer.succeed(OperatorUrlPolicy, OperatorUrlPolicy.of({ check: () => Effect.void, checkPageUrl: () => Effect.void }))

@@ -15,6 +15,13 @@ export const stakeLimits =
   "minor units (9999999999999.99 in EUR), else 400 VALIDATION_FAILED naming the field. They are kept exactly and " +
   "compared with stakes in minor units, never rounded."
 
+/** What the settings' URLs must be, for the descriptions of both settings endpoints. */
+export const settingsUrls =
+  "URLs the gateway calls (userDetailsUrl, shopDetailsUrl, the webhook URLs, callbackUrl) must not be or resolve " +
+  "to a loopback, private, link-local or otherwise non-public address (400 VALIDATION_FAILED naming the field; a " +
+  "name that does not resolve gets the same answer); the URLs the game page loads (logo1xUrl, logo2xUrl, " +
+  "cupImageUrl, fontFamilyUrl) must be https. Both are relaxed with ALLOW_PRIVATE_OPERATOR_URLS (local development)."
+
 /** The rule of the five revenue shares, for the description of the admin settings endpoint. */
 export const revenueShares =
   "providerPercentProfit, superProviderPercentProfit, agentPercentProfit, merchantPercentProfit and " +
@@ -114,7 +121,7 @@ export class MerchantsApi extends HttpApiGroup.make("merchants")
         OpenApi.Description,
         "Each key given is set, `null` clears it, an absent key is kept. URLs must be absolute http(s); " +
           "minimumStake ≤ maximumStake (else 400 VALIDATION_FAILED naming minimumStake). " + stakeLimits + " " +
-          revenueShares
+          revenueShares + " " + settingsUrls
       ),
     HttpApiEndpoint.patch("changeStatus", "/merchants/:id/status", {
       params: id,

@@ -24,7 +24,8 @@ export class PlayApi extends HttpApiGroup.make("play", { topLevel: true })
           "server seed hash, a new client seed (revealing the previous server seed) and the verification of a round " +
           "in the browser (WebCrypto HMAC-SHA256). Scripts and styles are inline with a per-response CSP nonce (no " +
           "third-party code); the API is called on the page's own origin; images may come over https (the " +
-          "merchant's logo and cup), fonts from the merchant's `fontFamilyUrl`. `frame-ancestors` is the merchant's " +
+          "merchant's logo and cup), fonts from the merchant's `fontFamilyUrl` when it is https (settings refuse " +
+          "plain-http branding URLs; one stored before is never put into the CSP). `frame-ancestors` is the merchant's " +
           "`frameAncestors` setting (default `*`), read from the launch token's merchant without redeeming it."
       ),
     HttpApiEndpoint.get("image", "/static/games/:file", {

@@ -47,9 +47,11 @@ export const RoundsQuery = {
 const Csv = HttpApiSchema.StreamUint8Array({ contentType: "text/csv; charset=utf-8" })
 
 const csvNote = "With `Accept: text/csv` (preferred over JSON by q-value) the answer is `text/csv; charset=utf-8` " +
-  "(RFC 4180: a header row, CRLF line ends, cells with a comma, quote or line break quoted) as a download " +
-  "(`content-disposition: attachment`). Player, game and session ids that start with `=`, `+`, `-`, `@`, tab or CR " +
-  "are written with a leading `'` so a spreadsheet never runs them as formulas. An `Accept` naming neither JSON " +
+  "(RFC 4180: a header row, CRLF line ends, cells with a comma, semicolon, tab, `|`, quote or line break quoted) " +
+  "as a download (`content-disposition: attachment`). In player, game and session ids, a `=`, `+`, `-`, `@`, tab " +
+  "or CR at the start, and a `=`, `+`, `-` or `@` right after a separator, quote or line break, gets a `'` before " +
+  "it, so a spreadsheet never runs them as formulas, whichever list separator its locale uses. An `Accept` naming " +
+  "neither JSON " +
   "nor CSV gets JSON. Errors are problem+json as usual; they are all found before the first byte. "
 
 const transactionId = Schema.String.check(Schema.isMaxLength(64), Validation.isStorableText)

@@ -22,8 +22,11 @@ export class CurrentMerchant extends Context.Service<CurrentMerchant, Merchant.M
 const bearer = HttpApiSecurity.bearer.pipe(
   HttpApiSecurity.annotate(
     OpenApi.Description,
-    "JWT (HS256 with the server's secret, or RS256/ES256/EdDSA from its JWKS). `exp` required; " +
-      "scope claim (space separated): `write:users` for writes, `read:users` for reads."
+    "JWT (HS256 with the server's secret, or RS256/ES256/EdDSA from its JWKS). `exp` required, at most " +
+      "`AUTH_MAX_TOKEN_LIFETIME_SECONDS` (default 86400) after now and after `iat` when present; an `iat` in the " +
+      "future is refused (60 s of clock skew allowed). Scope claim (space separated): `write:users` for writes, " +
+      "`read:users` for reads. Refused tokens are failed authentications of the client address (429 once it has " +
+      "spent them; a valid token is never refused for them)."
   ),
   HttpApiSecurity.annotate(OpenApi.Format, "JWT")
 )
@@ -37,8 +40,10 @@ const svApiKey = HttpApiSecurity.apiKey({ in: "header", key: "sv-api-key" }).pip
     OpenApi.Description,
     "An operator API key `<Prefix>.<Key>.<Slug>` (prefix `sv_live` or `sv_test`), issued through the admin API. " +
       "Rate limited per key, charged once the key verifies (token bucket, per server instance): beyond it, 429 " +
-      "`RATE_LIMITED` with `retry-after` in seconds. Failed attempts (401) are counted per client address; an " +
-      "address that has spent them gets 429 before its keys are looked up. `sv_test` keys launch demo mode only."
+      "`RATE_LIMITED` with `retry-after` in seconds (detail: rate limit reached for this API key). Failed attempts " +
+      "(401) are counted per client address, after the key was checked: an address that has spent them gets 429 " +
+      "(detail: too many failed authentications from this address) for its failing keys only; a valid key from " +
+      "the same address is still answered. `sv_test` keys launch demo mode only."
   )
 )
 

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { MerchantSettings } from "@gateway/domain"
 import * as Problem from "./Problem.ts"
-import { ownRevenueShares, stakeLimits } from "./Merchants.ts"
+import { ownRevenueShares, settingsUrls, stakeLimits } from "./Merchants.ts"
 import { OperatorAuth } from "./Security.ts"
 
 /**
@@ -28,7 +28,7 @@ export class SettingsApi extends HttpApiGroup.make("settings")
       .annotate(
         OpenApi.Description,
         "Each key given is set, `null` clears it, an absent key is kept; minimumStake ≤ maximumStake. " +
-          stakeLimits + " " + ownRevenueShares
+          stakeLimits + " " + ownRevenueShares + " " + settingsUrls
       )
   )
   .middleware(OperatorAuth)

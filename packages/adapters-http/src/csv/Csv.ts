@@ -7,20 +7,30 @@ export const contentType = "text/csv; charset=utf-8"
 /** A cell: text that came from outside (a player or game id) is neutralised; our own values are written as they are. */
 export type Cell = string | { readonly untrusted: string }
 
-const needsQuotes = /[",\r\n]/u
-/** What a spreadsheet reads as the start of a formula (OWASP "CSV injection"), tab and CR included. */
-const formulaStart = /^[=+\-@\t\r]/u
+/** Quoted: the RFC 4180 specials, and every list separator a spreadsheet may split on (`;`, tab, `|` by locale). */
+const needsQuotes = /[",;\t|\r\n]/u
+/**
+ * Where a spreadsheet could start a cell running a formula (OWASP "CSV
+ * injection"): the start of the text when it begins with `=`, `+`, `-`,
+ * `@`, tab or CR; and, inside it, right after a separator, a quote or a line
+ * break when `=`, `+`, `-` or `@` follows (after tabs or CRs, if any) — a
+ * reader splitting on `;` or tab (Excel does, by locale) starts a cell
+ * there, quotes or not.
+ */
+const formulaStart = /^(?=[=+\-@\t\r])|(?<=[,;\t|"\r\n])(?=[\t\r]*[=+\-@])/gu
 
 const quote = (text: string) => needsQuotes.test(text) ? `"${text.replaceAll("\"", "\"\"")}"` : text
 
 /**
- * One cell per RFC 4180: quoted when it holds a comma, a double quote, CR or
- * LF, its quotes doubled. Untrusted text starting with `=`, `+`, `-`, `@`,
- * tab or CR gets a leading `'`, so a spreadsheet shows it as text instead of
- * running it as a formula (`=HYPERLINK(…)` as a player id).
+ * One cell per RFC 4180: quoted when it holds a comma, a semicolon, a tab, a
+ * `|`, a double quote, CR or LF, its quotes doubled. Untrusted text gets a
+ * `'` before each place a spreadsheet could read as the start of a formula
+ * (see `formulaStart`), so it shows as text instead of running
+ * (`=HYPERLINK(…)` or `x;=1+2;` as a player id), whichever separator the
+ * spreadsheet splits on.
  */
 export const cell = (value: Cell): string =>
-  quote(typeof value === "string" ? value : formulaStart.test(value.untrusted) ? `'${value.untrusted}` : value.untrusted)
+  quote(typeof value === "string" ? value : value.untrusted.replace(formulaStart, "'"))
 
 /** One record, CRLF-terminated. */
 export const row = (cells: ReadonlyArray<Cell>): string => cells.map(cell).join(",") + "\r\n"

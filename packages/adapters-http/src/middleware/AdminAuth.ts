@@ -1,9 +1,10 @@
 import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify, SignJWT } from "jose"
+import { createRemoteJWKSet, type JWTPayload, type JWTVerifyGetKey, jwtVerify, SignJWT } from "jose"
 import { Auth } from "@gateway/domain"
 import { AdminAuth, type AdminClaims, CurrentAdmin } from "../api/Security.ts"
 import * as Problem from "../api/Problem.ts"
+import { guardFailures, RateLimiter } from "./RateLimiter.ts"
 
 /** How admin bearer tokens are verified. Without a secret or JWKS URL, every token is refused. */
 export interface AdminTokenOptions {
@@ -11,7 +12,14 @@ export interface AdminTokenOptions {
   readonly jwksUrl?: URL | string | undefined
   readonly issuer?: string | undefined
   readonly audience?: string | undefined
+  /** The longest a token may live: `exp` at most this after `iat` and after now (default 86 400 s, 24 h). */
+  readonly maxLifetimeSeconds?: number | undefined
 }
+
+/** How long an admin token may live when {@link AdminTokenOptions.maxLifetimeSeconds} is not given. */
+export const defaultMaxLifetimeSeconds = 86_400
+/** Clock skew allowed between the token's issuer and this server. */
+const SKEW_SECONDS = 60
 
 /** Verifies admin bearer tokens (CONTRACT §2). */
 export class AdminTokens extends Context.Service<AdminTokens, {
@@ -48,10 +56,25 @@ export const makeTokens = (options: AdminTokenOptions): AdminTokens["Service"] =
       : key._tag === "Secret"
       ? jwtVerify(token, key.key, { ...verifyOptions, algorithms: hmacAlgorithms })
       : jwtVerify(token, key.key, { ...verifyOptions, algorithms: jwksAlgorithms })
+  const maxLifetime = options.maxLifetimeSeconds ?? defaultMaxLifetimeSeconds
+  /** Why a verified token's times are refused, if they are: a lifetime beyond the bound, or issued in the future. */
+  const badTimes = (payload: JWTPayload): string | undefined => {
+    const now = Math.floor(Date.now() / 1000)
+    const { exp = 0, iat } = payload
+    if (iat !== undefined && iat > now + SKEW_SECONDS) return "bearer token issued in the future"
+    if (exp - now > maxLifetime + SKEW_SECONDS || (iat !== undefined && exp - iat > maxLifetime)) {
+      return `bearer token lifetime exceeds ${maxLifetime} s`
+    }
+    return undefined
+  }
   return AdminTokens.of({
     verify: (token) =>
       Effect.tryPromise({ try: () => verify(token), catch: refused }).pipe(
-        Effect.map(({ payload }) => ({
+        Effect.flatMap(({ payload }) => {
+          const bad = badTimes(payload)
+          return bad === undefined ? Effect.succeed(payload) : Effect.fail(new Auth.Unauthorized({ detail: bad }))
+        }),
+        Effect.map((payload) => ({
           subject: payload.sub,
           scopes: new Set(typeof payload.scope === "string" ? payload.scope.split(" ").filter((s) => s !== "") : [])
         }))
@@ -102,13 +125,19 @@ const authenticate = <A, E, R>(httpEffect: Effect.Effect<A, E, R>) =>
     return yield* Effect.provideService(httpEffect, CurrentAdmin, claims)
   })
 
-/** The AdminAuth middleware: both schemes read the same token, so the answer does not depend on which ran. */
-export const layer: Layer.Layer<AdminAuth, never, AdminTokens> = Layer.effect(
+/**
+ * The AdminAuth middleware: both schemes read the same token, so the answer
+ * does not depend on which ran. A refused token (401) is charged to the
+ * client's address and answered 429 once the address has spent its failed
+ * attempts; a valid token is never refused for them.
+ */
+export const layer: Layer.Layer<AdminAuth, never, AdminTokens | RateLimiter> = Layer.effect(
   AdminAuth,
   Effect.gen(function*() {
     const tokens = yield* AdminTokens
+    const guarded = guardFailures(yield* RateLimiter)
     const run = <A, E, R>(httpEffect: Effect.Effect<A, E, R>) =>
-      authenticate(httpEffect).pipe(Effect.provideService(AdminTokens, tokens))
+      guarded(authenticate(httpEffect)).pipe(Effect.provideService(AdminTokens, tokens))
     return AdminAuth.of({ bearer: run, accessToken: run })
   })
 )

@@ -20,11 +20,12 @@ export interface Verified {
 type Refused = Auth.Unauthorized | Auth.Forbidden | RateLimit.RateLimited
 
 /**
- * The checks of an `sv-api-key`, in the contract's order: the client
- * address's failed attempts (429 once used up), the key (401 when missing,
- * malformed, unknown or revoked; 403 when its merchant is not active), then
- * the key's rate limit (429), charged only once the key has verified. A 401
- * is charged to the address by `onUnauthorized`.
+ * The checks of an `sv-api-key`, in the contract's order: the key (401 when
+ * missing, malformed, unknown or revoked; 403 when its merchant is not
+ * active), then the key's rate limit (429), charged only once the key has
+ * verified. A 401 is charged to the client's address by `onUnauthorized`,
+ * which answers 429 instead once the address has spent its failures; a key
+ * that verifies is never refused for its address's failures (CONTRACT §2).
  */
 const checks = Effect.gen(function*() {
   const provide = yield* Ports.capture(ApiKeyRepo, MerchantRepo)
@@ -32,16 +33,14 @@ const checks = Effect.gen(function*() {
   return (
     request: HttpServerRequest.HttpServerRequest,
     header: string | undefined,
-    onUnauthorized: (address: string) => Effect.Effect<void>
+    onUnauthorized: (address: string) => Effect.Effect<void, RateLimit.RateLimited>
   ): Effect.Effect<Verified, Refused> =>
     Effect.gen(function*() {
-      const address = limiter.addressOf(request)
-      yield* limiter.guard(address)
       const verified = yield* Effect.fromResult(ApiKey.parseApiKey(header)).pipe(
         Effect.flatMap((key) => Effect.map(authenticateKey(key).pipe(provide), (merchant) => ({ key, merchant }))),
-        Effect.tapError((error) => error._tag === "Unauthorized" ? onUnauthorized(address) : Effect.void)
+        Effect.tapError((error) => error._tag === "Unauthorized" ? onUnauthorized(limiter.addressOf(request)) : Effect.void)
       )
-      yield* limiter.take(verified.key.slug)
+      yield* limiter.take(verified.key.slug, "apiKey")
       return verified
     })
 })
@@ -62,9 +61,9 @@ export const verify: Effect.Effect<
  * The OperatorAuth middleware (CONTRACT §2): the merchant of an `sv-api-key`
  * — 401 when missing, malformed, unknown or revoked, 403 when the merchant
  * is not active — then the key's rate limit (429 with `retry-after`),
- * charged only once the key has verified. A client address whose failed
- * attempts are used up is answered 429 before anything is looked up, and
- * each 401 is charged to it. It runs before the query is decoded, so a bad
+ * charged only once the key has verified. Each 401 is charged to the
+ * client's address, and becomes 429 once the address has spent its failed
+ * attempts; a valid key from that address is still answered. It runs before the query is decoded, so a bad
  * key is refused first, as the contract orders.
  */
 export const layer: Layer.Layer<OperatorAuth, never, ApiKeyRepo | MerchantRepo | RateLimiter> =

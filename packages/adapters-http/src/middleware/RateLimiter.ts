@@ -49,12 +49,6 @@ export const makeBuckets = (options: RateLimitOptions, now: () => number) => {
     sweptAt = at
     for (const [key, bucket] of buckets) if (refill(bucket, at) >= burst) buckets.delete(key)
   }
-  /** Whole seconds until `key` has a token (0: it has one now), without taking it. */
-  const wait = (key: string): number => {
-    const bucket = buckets.get(key)
-    const tokens = bucket === undefined ? burst : refill(bucket, now())
-    return tokens >= 1 ? 0 : Math.max(1, Math.ceil((1 - tokens) / rps))
-  }
   const take = (key: string): number => {
     const at = now()
     if (at - sweptAt >= SWEEP_EVERY_MS) sweep(at)
@@ -78,26 +72,25 @@ export const makeBuckets = (options: RateLimitOptions, now: () => number) => {
     }
     return Math.max(1, Math.ceil((1 - bucket.tokens) / rps))
   }
-  return { take, wait, size: () => buckets.size }
+  return { take, size: () => buckets.size }
 }
 
 /**
  * The rate limits, in memory: behind a load balancer each instance keeps its
  * own buckets, so a key may reach up to `instances × RATE_LIMIT_RPS`.
  * Buckets are charged only after authentication: an API key's (CONTRACT §7)
- * once the key has verified, a game session's once its token has. Failed
- * authentications are charged to the client's address instead, whose
- * failure bucket is checked before any verification — so nobody can use up
- * another merchant's limit with its public slug, and floods of made-up keys
- * or tokens are refused cheaply.
+ * once the key has verified, a game session's per token digest. Failed
+ * authentications are charged to the client's address, after the
+ * credential was checked: a valid credential is never refused because of
+ * failures others made from its address (CONTRACT §2); only the failing
+ * requests of an address that has spent its failures are answered 429
+ * instead of 401.
  */
 export class RateLimiter extends Context.Service<RateLimiter, {
-  /** Takes a token of `key` (an API key's slug or a session's id, never a secret), else fails with RateLimited. */
-  take(key: string): Effect.Effect<void, RateLimit.RateLimited>
-  /** Fails with RateLimited while the address has used up its failed authentications. */
-  guard(address: string): Effect.Effect<void, RateLimit.RateLimited>
-  /** Charges a failed authentication to the address. */
-  failed(address: string): Effect.Effect<void>
+  /** Takes a token of `key` (an API key's slug or a session's digest, never a secret), else fails with RateLimited of `subject`. */
+  take(key: string, subject: RateLimit.RateLimitSubject): Effect.Effect<void, RateLimit.RateLimited>
+  /** Charges a failed authentication to the address; fails with RateLimited once the address has spent its failures. */
+  failed(address: string): Effect.Effect<void, RateLimit.RateLimited>
   /** The client's address: the connection's peer, or the proxy's `x-forwarded-for` entry when trusted. */
   addressOf(request: HttpServerRequest.HttpServerRequest): string
 }>()("@gateway/adapters-http/middleware/RateLimiter") {}
@@ -111,43 +104,43 @@ const forwardedOf = (request: HttpServerRequest.HttpServerRequest) => {
   return last === "" || last.length > 64 ? peerOf(request) : last
 }
 
-const limited = (retryAfterSeconds: number) =>
-  retryAfterSeconds === 0 ? Effect.void : Effect.fail(new RateLimit.RateLimited({ retryAfterSeconds }))
+const limited = (retryAfterSeconds: number, subject: RateLimit.RateLimitSubject) =>
+  retryAfterSeconds === 0 ? Effect.void : Effect.fail(new RateLimit.RateLimited({ retryAfterSeconds, subject }))
 
 /** A limiter on a clock; `rps` 0 lets everything through. */
 export const make = (options: RateLimitOptions, clock: Clock.Clock): RateLimiter["Service"] => {
   const addressOf = options.trustProxy === true ? forwardedOf : peerOf
   if (options.rps <= 0) {
-    return RateLimiter.of({ take: () => Effect.void, guard: () => Effect.void, failed: () => Effect.void, addressOf })
+    return RateLimiter.of({ take: () => Effect.void, failed: () => Effect.void, addressOf })
   }
   const now = () => clock.currentTimeMillisUnsafe()
   const buckets = makeBuckets(options, now)
   const failures = makeBuckets({ ...(options.failures ?? defaultFailures), maxKeys: options.maxKeys }, now)
   return RateLimiter.of({
-    take: (key) => Effect.suspend(() => limited(buckets.take(key))),
-    guard: (address) => Effect.suspend(() => limited(failures.wait(address))),
-    failed: (address) => Effect.sync(() => void failures.take(address)),
+    take: (key, subject) => Effect.suspend(() => limited(buckets.take(key), subject)),
+    failed: (address) => Effect.suspend(() => limited(failures.take(address), "address")),
     addressOf
   })
 }
 
 /**
- * `effect` on behalf of the request's client address: 429 while the
- * address's failed authentications are used up; a 401 it fails with is
- * charged to the address.
+ * `effect` on behalf of the request's client address: a 401 it fails with
+ * is charged to the address, and becomes 429 (failed authentications from
+ * this address) once the address has spent them. Whatever succeeds or
+ * fails otherwise is never touched by the address's failures.
  */
 export const guardFailures = (limiter: RateLimiter["Service"]) =>
 <A, E, R>(
   effect: Effect.Effect<A, E, R>
 ): Effect.Effect<A, E | Problem.Problem, R | HttpServerRequest.HttpServerRequest> =>
-  Effect.gen(function*() {
-    const address = limiter.addressOf(yield* HttpServerRequest.HttpServerRequest)
-    yield* Effect.mapError(limiter.guard(address), Problem.fromDomain)
-    return yield* Effect.tapError(
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    Effect.tapError(
       effect,
-      (error) => error instanceof Problem.Problem && error.status === 401 ? limiter.failed(address) : Effect.void
-    )
-  })
+      (error) =>
+        error instanceof Problem.Problem && error.status === 401
+          ? Effect.mapError(limiter.failed(limiter.addressOf(request)), Problem.fromDomain)
+          : Effect.void
+    ))
 
 /** A limiter from explicit options (tests, or apps that read their own config). */
 export const layer = (options: RateLimitOptions): Layer.Layer<RateLimiter> =>

@@ -19,7 +19,7 @@ export const layer: Layer.Layer<SessionAuth, never, RateLimiter> = Layer.effect(
         const token = Redacted.value(credential).trim()
         return token === ""
           ? Effect.fail(Problem.make("UNAUTHORIZED", "missing session token (Authorization: Bearer <sessionToken>)"))
-          : limiter.take(`session:${hash("sha256", token, "base64url").slice(0, 22)}`).pipe(
+          : limiter.take(`session:${hash("sha256", token, "base64url").slice(0, 22)}`, "session").pipe(
             Effect.mapError(Problem.fromDomain),
             Effect.andThen(Effect.provideService(httpEffect, SessionToken, credential))
           )

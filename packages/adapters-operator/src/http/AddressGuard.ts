@@ -1,29 +1,56 @@
 import { BlockList, isIP } from "node:net"
 
-const blocked = new BlockList()
+const blockedV4 = new BlockList()
 for (const [network, prefix] of [
   ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
   ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4]
-] as const) blocked.addSubnet(network, prefix, "ipv4")
+] as const) blockedV4.addSubnet(network, prefix, "ipv4")
+const blockedV6 = new BlockList()
 for (const [network, prefix] of [
-  ["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8], ["64:ff9b::", 96], ["100::", 64]
-] as const) blocked.addSubnet(network, prefix, "ipv6")
+  ["fc00::", 7], ["fe80::", 10], ["fec0::", 10], ["ff00::", 8], // unique-local, link-local, site-local (deprecated), multicast
+  ["64:ff9b::", 32], // NAT64: the well-known /96 and the local-use 64:ff9b:1::/48 (RFC 8215)
+  ["100::", 64], ["2001::", 32], ["2001:db8::", 32] // discard, Teredo, documentation
+] as const) blockedV6.addSubnet(network, prefix, "ipv6")
 
-const MAPPED_V4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i
+/** The eight 16-bit groups of a valid IPv6 address (a trailing dotted IPv4 part and a zone allowed). */
+const groupsOf = (address: string): ReadonlyArray<number> => {
+  const text = address.split("%")[0] ?? ""
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text)
+  const hex = dotted === null
+    ? text
+    : text.slice(0, dotted.index) +
+      [[dotted[1], dotted[2]], [dotted[3], dotted[4]]].map(([a, b]) => ((Number(a) << 8) | Number(b)).toString(16)).join(":")
+  const [head = "", tail] = hex.split("::")
+  const parse = (part: string) => part === "" ? [] : part.split(":").map((group) => parseInt(group, 16))
+  const left = parse(head)
+  const right = tail === undefined ? [] : parse(tail)
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right]
+}
+
+/** Two 16-bit groups as a dotted IPv4 address. */
+const v4 = (high: number, low: number) => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`
 
 /**
  * Whether an IP address is loopback, private, link-local, unique-local,
- * unspecified, multicast or otherwise not a public unicast address (IPv4
- * addresses mapped into IPv6 included). Operator URLs must not reach these.
+ * site-local, unspecified, multicast, documentation or otherwise not a
+ * public unicast address. IPv6 forms that carry an IPv4 address are judged
+ * by it or refused: mapped (`::ffff:a.b.c.d`) and 6to4 (`2002:AABB:CCDD::`)
+ * by the IPv4 address; IPv4-compatible (`::a.b.c.d`), IPv4-translated,
+ * NAT64 (`64:ff9b::/32`) and Teredo (`2001::/32`) always. Operator URLs must
+ * not reach these.
  */
 export const isNonPublicAddress = (address: string): boolean => {
   const family = isIP(address)
-  if (family === 4) return blocked.check(address, "ipv4")
-  if (family === 6) {
-    const mapped = MAPPED_V4.exec(address)?.[1]
-    return mapped !== undefined ? blocked.check(mapped, "ipv4") : blocked.check(address, "ipv6")
+  if (family === 4) return blockedV4.check(address, "ipv4")
+  if (family !== 6) return true
+  const groups = groupsOf(address)
+  const [g0 = 0, g1 = 0, g2 = 0, , g4 = 0, g5 = 0, g6 = 0, g7 = 0] = groups
+  if (groups.slice(0, 4).every((g) => g === 0)) {
+    if (g4 === 0 && g5 === 0xffff) return blockedV4.check(v4(g6, g7), "ipv4") // mapped
+    return true // unspecified, loopback, IPv4-compatible (deprecated), IPv4-translated, and the rest of ::/64
   }
-  return true
+  if (g0 === 0x2002) return blockedV4.check(v4(g1, g2), "ipv4") // 6to4
+  return blockedV6.check(groups.map((g) => g.toString(16)).join(":"), "ipv6")
 }
 
 /** The host of a URL as an IP literal (brackets of IPv6 removed), or undefined for a name. */

@@ -192,8 +192,8 @@ export const playRound = Effect.fn("playRound")(function*(
   })
   /* Once begun, a round is carried to its end even if the player's connection drops meanwhile. */
   const { accepted, decided } = yield* Effect.uninterruptible(booked)
-  const after = Money.parse(accepted.balance, session.currency)
-  const balance = Result.isSuccess(after) ? format(after.success.minor + decided.payout) : accepted.balance
+  /* The operator's balance after the debit plus the payout, exactly, even when negative (a credit line) or finer than the currency. */
+  const balance = Money.addToBalance(accepted.balance, decided.payout, session.currency) ?? accepted.balance
   return new RoundResult({
     roundId,
     gameId,
