@@ -1,6 +1,6 @@
 import { Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
-import type { ApiKey, Auth, Merchant } from "@gateway/domain"
+import type { ApiKey, Auth, KeyAccess, Merchant } from "@gateway/domain"
 import * as Problem from "./Problem.ts"
 
 /** The verified claims of an admin bearer token. */
@@ -38,7 +38,10 @@ const svApiKey = HttpApiSecurity.apiKey({ in: "header", key: "sv-api-key" }).pip
     "An operator API key `<Prefix>.<Key>.<Slug>` (prefix `sv_live` or `sv_test`), issued through the admin API. " +
       "Rate limited per key, charged once the key verifies (token bucket, per server instance): beyond it, 429 " +
       "`RATE_LIMITED` with `retry-after` in seconds. Failed attempts (401) are counted per client address; an " +
-      "address that has spent them gets 429 before its keys are looked up. `sv_test` keys launch demo mode only."
+      "address that has spent them gets 429 before its keys are looked up. `sv_test` keys are for integration " +
+      "testing and never touch real money: they list games, launch demo mode and read their settings; a real-mode " +
+      "launch, every change and every read of real-money data (rounds, transactions, reports, CSV) is 403 " +
+      "`FORBIDDEN` naming what to use instead (an `sv_live` key)."
   )
 )
 
@@ -51,6 +54,16 @@ const authErrors = [Problem.response(401, ["UNAUTHORIZED"]), Problem.response(40
 export class AdminAuth extends HttpApiMiddleware.Service<AdminAuth, { provides: CurrentAdmin }>()(
   "@gateway/adapters-http/api/Security/AdminAuth",
   { security: { bearer, accessToken }, error: authErrors }
+) {}
+
+/**
+ * What an operator endpoint does, for the rule of `sv_test` keys
+ * ({@link KeyAccess.authorise}), which OperatorAuth applies to every request
+ * before the handler runs. An endpoint under OperatorAuth without it counts
+ * as a write (or, for a GET, a read of real-money data): live keys only.
+ */
+export class KeyOperation extends Context.Service<KeyOperation, KeyAccess.KeyOperation>()(
+  "@gateway/adapters-http/api/Security/KeyOperation"
 ) {}
 
 /** The prefix of the current request's `sv-api-key`: `sv_test` keys launch demo mode only. */
