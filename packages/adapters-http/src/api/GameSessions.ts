@@ -51,10 +51,14 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
       .annotate(
         OpenApi.Description,
         "A launch token redeems once: a second redemption is 409 TOKEN_ALREADY_USED; an expired or forged " +
-          "token is 401 UNAUTHORIZED (`launch link expired` / `invalid launch link`). Real mode re-applies the " +
+          "token is 401 UNAUTHORIZED (`launch link expired` / `invalid launch link`). A used, expired or forged " +
+          "link calls nothing: the token's single use is claimed before the operator is asked, so only the first " +
+          "redemption reaches the Details URL (a redemption while another of the same link is being checked is 409 " +
+          "too). Real mode re-applies the " +
           "launch rules with the operator's Details URL, which also gives the balance: a player it now reports " +
-          "blocked is 422 PLAYER_REJECTED, one in another currency than the launch's 422 CURRENCY_MISMATCH — no " +
-          "session is opened and the token stays unredeemed. Demo mode starts with a virtual balance of " +
+          "blocked is 422 PLAYER_REJECTED, one in another currency than the launch's 422 CURRENCY_MISMATCH, an " +
+          "operator that fails 502/504 — no session is opened and the claim is given back, so the link still " +
+          "redeems while it lives. Demo mode starts with a virtual balance of " +
           `${GameSession.demoStartingBalance} and calls no webhook. The sessionToken is shown only here. ` +
           "`fairness` is the session's first commitment: the SHA-256 of its secret server seed, a random client " +
           "seed and nonce 0 (docs/games.md)."
