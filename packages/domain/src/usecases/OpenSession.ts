@@ -8,7 +8,9 @@ import type { Merchant, MerchantNotFound } from "../Merchant.ts"
 import * as Money from "../Money.ts"
 import type { OperatorBadResponse, OperatorTimeout } from "../Operator.ts"
 import { DetailsUrlNotSet, PlayerRejected } from "../Player.ts"
+import { GameRetired } from "../Game.ts"
 import { FairRandom } from "../ports/FairRandom.ts"
+import { GameCatalog } from "../ports/GameCatalog.ts"
 import { GameSessionRepo } from "../ports/GameSessionRepo.ts"
 import { LaunchTokenVerifier } from "../ports/LaunchTokenVerifier.ts"
 import { MerchantRepo } from "../ports/MerchantRepo.ts"
@@ -45,19 +47,23 @@ export const openSession = Effect.fn("openSession")(function*(token: string): Ef
   | Unauthorized
   | Forbidden
   | TokenAlreadyUsed
+  | GameRetired
   | MerchantNotFound
   | DetailsUrlNotSet
   | PlayerRejected
   | CurrencyMismatch
   | OperatorTimeout
   | OperatorBadResponse,
-  LaunchTokenVerifier | MerchantRepo | GameSessionRepo | OperatorDetails | FairRandom
+  LaunchTokenVerifier | MerchantRepo | GameCatalog | GameSessionRepo | OperatorDetails | FairRandom
 > {
   const claims = yield* (yield* LaunchTokenVerifier).verify(token)
   const merchant = yield* (yield* MerchantRepo).findById(claims.mid)
   if (merchant.accountStatus !== "active") {
     return yield* new Forbidden({ detail: `merchant account is ${merchant.accountStatus}` })
   }
+  yield* (yield* GameCatalog).find(claims.gid).pipe(
+    Effect.catchTag("GameNotFound", () => Effect.fail(new GameRetired({ gameId: claims.gid })))
+  )
   const sessions = yield* GameSessionRepo
   const demoBalance = Result.getOrThrow(Money.parse(demoStartingBalance, claims.cur)).minor
   let balance = Money.format(Money.make(demoBalance, claims.cur))
