@@ -22,6 +22,29 @@ export interface WorkerOptions {
   readonly leaseMs?: number | undefined
   /** The safety tick: the queue is looked at this often without a wakeup (default 1 s); retries come due on it. */
   readonly pollInterval?: Duration.Input | undefined
+  /** How often a merchant whose messages wait for a retry is probed (default 1 s; see {@link Recovery}). */
+  readonly probeEveryMs?: number | undefined
+  /** For how long after its first deferred message a merchant is probed (default 10 min). */
+  readonly probeWindowMs?: number | undefined
+}
+
+/**
+ * Prompt repair after an operator's outage. A merchant one of whose
+ * messages had to wait for a retry is `behind`: while it is, one of its
+ * waiting messages is sent ahead of its schedule every `probeEveryMs` (one
+ * probe in flight at a time, the attempt not counted, for at most
+ * `probeWindowMs` after the first deferral, so a long outage still ends in
+ * `failed` on the contract's schedule), and the first message of it that is
+ * delivered — a probe or any other — makes all its waiting messages due at
+ * once. A refund queued while the wallet was down thus reaches the operator
+ * within about a second of its recovery instead of at the next step of the
+ * schedule (5 s, then 5 min).
+ */
+interface Recovery {
+  /** When the merchant first had a message deferred (wall clock ms). */
+  readonly since: number
+  /** The probe in flight and until when it counts as such (it may have been claimed by another instance). */
+  probe?: { readonly id: string; readonly until: number } | undefined
 }
 
 /** The result of one attempt. */
@@ -34,6 +57,7 @@ interface NotDelivered {
 type Attempt = { readonly _tag: "Delivered" } | NotDelivered
 
 const delivered: Attempt = { _tag: "Delivered" }
+const noMerchant = "the merchant does not exist"
 
 const notDelivered = (error: string, status?: number, retryAfter?: number): NotDelivered => ({
   _tag: "NotDelivered",
@@ -85,7 +109,7 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
 
   /** The operator's answer or why there is none, as the attempt's result (plain combinators: this runs for every message). */
   const attempt = (delivery: Delivery, merchant: Merchant | undefined): Effect.Effect<Attempt> => {
-    if (merchant === undefined) return Effect.succeed(notDelivered("the merchant does not exist"))
+    if (merchant === undefined) return Effect.succeed(notDelivered(noMerchant))
     const url = webhookUrlFor(merchant.MerchantSettings, delivery.type)
     if (url === undefined) return Effect.succeed(notDelivered(noWebhookUrl))
     return Effect.matchEffect(
@@ -119,8 +143,41 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
     )
   }
 
+  const probeEveryMs = options.probeEveryMs ?? 1000
+  const probeWindowMs = options.probeWindowMs ?? 600_000
+  const behind = new Map<MerchantId, Recovery>()
+  /** The attempt of a message is over: a probe of its merchant may go again. */
+  const attempted = (delivery: Delivery) => {
+    const recovery = behind.get(delivery.merchantId)
+    if (recovery?.probe?.id === delivery.id) recovery.probe = undefined
+  }
+  const deferred = (delivery: Delivery, now: number) => {
+    attempted(delivery)
+    if (!behind.has(delivery.merchantId)) behind.set(delivery.merchantId, { since: now })
+  }
+  /** A message of the merchant was delivered: its operator answers again, and everything it missed goes now. */
+  const caughtUp = (delivery: Delivery): Effect.Effect<void> => {
+    if (!behind.delete(delivery.merchantId)) return Effect.void
+    return Effect.flatMap(queue.hurry(delivery.merchantId), (ids) =>
+      ids.length === 0 ? Effect.void : Effect.logInfo("an operator answers again; its waiting messages are due now").pipe(
+        Effect.annotateLogs({ merchantId: delivery.merchantId, messages: ids.length })
+      ))
+  }
+  const probeBehind = Effect.flatMap(Clock.currentTimeMillis, (now) =>
+    Effect.forEach(behind, ([merchantId, recovery]) => {
+      if (now - recovery.since > probeWindowMs || (recovery.probe !== undefined && recovery.probe.until > now)) {
+        return Effect.void
+      }
+      return Effect.map(queue.hurry(merchantId, { limit: 1, probe: true }), ([id]) => {
+        recovery.probe = id === undefined ? undefined : { id, until: now + leaseMs }
+      })
+    }, { discard: true }))
+
   const recordFailure = Effect.fnUntraced(function*(delivery: Delivery, result: NotDelivered) {
     const delay = nextDelay(options.schedule, delivery.attempts, yield* Random.next, result.retryAfter)
+    // Probing helps only when the operator itself failed, not a merchant without a URL.
+    if (delay === undefined || result.error === noWebhookUrl || result.error === noMerchant) attempted(delivery)
+    else deferred(delivery, yield* Clock.currentTimeMillis)
     yield* Metrics.countDelivery(delivery.type, delay === undefined ? "failed" : "retry")
     yield* Effect.logWarning("webhook delivery failed").pipe(
       Effect.annotateLogs({
@@ -139,7 +196,9 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
   })
   const record = (delivery: Delivery, result: Attempt): Effect.Effect<void> =>
     result._tag === "Delivered"
-      ? Effect.andThen(queue.delivered(delivery.id), Metrics.countDelivery(delivery.type, "delivered"))
+      ? Effect.andThen(queue.delivered(delivery.id), Metrics.countDelivery(delivery.type, "delivered")).pipe(
+        Effect.andThen(Effect.suspend(() => caughtUp(delivery)))
+      )
       : recordFailure(delivery, result)
 
   /** One attempt's result; a defect while sending counts as a failed attempt. */
@@ -168,6 +227,12 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
   // The safety tick, one timer for the worker: a step waits for a signal alone, not for a signal raced
   // against a time-out of its own (a timer and a race on every step, i.e. on nearly every message).
   yield* Effect.forkScoped(Effect.forever(Effect.andThen(Effect.sleep(pollInterval), signal)))
+  yield* probeBehind.pipe(
+    Effect.catchCause((cause) => Effect.logWarning("probing operators behind failed", cause)),
+    Effect.andThen(Effect.sleep(Duration.millis(probeEveryMs))),
+    Effect.forever,
+    Effect.forkScoped
+  )
 
   const inFlight = yield* FiberSet.make()
   /** Claimed messages waiting for a slot: at most `aheadPerSlot` × `concurrency`. */
