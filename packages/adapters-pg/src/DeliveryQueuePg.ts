@@ -1,7 +1,7 @@
 import { PgClient } from "@effect/sql-pg"
 import { type Delivery, FailedDelivery } from "@gateway/domain/Delivery"
 import { MerchantId } from "@gateway/domain/Merchant"
-import { DeliveryQueue } from "@gateway/domain/ports/DeliveryQueue"
+import { DeliveryQueue, type HurryOptions } from "@gateway/domain/ports/DeliveryQueue"
 import { WalletEventType } from "@gateway/domain/Wallet"
 import { DateTime, Deferred, Duration, Effect, Layer, Queue, Schedule, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
@@ -135,11 +135,12 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
         last_error = ${errorText(error)}, last_status = ${status ?? null}
       WHERE id = ${id} AND status = 'pending'`.pipe(Effect.asVoid, Effect.orDie)
 
-  const hurry = (merchantId: MerchantId, options: { readonly limit?: number; readonly probe?: boolean } = {}) =>
+  const hurry = (merchantId: MerchantId, options: HurryOptions = {}) =>
     sql<{ readonly id: string }>`
       WITH waiting AS (
         SELECT w.id FROM webhook_deliveries w
-        WHERE w.merchant_id = ${merchantId} AND w.status = 'pending' AND w.next_attempt_at > now()
+        WHERE w.merchant_id = ${merchantId} AND w.status = 'pending'
+          AND w.next_attempt_at > now() + make_interval(secs => ${options.waitingMoreThanSeconds ?? 0}::float8)
           AND (w.lease_until IS NULL OR w.lease_until < now())
         ORDER BY w.next_attempt_at
         LIMIT ${options.limit ?? null}

@@ -95,7 +95,10 @@ export const makeMemoryQueue: Effect.Effect<MemoryQueue> = Effect.gen(function*(
       Effect.suspend(() => {
         const now = Date.now()
         const waiting = [...rows.values()]
-          .filter((r) => r.merchantId === merchantId && r.status === "queued" && r.dueAt > now && r.leaseUntil <= now)
+          .filter((r) =>
+            r.merchantId === merchantId && r.status === "queued" && r.leaseUntil <= now &&
+            r.dueAt > now + (options.waitingMoreThanSeconds ?? 0) * 1000
+          )
           .sort((a, b) => a.dueAt - b.dueAt)
           .slice(0, options.limit ?? Infinity)
         for (const row of waiting) {

@@ -62,9 +62,10 @@ export class AdminAuth extends HttpApiMiddleware.Service<AdminAuth, { provides: 
  * before the handler runs. An endpoint under OperatorAuth without it counts
  * as a write (or, for a GET, a read of real-money data): live keys only.
  */
-export class KeyOperation extends Context.Service<KeyOperation, KeyAccess.KeyOperation>()(
-  "@gateway/adapters-http/api/Security/KeyOperation"
-) {}
+export const KeyOperation = Context.Reference<KeyAccess.KeyOperation | undefined>(
+  "@gateway/adapters-http/api/Security/KeyOperation",
+  { defaultValue: () => undefined }
+)
 
 /** The prefix of the current request's `sv-api-key`: `sv_test` keys launch demo mode only. */
 export class CurrentKeyPrefix extends Context.Service<CurrentKeyPrefix, ApiKey.ApiKeyPrefix>()(

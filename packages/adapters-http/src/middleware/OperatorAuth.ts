@@ -64,7 +64,7 @@ export const verify: Effect.Effect<
  * real-money data), so an endpoint nobody classified is for live keys only.
  */
 export const operationOf = (endpoint: HttpApiEndpoint.Top): KeyAccess.KeyOperation =>
-  Context.getOrUndefined(endpoint.annotations, KeyOperation) ?? (endpoint.method === "GET" ? "readRealMoney" : "write")
+  Context.get(endpoint.annotations, KeyOperation) ?? (endpoint.method === "GET" ? "readRealMoney" : "write")
 
 /**
  * The OperatorAuth middleware (CONTRACT §2): the merchant of an `sv-api-key`

@@ -32,11 +32,13 @@ export interface WorkerOptions {
  * Prompt repair after an operator's outage. A merchant one of whose
  * messages had to wait for a retry is `behind`: while it is, one of its
  * waiting messages is sent ahead of its schedule every `probeEveryMs` (one
- * probe in flight at a time, the attempt not counted, for at most
+ * probe in flight at a time, the attempt not counted, only of a message
+ * that would otherwise wait more than two probe intervals, for at most
  * `probeWindowMs` after the first deferral, so a long outage still ends in
  * `failed` on the contract's schedule), and the first message of it that is
  * delivered — a probe or any other — makes all its waiting messages due at
- * once. A refund queued while the wallet was down thus reaches the operator
+ * once. An operator that asked for time (`Retry-After`) is neither probed
+ * nor hurried until that time has passed. A refund queued while the wallet was down thus reaches the operator
  * within about a second of its recovery instead of at the next step of the
  * schedule (5 s, then 5 min).
  */
@@ -146,6 +148,9 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
   const probeEveryMs = options.probeEveryMs ?? 1000
   const probeWindowMs = options.probeWindowMs ?? 600_000
   const behind = new Map<MerchantId, Recovery>()
+  /** Merchants whose operator asked for time (`Retry-After`): neither probed nor hurried before it has passed. */
+  const askedToWait = new Map<MerchantId, number>()
+  const holdsOff = (merchantId: MerchantId, now: number) => (askedToWait.get(merchantId) ?? 0) > now
   /** The attempt of a message is over: a probe of its merchant may go again. */
   const attempted = (delivery: Delivery) => {
     const recovery = behind.get(delivery.merchantId)
@@ -157,7 +162,7 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
   }
   /** A message of the merchant was delivered: its operator answers again, and everything it missed goes now. */
   const caughtUp = (delivery: Delivery): Effect.Effect<void> => {
-    if (!behind.delete(delivery.merchantId)) return Effect.void
+    if (!behind.delete(delivery.merchantId) || holdsOff(delivery.merchantId, Date.now())) return Effect.void
     return Effect.flatMap(queue.hurry(delivery.merchantId), (ids) =>
       ids.length === 0 ? Effect.void : Effect.logInfo("an operator answers again; its waiting messages are due now").pipe(
         Effect.annotateLogs({ merchantId: delivery.merchantId, messages: ids.length })
@@ -165,19 +170,25 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
   }
   const probeBehind = Effect.flatMap(Clock.currentTimeMillis, (now) =>
     Effect.forEach(behind, ([merchantId, recovery]) => {
-      if (now - recovery.since > probeWindowMs || (recovery.probe !== undefined && recovery.probe.until > now)) {
-        return Effect.void
-      }
-      return Effect.map(queue.hurry(merchantId, { limit: 1, probe: true }), ([id]) => {
+      if (
+        now - recovery.since > probeWindowMs || (recovery.probe !== undefined && recovery.probe.until > now) ||
+        holdsOff(merchantId, now)
+      ) return Effect.void
+      const options = { limit: 1, probe: true, waitingMoreThanSeconds: (2 * probeEveryMs) / 1000 }
+      return Effect.map(queue.hurry(merchantId, options), ([id]) => {
         recovery.probe = id === undefined ? undefined : { id, until: now + leaseMs }
       })
     }, { discard: true }))
 
   const recordFailure = Effect.fnUntraced(function*(delivery: Delivery, result: NotDelivered) {
     const delay = nextDelay(options.schedule, delivery.attempts, yield* Random.next, result.retryAfter)
+    const now = yield* Clock.currentTimeMillis
+    if (result.retryAfter !== undefined) {
+      askedToWait.set(delivery.merchantId, Math.max(askedToWait.get(delivery.merchantId) ?? 0, now + result.retryAfter * 1000))
+    }
     // Probing helps only when the operator itself failed, not a merchant without a URL.
     if (delay === undefined || result.error === noWebhookUrl || result.error === noMerchant) attempted(delivery)
-    else deferred(delivery, yield* Clock.currentTimeMillis)
+    else deferred(delivery, now)
     yield* Metrics.countDelivery(delivery.type, delay === undefined ? "failed" : "retry")
     yield* Effect.logWarning("webhook delivery failed").pipe(
       Effect.annotateLogs({
