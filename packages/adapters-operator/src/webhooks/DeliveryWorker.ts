@@ -9,6 +9,7 @@ import * as CallSpan from "../http/CallSpan.ts"
 import { parseRetryAfter } from "../http/RetryAfter.ts"
 import { SignedPost } from "../http/SignedPost.ts"
 import * as Metrics from "../http/CallMetrics.ts"
+import * as Recovery from "./Recovery.ts"
 
 /** How the delivery worker runs. */
 export interface WorkerOptions {
@@ -22,32 +23,12 @@ export interface WorkerOptions {
   readonly leaseMs?: number | undefined
   /** The safety tick: the queue is looked at this often without a wakeup (default 1 s); retries come due on it. */
   readonly pollInterval?: Duration.Input | undefined
-  /** How often a merchant whose messages wait for a retry is probed (default 1 s; see {@link Recovery}). */
+  /** How often a merchant whose messages wait for a retry is probed (default 1 s; see `Recovery.ts`). */
   readonly probeEveryMs?: number | undefined
   /** For how long after its first deferred message a merchant is probed (default 10 min). */
   readonly probeWindowMs?: number | undefined
 }
 
-/**
- * Prompt repair after an operator's outage. A merchant one of whose
- * messages had to wait for a retry is `behind`: while it is, one of its
- * waiting messages is sent ahead of its schedule every `probeEveryMs` (one
- * probe in flight at a time, the attempt not counted, only of a message
- * that would otherwise wait more than two probe intervals, for at most
- * `probeWindowMs` after the first deferral, so a long outage still ends in
- * `failed` on the contract's schedule), and the first message of it that is
- * delivered — a probe or any other — makes all its waiting messages due at
- * once. An operator that asked for time (`Retry-After`) is neither probed
- * nor hurried until that time has passed. A refund queued while the wallet was down thus reaches the operator
- * within about a second of its recovery instead of at the next step of the
- * schedule (5 s, then 5 min).
- */
-interface Recovery {
-  /** When the merchant first had a message deferred (wall clock ms). */
-  readonly since: number
-  /** The probe in flight and until when it counts as such (it may have been claimed by another instance). */
-  probe?: { readonly id: string; readonly until: number } | undefined
-}
 
 /** The result of one attempt. */
 interface NotDelivered {
@@ -145,50 +126,17 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
     )
   }
 
-  const probeEveryMs = options.probeEveryMs ?? 1000
-  const probeWindowMs = options.probeWindowMs ?? 600_000
-  const behind = new Map<MerchantId, Recovery>()
-  /** Merchants whose operator asked for time (`Retry-After`): neither probed nor hurried before it has passed. */
-  const askedToWait = new Map<MerchantId, number>()
-  const holdsOff = (merchantId: MerchantId, now: number) => (askedToWait.get(merchantId) ?? 0) > now
-  /** The attempt of a message is over: a probe of its merchant may go again. */
-  const attempted = (delivery: Delivery) => {
-    const recovery = behind.get(delivery.merchantId)
-    if (recovery?.probe?.id === delivery.id) recovery.probe = undefined
-  }
-  const deferred = (delivery: Delivery, now: number) => {
-    attempted(delivery)
-    if (!behind.has(delivery.merchantId)) behind.set(delivery.merchantId, { since: now })
-  }
-  /** A message of the merchant was delivered: its operator answers again, and everything it missed goes now. */
-  const caughtUp = (delivery: Delivery): Effect.Effect<void> => {
-    if (!behind.delete(delivery.merchantId) || holdsOff(delivery.merchantId, Date.now())) return Effect.void
-    return Effect.flatMap(queue.hurry(delivery.merchantId), (ids) =>
-      ids.length === 0 ? Effect.void : Effect.logInfo("an operator answers again; its waiting messages are due now").pipe(
-        Effect.annotateLogs({ merchantId: delivery.merchantId, messages: ids.length })
-      ))
-  }
-  const probeBehind = Effect.flatMap(Clock.currentTimeMillis, (now) =>
-    Effect.forEach(behind, ([merchantId, recovery]) => {
-      if (
-        now - recovery.since > probeWindowMs || (recovery.probe !== undefined && recovery.probe.until > now) ||
-        holdsOff(merchantId, now)
-      ) return Effect.void
-      const options = { limit: 1, probe: true, waitingMoreThanSeconds: (2 * probeEveryMs) / 1000 }
-      return Effect.map(queue.hurry(merchantId, options), ([id]) => {
-        recovery.probe = id === undefined ? undefined : { id, until: now + leaseMs }
-      })
-    }, { discard: true }))
+  const recovery = Recovery.make(queue, {
+    probeEveryMs: options.probeEveryMs ?? 1000,
+    probeWindowMs: options.probeWindowMs ?? 600_000,
+    leaseMs
+  })
 
   const recordFailure = Effect.fnUntraced(function*(delivery: Delivery, result: NotDelivered) {
     const delay = nextDelay(options.schedule, delivery.attempts, yield* Random.next, result.retryAfter)
-    const now = yield* Clock.currentTimeMillis
-    if (result.retryAfter !== undefined) {
-      askedToWait.set(delivery.merchantId, Math.max(askedToWait.get(delivery.merchantId) ?? 0, now + result.retryAfter * 1000))
-    }
     // Probing helps only when the operator itself failed, not a merchant without a URL.
-    if (delay === undefined || result.error === noWebhookUrl || result.error === noMerchant) attempted(delivery)
-    else deferred(delivery, now)
+    const operatorFailed = delay !== undefined && result.error !== noWebhookUrl && result.error !== noMerchant
+    recovery.failed(delivery, operatorFailed, result.retryAfter, yield* Clock.currentTimeMillis)
     yield* Metrics.countDelivery(delivery.type, delay === undefined ? "failed" : "retry")
     yield* Effect.logWarning("webhook delivery failed").pipe(
       Effect.annotateLogs({
@@ -208,7 +156,7 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
   const record = (delivery: Delivery, result: Attempt): Effect.Effect<void> =>
     result._tag === "Delivered"
       ? Effect.andThen(queue.delivered(delivery.id), Metrics.countDelivery(delivery.type, "delivered")).pipe(
-        Effect.andThen(Effect.suspend(() => caughtUp(delivery)))
+        Effect.andThen(Effect.suspend(() => recovery.delivered(delivery)))
       )
       : recordFailure(delivery, result)
 
@@ -238,9 +186,9 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
   // The safety tick, one timer for the worker: a step waits for a signal alone, not for a signal raced
   // against a time-out of its own (a timer and a race on every step, i.e. on nearly every message).
   yield* Effect.forkScoped(Effect.forever(Effect.andThen(Effect.sleep(pollInterval), signal)))
-  yield* probeBehind.pipe(
+  yield* recovery.probe.pipe(
     Effect.catchCause((cause) => Effect.logWarning("probing operators behind failed", cause)),
-    Effect.andThen(Effect.sleep(Duration.millis(probeEveryMs))),
+    Effect.andThen(Effect.sleep(Duration.millis(options.probeEveryMs ?? 1000))),
     Effect.forever,
     Effect.forkScoped
   )
