@@ -231,3 +231,47 @@ describe("DeliveryWorker with a real operator on 127.0.0.1", () => {
       { schedule: [0.01] }
     ))
 })
+
+describe("DeliveryWorker: prompt repair after an operator's outage", () => {
+  it.live("a message waiting for a 5 min retry is probed and delivered within ~1 s of the operator's recovery, its failed probes uncounted", () => {
+    let down = true
+    return withWorld(
+      (_r, res) => json(res, down ? 503 : 200, { balance: "10.00" }),
+      (url) => ({ webhookUrl: `${url}/wallet` }),
+      ({ received, queue }) =>
+        Effect.gen(function*() {
+          yield* queue.enqueue(credit(uuid(1)))
+          yield* queue.enqueue(credit(uuid(2)))
+          yield* eventually(() => received.length >= 2)
+          yield* Effect.sleep(2500)
+          const whileDown = received.length
+          assert.isAtLeast(whileDown, 3, "probed while down")
+          assert.strictEqual(queue.rows.get(uuid(1))?.attempts, 1, "failed probes are not counted")
+          down = false
+          const back = Date.now()
+          yield* eventually(() => [...queue.rows.values()].every((row) => row.status === "delivered"), 3000)
+          assert.isBelow(Date.now() - back, 2000)
+        }),
+      { schedule: [300, 300] }
+    )
+  }, 15_000)
+
+  it.live("an operator that asked for time (Retry-After) is neither probed nor hurried before it", () =>
+    withWorld(
+      (r, res) =>
+        JSON.parse(r.body).data.transactionId === uuid(1)
+          ? (res.writeHead(429, { "retry-after": "30", "content-type": "application/json" }), res.end("{}"))
+          : json(res, 200, { balance: "10.00" }),
+      (url) => ({ webhookUrl: `${url}/wallet` }),
+      ({ received, queue }) =>
+        Effect.gen(function*() {
+          yield* queue.enqueue(credit(uuid(1)))
+          yield* eventually(() => received.length === 1)
+          yield* queue.enqueue(credit(uuid(2)))
+          yield* eventually(() => queue.rows.get(uuid(2))?.status === "delivered")
+          yield* Effect.sleep(2500)
+          assert.strictEqual(received.filter((r) => JSON.parse(r.body).data.transactionId === uuid(1)).length, 1)
+        }),
+      { schedule: [5, 300] }
+    ), 15_000)
+})

@@ -1,10 +1,11 @@
 import { PgClient } from "@effect/sql-pg"
 import { type Delivery, FailedDelivery } from "@gateway/domain/Delivery"
 import { MerchantId } from "@gateway/domain/Merchant"
-import { DeliveryQueue } from "@gateway/domain/ports/DeliveryQueue"
+import { DeliveryQueue, type HurryOptions } from "@gateway/domain/ports/DeliveryQueue"
 import { WalletEventType } from "@gateway/domain/Wallet"
 import { DateTime, Deferred, Duration, Effect, Layer, Queue, Schedule, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import type { SqlError } from "effect/sql/SqlError"
 import { randomUUID } from "node:crypto"
 import * as Outbox from "./db/Outbox.ts"
 
@@ -134,6 +135,28 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
         last_error = ${errorText(error)}, last_status = ${status ?? null}
       WHERE id = ${id} AND status = 'pending'`.pipe(Effect.asVoid, Effect.orDie)
 
+  const hurry = (merchantId: MerchantId, options: HurryOptions = {}) =>
+    sql<{ readonly id: string }>`
+      WITH waiting AS (
+        SELECT w.id FROM webhook_deliveries w
+        WHERE w.merchant_id = ${merchantId} AND w.status = 'pending'
+          AND w.next_attempt_at > now() + make_interval(secs => ${options.waitingMoreThanSeconds ?? 0}::float8)
+          AND (w.lease_until IS NULL OR w.lease_until < now())
+        ORDER BY w.next_attempt_at
+        LIMIT ${options.limit ?? null}
+        FOR UPDATE SKIP LOCKED
+      )
+      UPDATE webhook_deliveries d
+      SET next_attempt_at = now(), attempts = ${options.probe === true ? sql`greatest(d.attempts - 1, 0)` : sql`d.attempts`}
+      FROM waiting WHERE d.id = waiting.id
+      RETURNING d.id`.pipe(
+      Effect.tap((rows): Effect.Effect<unknown, SqlError> =>
+        rows.length === 0 ? Effect.void : sql`SELECT pg_notify(${Outbox.channel}, '')`),
+      Effect.map((rows) => rows.map((row) => row.id)),
+      Effect.orDie,
+      Effect.withSpan("DeliveryQueue.hurry")
+    )
+
   const failed = (id: string, error: string, status?: number) =>
     sql`
       UPDATE webhook_deliveries
@@ -191,7 +214,7 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
       return id
     }).pipe(Effect.orDie, Effect.withSpan("DeliveryQueue.enqueueTest"))
 
-  return DeliveryQueue.of({ claim, release, delivered, retryLater, failed, wakeups, listFailed, redeliver, enqueueTest })
+  return DeliveryQueue.of({ claim, release, delivered, retryLater, hurry, failed, wakeups, listFailed, redeliver, enqueueTest })
 })
 
 /** The queue on the database of the `PgClient` (LISTEN/NOTIFY needs PostgreSQL itself). */

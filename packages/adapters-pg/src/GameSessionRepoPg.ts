@@ -79,23 +79,40 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
   const open = Effect.fn("GameSessionRepo.open")(function*(
     claims: LaunchClaims,
     demoBalanceMinor: bigint,
-    seed: SessionSeed
+    seed: SessionSeed,
+    claimed = false
   ) {
     const token = randomBytes(32).toString("base64url")
-    const rows = yield* sql.withTransaction(
-      sql`INSERT INTO launch_redemptions (jti) VALUES (${claims.jti})`.pipe(Effect.andThen(sql`
+    const insert = sql`
         INSERT INTO game_sessions (id, token_hash, merchant_id, player_id, game_id, operator_session_id, currency, mode,
           lobby, demo_balance_minor, expires_at, server_seed, client_seed)
         VALUES (${randomUUID()}, ${hashToken(token)}, ${claims.mid}, ${claims.sub}, ${claims.gid}, ${claims.sid},
           ${claims.cur}, ${claims.mode}, ${claims.lobby}, ${claims.mode === "demo" ? demoBalanceMinor : null},
           now() + ${idle}, ${seed.serverSeed}, ${seed.clientSeed})
-        RETURNING ${cols}`))
-    ).pipe(Effect.flatMap(decodeSessions))
+        RETURNING ${cols}`
+    const rows = yield* (claimed
+      ? insert
+      : sql.withTransaction(sql`INSERT INTO launch_redemptions (jti) VALUES (${claims.jti})`.pipe(Effect.andThen(insert))))
+      .pipe(Effect.flatMap(decodeSessions))
     const [row] = rows
     if (row === undefined) return yield* Effect.die("INSERT … RETURNING gave no row")
     return { session: sessionOf(row), sessionToken: Redacted.make(token, { label: "SessionToken" }) }
   }, Effect.catchTag("SqlError", (error) => isRedeemed(error) ? Effect.fail(new TokenAlreadyUsed()) : Effect.die(error)),
     Effect.catchTag("SchemaError", Effect.die))
+
+  const claim = Effect.fn("GameSessionRepo.claim")(
+    function*(jti: string) {
+      yield* sql`INSERT INTO launch_redemptions (jti) VALUES (${jti})`
+    },
+    Effect.catchTag("SqlError", (error) => isRedeemed(error) ? Effect.fail(new TokenAlreadyUsed()) : Effect.die(error))
+  )
+
+  const release = Effect.fn("GameSessionRepo.release")(
+    function*(jti: string) {
+      yield* sql`DELETE FROM launch_redemptions WHERE jti = ${jti}`
+    },
+    Effect.catchTag("SqlError", Effect.die)
+  )
 
   const authenticate = Effect.fn("GameSessionRepo.authenticate")(function*(sessionToken: string) {
     const [row] = yield* sql`
@@ -189,7 +206,7 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
     return row.balance
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
-  return GameSessionRepo.of({ open, authenticate, identify, nextSeed, rotate, demoBalance, settleDemo })
+  return GameSessionRepo.of({ open, claim, release, authenticate, identify, nextSeed, rotate, demoBalance, settleDemo })
 })
 
 /** The repository with an explicit idle expiry (tests, or apps that read their own config). */

@@ -4,13 +4,17 @@ import type { PendingRound } from "@gateway/domain/ports/RoundLedger"
 import { RoundLedger } from "@gateway/domain/ports/RoundLedger"
 import { RoundNotFound, RoundStatus, RoundView } from "@gateway/domain/Round"
 import type { WalletTransaction } from "@gateway/domain/Wallet"
-import { Effect, Layer, Schema } from "effect"
+import { Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { isUuid } from "./db/Uuid.ts"
 import type * as Statement from "effect/sql/Statement"
 import { offset, type PageRequest } from "@gateway/domain/Paging"
 import * as Outbox from "./db/Outbox.ts"
 import { book, close, refundRound } from "./db/RoundRows.ts"
+import { recoverRound } from "./jobs/StaleDebits.ts"
+
+/** How often rounds left open by a database failure are tried again. */
+const repairEvery = Duration.millis(250)
 
 const ViewRow = Schema.Struct({
   round_id: Schema.String,
@@ -65,6 +69,30 @@ const viewOf = (row: typeof ViewRow.Type): RoundView => {
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient
 
+  /**
+   * Rounds whose settlement or failure could not be written after their debit went out (the database was
+   * unreachable or failed): no one else will close them, so each is refunded as soon as the database answers
+   * again ({@link recoverRound}, tried every {@link repairEvery}), instead of by the stale-debit sweep a minute
+   * or more later. A round that was closed after all is left as it is.
+   */
+  const orphans = new Set<string>()
+  const orphaned = (roundId: string) => Effect.sync(() => void orphans.add(roundId))
+  const repair = Effect.suspend(() => Effect.forEach([...orphans], (roundId) =>
+    recoverRound(sql, roundId).pipe(
+      Effect.flatMap((queued) => {
+        orphans.delete(roundId)
+        return queued === undefined
+          ? Effect.void
+          : Effect.logWarning(`round ${roundId} could not be closed; once the database answered again, ${queued}`)
+      }),
+      Effect.catchCause(() => Effect.void)
+    ), { discard: true }))
+  yield* Effect.suspend(() => orphans.size === 0 ? Effect.void : repair).pipe(
+    Effect.delay(repairEvery),
+    Effect.forever,
+    Effect.forkScoped
+  )
+
   const begin = Effect.fn("RoundLedger.begin")(function*(round: PendingRound) {
     if (round.debit.roundId !== round.roundId) return yield* Effect.die(new Error("the debit is of another round"))
     yield* sql`
@@ -89,7 +117,7 @@ export const make = Effect.gen(function*() {
       yield* book(sql, roundId, "debit", round.debit_id, round.stake_minor, currency)
       yield* book(sql, roundId, "credit", credit.transactionId, credit.amount.minor, currency)
       yield* Outbox.enqueue(sql, message)
-    }))
+    })).pipe(Effect.onError(() => orphaned(roundId)))
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
   const refuse = Effect.fn("RoundLedger.refuse")(function*(roundId: string) {
@@ -98,7 +126,7 @@ export const make = Effect.gen(function*() {
 
   const fail = Effect.fn("RoundLedger.fail")(function*(roundId: string, refund: WalletTransaction) {
     if (refund.roundId !== roundId) return yield* Effect.die(new Error("the refund is of another round"))
-    yield* sql.withTransaction(refundRound(sql, roundId, refund))
+    yield* sql.withTransaction(refundRound(sql, roundId, refund)).pipe(Effect.onError(() => orphaned(roundId)))
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
   // A seed is shown once revealed: by a rotation, or because its session has ended.

@@ -44,6 +44,28 @@ const otherConnection = Effect.gen(function*() {
 
 describe("DeliveryQueuePg", () => {
   layer(walletLayer, { excludeTestServices: true })((it) => {
+    it.effect("hurry: a merchant's waiting messages are due at once; a probe's attempt is not counted", () =>
+      Effect.gen(function*() {
+        const queue = yield* DeliveryQueue
+        const { merchantId, ids } = yield* seed(3)
+        const claimed = yield* queue.claim(10, 60_000)
+        assert.strictEqual(claimed.length, 3)
+        for (const id of ids) yield* queue.retryLater(id, 300, "the operator answered HTTP 503", 503)
+        assert.deepStrictEqual(yield* queue.claim(10, 60_000), [], "nothing due for 5 min")
+        const [probed, ...others] = yield* queue.hurry(merchantId, { limit: 1, probe: true })
+        assert.deepStrictEqual(others, [])
+        const [probe] = yield* queue.claim(10, 60_000)
+        assert.strictEqual(probe?.id, probed)
+        assert.strictEqual(probe?.attempts, 1, "the probe's attempt is not counted")
+        yield* queue.delivered(probed ?? "")
+        const rest = yield* queue.hurry(merchantId)
+        assert.sameMembers([...rest], ids.filter((id) => id !== probed))
+        const due = yield* queue.claim(10, 60_000)
+        assert.sameMembers(due.map((d) => d.id), [...rest])
+        assert.deepStrictEqual(due.map((d) => d.attempts), [2, 2])
+        assert.deepStrictEqual(yield* queue.hurry(merchantId), [], "leased messages are left alone")
+      }))
+
     it.effect("two concurrent claimers never get the same message, and together get all of them", () =>
       Effect.gen(function*() {
         const queue = yield* DeliveryQueue

@@ -55,6 +55,23 @@ describe("GameSessionRepoPg", () => {
         assert.strictEqual(count[0]?.n, 1)
       }))
 
+    it.effect("a claimed jti refuses every other claim and redemption until released; the claimant opens the session", () =>
+      Effect.gen(function*() {
+        const sessions = yield* GameSessionRepo
+        const m = yield* merchant
+        const claims = claimsOf(m.id)
+        const claimsAtOnce = yield* Effect.all(Array.from({ length: 10 }, () => Effect.result(sessions.claim(claims.jti))), {
+          concurrency: "unbounded"
+        })
+        assert.strictEqual(claimsAtOnce.filter(Result.isSuccess).length, 1)
+        assert.instanceOf(yield* Effect.flip(sessions.open(claims, 0n, seedOf())), TokenAlreadyUsed)
+        yield* sessions.release(claims.jti)
+        yield* sessions.claim(claims.jti)
+        const opened = yield* sessions.open(claims, 0n, seedOf(), true)
+        assert.strictEqual(opened.session.merchantId, m.id)
+        assert.instanceOf(yield* Effect.flip(sessions.claim(claims.jti)), TokenAlreadyUsed)
+      }))
+
     it.effect("refuses wrong and expired tokens; pushes the idle expiry forward at most once a minute", () =>
       Effect.gen(function*() {
         const sessions = yield* GameSessionRepo

@@ -49,6 +49,19 @@ export const defaultGameQuery: GameQuery = {
 /** The largest page the games list serves. */
 export const maxPageSize = 100
 
+/**
+ * A game retired from the catalogue: no session plays it any more, opened
+ * before the retirement or after (CONTRACT §6), and no launch link of it
+ * redeems.
+ */
+export class GameRetired extends Schema.TaggedError<GameRetired>()("GameRetired", {
+  gameId: Schema.String
+}) {
+  override get message(): string {
+    return `the game '${this.gameId.slice(0, 128)}' has been retired from the catalogue and can no longer be played`
+  }
+}
+
 /** No game with this id in the catalogue (or it was retired). */
 export class GameNotFound extends Schema.TaggedError<GameNotFound>()("GameNotFound", {
   gameId: Schema.String

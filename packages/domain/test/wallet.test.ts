@@ -29,7 +29,7 @@ const world = (log: LedgerLog, draw = 7) =>
     sessionRepo,
     ledger(log),
     wallet,
-    D.gameCatalog([]),
+    D.gameCatalog([D.oddEven]),
     fixedDraw(draw)
   )
 const newLog = (): LedgerLog => ({ begun: [], settled: [], refused: [], failed: [] })

@@ -91,6 +91,22 @@ export const makeMemoryQueue: Effect.Effect<MemoryQueue> = Effect.gen(function*(
         row.delays.push(delaySeconds)
         Object.assign(row, { dueAt: Date.now() + delaySeconds * 1000, leaseUntil: 0, lastError: error, lastStatus: status })
       }),
+    hurry: (merchantId, options = {}) =>
+      Effect.suspend(() => {
+        const now = Date.now()
+        const waiting = [...rows.values()]
+          .filter((r) =>
+            r.merchantId === merchantId && r.status === "queued" && r.leaseUntil <= now &&
+            r.dueAt > now + (options.waitingMoreThanSeconds ?? 0) * 1000
+          )
+          .sort((a, b) => a.dueAt - b.dueAt)
+          .slice(0, options.limit ?? Infinity)
+        for (const row of waiting) {
+          row.dueAt = now
+          if (options.probe === true) row.attempts = Math.max(0, row.attempts - 1)
+        }
+        return Effect.as(wake, waiting.map((row) => row.id))
+      }),
     failed: (id, error, status) =>
       Effect.sync(() => {
         const row = rows.get(id)

@@ -40,9 +40,16 @@ export const sessionRepo = Layer.sync(GameSessionRepo, () => {
   const balances = new Map<string, bigint>()
   const seeds = new Map<string, SessionSeed & { nonce: number }>()
   return GameSessionRepo.of({
-    open: (claims, demoBalanceMinor, seed) =>
+    claim: (jti) =>
       Effect.suspend(() => {
-        if (used.has(claims.jti)) return Effect.fail(new TokenAlreadyUsed())
+        if (used.has(jti)) return Effect.fail(new TokenAlreadyUsed())
+        used.add(jti)
+        return Effect.void
+      }),
+    release: (jti) => Effect.sync(() => void used.delete(jti)),
+    open: (claims, demoBalanceMinor, seed, claimed = false) =>
+      Effect.suspend(() => {
+        if (!claimed && used.has(claims.jti)) return Effect.fail(new TokenAlreadyUsed())
         used.add(claims.jti)
         const n = sessions.size + 1
         const session = new GameSession({

@@ -40,6 +40,7 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
         "FORBIDDEN",
         "MERCHANT_NOT_FOUND",
         "TOKEN_ALREADY_USED",
+        "GAME_RETIRED",
         "PLAYER_REJECTED",
         "CURRENCY_MISMATCH",
         "DETAILS_URL_NOT_SET",
@@ -51,11 +52,16 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
       .annotate(
         OpenApi.Description,
         "A launch token redeems once: a second redemption is 409 TOKEN_ALREADY_USED; an expired or forged " +
-          "token is 401 UNAUTHORIZED (`launch link expired` / `invalid launch link`). Real mode re-applies the " +
+          "token is 401 UNAUTHORIZED (`launch link expired` / `invalid launch link`). A used, expired or forged " +
+          "link calls nothing: the token's single use is claimed before the operator is asked, so only the first " +
+          "redemption reaches the Details URL (a redemption while another of the same link is being checked is 409 " +
+          "too). Real mode re-applies the " +
           "launch rules with the operator's Details URL, which also gives the balance: a player it now reports " +
-          "blocked is 422 PLAYER_REJECTED, one in another currency than the launch's 422 CURRENCY_MISMATCH — no " +
-          "session is opened and the token stays unredeemed. Demo mode starts with a virtual balance of " +
-          `${GameSession.demoStartingBalance} and calls no webhook. The sessionToken is shown only here. ` +
+          "blocked is 422 PLAYER_REJECTED, one in another currency than the launch's 422 CURRENCY_MISMATCH, an " +
+          "operator that fails 502/504 — no session is opened and the claim is given back, so the link still " +
+          "redeems while it lives. Demo mode starts with a virtual balance of " +
+          `${GameSession.demoStartingBalance} and calls no webhook. A link of a game retired since it was issued is 410 ` +
+          "GAME_RETIRED (before the operator is asked). The sessionToken is shown only here. " +
           "`fairness` is the session's first commitment: the SHA-256 of its secret server seed, a random client " +
           "seed and nonce 0 (docs/games.md)."
       ),
@@ -68,6 +74,7 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
         "FORBIDDEN",
         "MERCHANT_NOT_FOUND",
         "GAME_NOT_FOUND",
+        "GAME_RETIRED",
         "BET_REFUSED",
         "INSUFFICIENT_FUNDS",
         "WALLET_UNAVAILABLE",
@@ -88,7 +95,9 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
           "balance is short. `payout` is what the round returns (0 for a loss) and `balance` the balance after " +
           "it. `selection` is the game's JSON value (its rules: `GET games/{gameId}/rules`; anything else is 400 " +
           "naming `selection`). `gameId` picks another built-in game in a lobby session (without the lobby: 403; a " +
-          "retired game: 404). The draw comes from the session's committed seeds: `fairness` is the server seed " +
+          "game not in the catalogue: 404). A game retired from the catalogue (`DELETE operator-api/games/{id}`) is " +
+          "410 GAME_RETIRED for every session, opened before the retirement or after, and moves no money (no debit " +
+          "is sent). The draw comes from the session's committed seeds: `fairness` is the server seed " +
           "hash, client seed and nonce this round used; the next round uses the next nonce (a refused bet uses " +
           "one too)."
       ),

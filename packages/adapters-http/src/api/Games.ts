@@ -2,7 +2,7 @@ import { Effect, Schema, SchemaTransformation } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Game, LaunchToken, MerchantSettings, Paging, Validation } from "@gateway/domain"
 import * as Problem from "./Problem.ts"
-import { AdminAuth, OperatorAuth } from "./Security.ts"
+import { AdminAuth, KeyOperation, OperatorAuth } from "./Security.ts"
 
 const PositiveInt = (field: string, max?: number) =>
   Schema.Int.annotate({ message: "must be an integer" }).check(
@@ -87,6 +87,8 @@ export class GamesApi extends HttpApiGroup.make("games")
       )
     })
       .middleware(OperatorAuth)
+      // Demo for the middleware; `launchFor` checks the mode itself once the query is decoded.
+      .annotate(KeyOperation, "launchDemo")
       .annotate(OpenApi.Summary, "Generate a launch URL")
       .annotate(
         OpenApi.Description,
@@ -101,6 +103,7 @@ export class GamesApi extends HttpApiGroup.make("games")
       error: Problem.responses("UNAUTHORIZED", "FORBIDDEN")
     })
       .middleware(OperatorAuth)
+      .annotate(KeyOperation, "listGames")
       .annotate(OpenApi.Summary, "List games")
       .annotate(
         OpenApi.Description,

@@ -30,6 +30,7 @@ export const titles = {
   404: "Not Found",
   405: "Method Not Allowed",
   409: "Conflict",
+  410: "Gone",
   413: "Content Too Large",
   415: "Unsupported Media Type",
   422: "Unprocessable Content",
@@ -60,6 +61,7 @@ export const codes = {
   EMAIL_TAKEN: 409,
   TOKEN_ALREADY_USED: 409,
   STATUS_CHANGE_REFUSED: 409,
+  GAME_RETIRED: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   CURRENCY_MISMATCH: 422,
@@ -124,6 +126,7 @@ export type DomainError =
   | Auth.Unauthorized
   | Auth.Forbidden
   | Game.GameNotFound
+  | Game.GameRetired
   | Merchant.MerchantNotFound
   | Merchant.EmailTaken
   | Merchant.StatusChangeRefused
@@ -149,6 +152,7 @@ const codeOfTag: { readonly [K in DomainError["_tag"]]: ProblemCode } = {
   Unauthorized: "UNAUTHORIZED",
   Forbidden: "FORBIDDEN",
   GameNotFound: "GAME_NOT_FOUND",
+  GameRetired: "GAME_RETIRED",
   MerchantNotFound: "MERCHANT_NOT_FOUND",
   EmailTaken: "EMAIL_TAKEN",
   StatusChangeRefused: "STATUS_CHANGE_REFUSED",

@@ -2,7 +2,7 @@ import { Effect, Schema, SchemaTransformation } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Report, Round, Validation } from "@gateway/domain"
 import * as Problem from "./Problem.ts"
-import { OperatorAuth } from "./Security.ts"
+import { KeyOperation, OperatorAuth } from "./Security.ts"
 
 const isoDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/u
 
@@ -54,6 +54,9 @@ const csvNote = "With `Accept: text/csv` (preferred over JSON by q-value) the an
   "neither JSON " +
   "nor CSV gets JSON. Errors are problem+json as usual; they are all found before the first byte. "
 
+const testKeyRead = "An `sv_test` key reads no real-money data: 403 FORBIDDEN (JSON and CSV alike); use an " +
+  "`sv_live` key. A test key's demo rounds are in the game page's recall (`GET /api/v1.1/game-api/rounds/{roundId}`)."
+
 const transactionId = Schema.String.check(Schema.isMaxLength(64), Validation.isStorableText)
 
 /** Reconciliation for operators (`sv-api-key`, the key's merchant): rounds, transactions and the GGR summary. */
@@ -64,6 +67,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       success: [Report.OperatorRoundList, Csv],
       error: Problem.responses("UNAUTHORIZED", "FORBIDDEN")
     })
+      .annotate(KeyOperation, "readRealMoney")
       .annotate(OpenApi.Summary, "List rounds with their wallet transactions")
       .annotate(
         OpenApi.Description,
@@ -77,20 +81,22 @@ export class ReportsApi extends HttpApiGroup.make("reports")
           "`roundId, createdAt, playerId, gameId, sessionId, mode, status, stake, payout, currency, transactionId, " +
           "type, amount, transactionStatus`; a round without transactions is one record with the last four empty. " +
           "A database failure in the middle cuts the connection (the chunked body never ends), so a partial file " +
-          "is never mistaken for a complete one."
+          "is never mistaken for a complete one. " + testKeyRead
       ),
     HttpApiEndpoint.get("transaction", "/transactions/:transactionId", {
       params: { transactionId },
       success: Report.TransactionView,
       error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "TRANSACTION_NOT_FOUND")
     })
+      .annotate(KeyOperation, "readRealMoney")
       .annotate(OpenApi.Summary, "One wallet transaction with its round")
-      .annotate(OpenApi.Description, "A transaction of another merchant, or none: 404 TRANSACTION_NOT_FOUND."),
+      .annotate(OpenApi.Description, "A transaction of another merchant, or none: 404 TRANSACTION_NOT_FOUND. " + testKeyRead),
     HttpApiEndpoint.get("summary", "/reports/summary", {
       query: { ...range, groupBy: Report.GroupBy.pipe(Schema.withDecodingDefaultKey(Effect.succeed("day" as const))) },
       success: [Report.Summary, Csv],
       error: Problem.responses("UNAUTHORIZED", "FORBIDDEN")
     })
+      .annotate(KeyOperation, "readRealMoney")
       .annotate(OpenApi.Summary, "GGR summary")
       .annotate(
         OpenApi.Description,
@@ -100,7 +106,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
           "exact decimal strings. A failed round's debit (outcome unknown) counts as a bet and its refund as a " +
           "refund, so it nets to zero.\n\n" + csvNote +
           "The CSV has one record per group, columns `key, rounds, bets, wins, refunds, ggr, currency`, and no " +
-          "total record (the total is the sum of each column)."
+          "total record (the total is the sum of each column). " + testKeyRead
       )
   )
   .middleware(OperatorAuth)

@@ -1,6 +1,6 @@
 import { Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
-import type { ApiKey, Auth, Merchant } from "@gateway/domain"
+import type { ApiKey, Auth, KeyAccess, Merchant } from "@gateway/domain"
 import * as Problem from "./Problem.ts"
 
 /** The verified claims of an admin bearer token. */
@@ -43,7 +43,10 @@ const svApiKey = HttpApiSecurity.apiKey({ in: "header", key: "sv-api-key" }).pip
       "`RATE_LIMITED` with `retry-after` in seconds (detail: rate limit reached for this API key). Failed attempts " +
       "(401) are counted per client address, after the key was checked: an address that has spent them gets 429 " +
       "(detail: too many failed authentications from this address) for its failing keys only; a valid key from " +
-      "the same address is still answered. `sv_test` keys launch demo mode only."
+      "the same address is still answered. `sv_test` keys are for integration testing and never touch real money: " +
+      "they list games, launch demo mode and read their settings; a real-mode launch, every change and every read " +
+      "of real-money data (rounds, transactions, reports, CSV) is 403 `FORBIDDEN` naming what to use instead (an " +
+      "`sv_live` key)."
   )
 )
 
@@ -57,6 +60,17 @@ export class AdminAuth extends HttpApiMiddleware.Service<AdminAuth, { provides: 
   "@gateway/adapters-http/api/Security/AdminAuth",
   { security: { bearer, accessToken }, error: authErrors }
 ) {}
+
+/**
+ * What an operator endpoint does, for the rule of `sv_test` keys
+ * ({@link KeyAccess.authorise}), which OperatorAuth applies to every request
+ * before the handler runs. An endpoint under OperatorAuth without it counts
+ * as a write (or, for a GET, a read of real-money data): live keys only.
+ */
+export const KeyOperation = Context.Reference<KeyAccess.KeyOperation | undefined>(
+  "@gateway/adapters-http/api/Security/KeyOperation",
+  { defaultValue: () => undefined }
+)
 
 /** The prefix of the current request's `sv-api-key`: `sv_test` keys launch demo mode only. */
 export class CurrentKeyPrefix extends Context.Service<CurrentKeyPrefix, ApiKey.ApiKeyPrefix>()(

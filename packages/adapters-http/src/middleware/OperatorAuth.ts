@@ -1,7 +1,8 @@
-import { Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { ApiKey, ApiKeyRepo, authenticateKey, type Auth, type Merchant, MerchantRepo, type RateLimit } from "@gateway/domain"
-import { CurrentKeyPrefix, CurrentMerchant, OperatorAuth } from "../api/Security.ts"
+import { ApiKey, ApiKeyRepo, authenticateKey, type Auth, KeyAccess, type Merchant, MerchantRepo, type RateLimit } from "@gateway/domain"
+import type { HttpApiEndpoint } from "effect/http-api"
+import { CurrentKeyPrefix, CurrentMerchant, KeyOperation, OperatorAuth } from "../api/Security.ts"
 import * as Problem from "../api/Problem.ts"
 import * as Ports from "../Ports.ts"
 import { RateLimiter } from "./RateLimiter.ts"
@@ -58,12 +59,21 @@ export const verify: Effect.Effect<
 > = Effect.map(checks, (check) => (request) => check(request, request.headers["sv-api-key"], () => Effect.void))
 
 /**
+ * What an endpoint does, as its {@link KeyOperation} annotation says; without one, a write (a GET: a read of
+ * real-money data), so an endpoint nobody classified is for live keys only.
+ */
+export const operationOf = (endpoint: HttpApiEndpoint.Top): KeyAccess.KeyOperation =>
+  Context.get(endpoint.annotations, KeyOperation) ?? (endpoint.method === "GET" ? "readRealMoney" : "write")
+
+/**
  * The OperatorAuth middleware (CONTRACT §2): the merchant of an `sv-api-key`
  * — 401 when missing, malformed, unknown or revoked, 403 when the merchant
  * is not active — then the key's rate limit (429 with `retry-after`),
- * charged only once the key has verified. Each 401 is charged to the
- * client's address, and becomes 429 once the address has spent its failed
- * attempts; a valid key from that address is still answered. It runs before the query is decoded, so a bad
+ * charged only once the key has verified, then what the key's environment
+ * allows ({@link KeyAccess.authorise}: an `sv_test` key that would touch
+ * real money is 403). Each 401 is charged to the client's address, and
+ * becomes 429 once the address has spent its failed attempts; a valid key
+ * from that address is still answered. It runs before the query is decoded, so a bad
  * key is refused first, as the contract orders.
  */
 export const layer: Layer.Layer<OperatorAuth, never, ApiKeyRepo | MerchantRepo | RateLimiter> =
@@ -73,9 +83,10 @@ export const layer: Layer.Layer<OperatorAuth, never, ApiKeyRepo | MerchantRepo |
       const check = yield* checks
       const limiter = yield* RateLimiter
       return OperatorAuth.of({
-        svApiKey: (httpEffect, { credential }) =>
+        svApiKey: (httpEffect, { credential, endpoint }) =>
           Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
             check(request, headerOf(credential), limiter.failed)).pipe(
+              Effect.tap(({ key }) => Effect.fromResult(KeyAccess.authorise(key.prefix, operationOf(endpoint)))),
               Effect.mapError(Problem.fromDomain),
               Effect.flatMap(({ key, merchant }) =>
                 httpEffect.pipe(

@@ -41,7 +41,8 @@ const MSG = {
   OPERATOR_BAD_RESPONSE: "The operator's system is not answering properly. Please try again in a moment.",
   RATE_LIMITED: "Too many requests at once. Wait a moment and try again.",
   FORBIDDEN: "This game is not available in this session.",
-  GAME_NOT_FOUND: "This game is not available."
+  GAME_NOT_FOUND: "This game is not available.",
+  GAME_RETIRED: "This game has been withdrawn and can no longer be played. Nothing was taken. Choose another game on the operator's site."
 }
 const codeOf = (r) => (r.body && typeof r.body.code === "string" ? r.body.code : "")
 const detailOf = (r) => (r.body && typeof r.body.detail === "string" ? r.body.detail : "")

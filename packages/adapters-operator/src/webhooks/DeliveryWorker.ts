@@ -9,6 +9,7 @@ import * as CallSpan from "../http/CallSpan.ts"
 import { parseRetryAfter } from "../http/RetryAfter.ts"
 import { SignedPost } from "../http/SignedPost.ts"
 import * as Metrics from "../http/CallMetrics.ts"
+import * as Recovery from "./Recovery.ts"
 
 /** How the delivery worker runs. */
 export interface WorkerOptions {
@@ -22,7 +23,12 @@ export interface WorkerOptions {
   readonly leaseMs?: number | undefined
   /** The safety tick: the queue is looked at this often without a wakeup (default 1 s); retries come due on it. */
   readonly pollInterval?: Duration.Input | undefined
+  /** How often a merchant whose messages wait for a retry is probed (default 1 s; see `Recovery.ts`). */
+  readonly probeEveryMs?: number | undefined
+  /** For how long after its first deferred message a merchant is probed (default 10 min). */
+  readonly probeWindowMs?: number | undefined
 }
+
 
 /** The result of one attempt. */
 interface NotDelivered {
@@ -34,6 +40,7 @@ interface NotDelivered {
 type Attempt = { readonly _tag: "Delivered" } | NotDelivered
 
 const delivered: Attempt = { _tag: "Delivered" }
+const noMerchant = "the merchant does not exist"
 
 const notDelivered = (error: string, status?: number, retryAfter?: number): NotDelivered => ({
   _tag: "NotDelivered",
@@ -85,7 +92,7 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
 
   /** The operator's answer or why there is none, as the attempt's result (plain combinators: this runs for every message). */
   const attempt = (delivery: Delivery, merchant: Merchant | undefined): Effect.Effect<Attempt> => {
-    if (merchant === undefined) return Effect.succeed(notDelivered("the merchant does not exist"))
+    if (merchant === undefined) return Effect.succeed(notDelivered(noMerchant))
     const url = webhookUrlFor(merchant.MerchantSettings, delivery.type)
     if (url === undefined) return Effect.succeed(notDelivered(noWebhookUrl))
     return Effect.matchEffect(
@@ -119,8 +126,17 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
     )
   }
 
+  const recovery = Recovery.make(queue, {
+    probeEveryMs: options.probeEveryMs ?? 1000,
+    probeWindowMs: options.probeWindowMs ?? 600_000,
+    leaseMs
+  })
+
   const recordFailure = Effect.fnUntraced(function*(delivery: Delivery, result: NotDelivered) {
     const delay = nextDelay(options.schedule, delivery.attempts, yield* Random.next, result.retryAfter)
+    // Probing helps only when the operator itself failed, not a merchant without a URL.
+    const operatorFailed = delay !== undefined && result.error !== noWebhookUrl && result.error !== noMerchant
+    recovery.failed(delivery, operatorFailed, result.retryAfter, yield* Clock.currentTimeMillis)
     yield* Metrics.countDelivery(delivery.type, delay === undefined ? "failed" : "retry")
     yield* Effect.logWarning("webhook delivery failed").pipe(
       Effect.annotateLogs({
@@ -139,7 +155,9 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
   })
   const record = (delivery: Delivery, result: Attempt): Effect.Effect<void> =>
     result._tag === "Delivered"
-      ? Effect.andThen(queue.delivered(delivery.id), Metrics.countDelivery(delivery.type, "delivered"))
+      ? Effect.andThen(queue.delivered(delivery.id), Metrics.countDelivery(delivery.type, "delivered")).pipe(
+        Effect.andThen(Effect.suspend(() => recovery.delivered(delivery)))
+      )
       : recordFailure(delivery, result)
 
   /** One attempt's result; a defect while sending counts as a failed attempt. */
@@ -168,6 +186,12 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
   // The safety tick, one timer for the worker: a step waits for a signal alone, not for a signal raced
   // against a time-out of its own (a timer and a race on every step, i.e. on nearly every message).
   yield* Effect.forkScoped(Effect.forever(Effect.andThen(Effect.sleep(pollInterval), signal)))
+  yield* recovery.probe.pipe(
+    Effect.catchCause((cause) => Effect.logWarning("probing operators behind failed", cause)),
+    Effect.andThen(Effect.sleep(Duration.millis(options.probeEveryMs ?? 1000))),
+    Effect.forever,
+    Effect.forkScoped
+  )
 
   const inFlight = yield* FiberSet.make()
   /** Claimed messages waiting for a slot: at most `aheadPerSlot` × `concurrency`. */

@@ -3,6 +3,8 @@ import * as Money from "@gateway/domain/Money"
 import type { WalletTransaction } from "@gateway/domain/Wallet"
 import { Duration, Effect, Layer, Schedule, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import type { SqlError } from "effect/sql/SqlError"
+import type { Fragment } from "effect/sql/Statement"
 import { randomUUID } from "node:crypto"
 import { refundRound } from "../db/RoundRows.ts"
 
@@ -31,21 +33,20 @@ const refundOf = (row: typeof StaleRow.Type): WalletTransaction => ({
   amount: Money.make(row.stake_minor, row.currency)
 })
 
-const recoverOne = (sql: SqlClient, olderThanSeconds: number) =>
+const recoverOne = (sql: SqlClient, which: Fragment) =>
   sql.withTransaction(Effect.gen(function*() {
     const [row] = yield* sql`
       SELECT r.id::text AS id, r.merchant_id, r.stake_minor, r.debit_id::text AS debit_id,
         s.player_id, s.operator_session_id, s.game_id, s.currency
       FROM rounds r JOIN game_sessions s ON s.id = r.session_id
-      WHERE r.status = 'debiting' AND r.created_at < now() - make_interval(secs => ${olderThanSeconds}::float8)
+      WHERE r.status = 'debiting' AND ${which}
       ORDER BY r.created_at
       LIMIT 1
       FOR UPDATE OF r SKIP LOCKED`.pipe(Effect.flatMap(decodeStale))
-    if (row === undefined) return false
+    if (row === undefined) return undefined
     const refund = refundOf(row)
     yield* refundRound(sql, row.id, refund)
-    yield* Effect.logWarning(`round ${row.id} was left debiting; refund ${refund.transactionId} of debit ${row.debit_id} queued`)
-    return true
+    return { roundId: row.id, queued: `refund ${refund.transactionId} of debit ${row.debit_id} queued` }
   }))
 
 /**
@@ -61,9 +62,27 @@ export const recoverStaleDebits = (olderThanSeconds: number): Effect.Effect<numb
   Effect.gen(function*() {
     const sql = yield* SqlClient
     let count = 0
-    while (yield* recoverOne(sql, olderThanSeconds)) count++
-    return count
+    const stale = sql`r.created_at < now() - make_interval(secs => ${olderThanSeconds}::float8)`
+    for (;;) {
+      const refunded = yield* recoverOne(sql, stale)
+      if (refunded === undefined) return count
+      yield* Effect.logWarning(`round ${refunded.roundId} was left debiting; ${refunded.queued}`)
+      count++
+    }
   }).pipe(Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }), Effect.withSpan("RoundLedger.recoverStaleDebits"))
+
+/**
+ * Repairs one round its own process gave up on (its settlement or failure
+ * could not be written: the database was unreachable) as the sweep repairs a
+ * stale one, without waiting for it to be stale: failed, and a refund of its
+ * stake queued, if it is still `debiting` and no one holds it. What was
+ * queued, if anything; a database failure is the error, to try again.
+ */
+export const recoverRound = (sql: SqlClient, roundId: string): Effect.Effect<string | undefined, SqlError> =>
+  recoverOne(sql, sql`r.id = ${roundId}`).pipe(
+    Effect.map((refunded) => refunded?.queued),
+    Effect.catchTag("SchemaError", Effect.die)
+  )
 
 /** When a round counts as stale, and how often to look. */
 export interface RecoveryOptions {

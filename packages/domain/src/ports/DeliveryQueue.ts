@@ -3,6 +3,13 @@ import { Context } from "effect"
 import type { Delivery, FailedDelivery } from "../Delivery.ts"
 import type { MerchantId } from "../Merchant.ts"
 
+/** Which waiting messages {@link DeliveryQueue.hurry} makes due. */
+export interface HurryOptions {
+  readonly limit?: number
+  readonly probe?: boolean
+  readonly waitingMoreThanSeconds?: number
+}
+
 /**
  * The webhook outbox as the delivery worker and the admin endpoints see it.
  * Claims are leased: a message is sent by one worker at a time, and a claim
@@ -19,6 +26,14 @@ export class DeliveryQueue extends Context.Service<DeliveryQueue, {
   retryLater(id: string, delaySeconds: number, error: string, status?: number): Effect.Effect<void>
   /** Retries exhausted: listed as failed until an admin redelivers it. */
   failed(id: string, error: string, status?: number): Effect.Effect<void>
+  /**
+   * Makes the merchant's messages that wait for a retry due now, oldest first, at most `limit` (all when absent),
+   * and wakes the workers: its operator answers again, so what it missed goes out at once instead of at its
+   * scheduled retry. A `probe` brings one attempt ahead of the schedule that is not counted (its failure keeps
+   * the message at the same step of the schedule); `waitingMoreThanSeconds` leaves alone the messages due within
+   * that time anyway. The ids made due.
+   */
+  hurry(merchantId: MerchantId, options?: HurryOptions): Effect.Effect<ReadonlyArray<string>>
   /** Emits whenever a message may have become due (queued, redelivered), so delivery starts at once. */
   readonly wakeups: Stream.Stream<void>
   /** The merchant's failed messages, newest first, at most `limit`. */

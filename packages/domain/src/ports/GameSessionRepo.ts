@@ -25,8 +25,24 @@ export interface DemoRound {
 
 /** Game sessions: launch tokens are redeemed exactly once, even across instances. */
 export class GameSessionRepo extends Context.Service<GameSessionRepo, {
-  /** Redeems the token's `jti` and opens a session with its first seeds; a second redemption fails with TokenAlreadyUsed. */
-  open(claims: LaunchClaims, demoBalanceMinor: bigint, seed: SessionSeed): Effect.Effect<OpenedSession, TokenAlreadyUsed>
+  /**
+   * Redeems the token's `jti` and opens a session with its first seeds; a second redemption fails with
+   * TokenAlreadyUsed. With `claimed`, the caller already holds the `jti` ({@link claim}) and only the session is
+   * opened.
+   */
+  open(
+    claims: LaunchClaims,
+    demoBalanceMinor: bigint,
+    seed: SessionSeed,
+    claimed?: boolean
+  ): Effect.Effect<OpenedSession, TokenAlreadyUsed>
+  /**
+   * Takes the token's `jti` for one redemption, atomically across instances: every other claim or redemption of it
+   * fails with TokenAlreadyUsed until it is {@link release}d.
+   */
+  claim(jti: string): Effect.Effect<void, TokenAlreadyUsed>
+  /** Gives back a claimed `jti` whose redemption failed before a session was opened. */
+  release(jti: string): Effect.Effect<void>
   /** The live session of a token, its idle expiry pushed forward; unknown or expired → SessionExpired. */
   authenticate(sessionToken: string): Effect.Effect<GameSession, SessionExpired>
   /** The session of a token even once it has ended (to read its rounds); unknown → SessionExpired. */

@@ -1,8 +1,9 @@
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Result } from "effect"
 import { type ApiKeyPrefix, parseApiKey } from "../ApiKey.ts"
-import { Forbidden, type Unauthorized } from "../Auth.ts"
+import type { Forbidden, Unauthorized } from "../Auth.ts"
 import { type CurrencyMismatch, resolveLaunchCurrency } from "../Currency.ts"
 import type { GameNotFound } from "../Game.ts"
+import { authorise, launchOperation } from "../KeyAccess.ts"
 import type { Merchant } from "../Merchant.ts"
 import { LaunchPolicy } from "../LaunchPolicy.ts"
 import { LaunchClaims, type LaunchRequest, LaunchUrl, launchAudience, launchUrl } from "../LaunchToken.ts"
@@ -42,9 +43,8 @@ export const launchFor = Effect.fnUntraced(function*(
   Exclude<LaunchError, Unauthorized>,
   GameCatalog | OperatorDetails | LaunchTokenSigner | Ids
 > {
-  if (prefix === "sv_test" && request.mode === "real") {
-    return yield* new Forbidden({ detail: "an sv_test key launches demo mode only; use an sv_live key for real money" })
-  }
+  const permitted = authorise(prefix, launchOperation(request.mode))
+  if (Result.isFailure(permitted)) return yield* permitted.failure
   const game = yield* (yield* GameCatalog).find(request.gameId)
   let playerCurrency: string | undefined
   if (request.mode === "real") {

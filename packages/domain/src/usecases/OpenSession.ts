@@ -3,12 +3,14 @@ import { Forbidden, type Unauthorized } from "../Auth.ts"
 import { type CurrencyMismatch, resolveLaunchCurrency } from "../Currency.ts"
 import { commitmentOf } from "../Fairness.ts"
 import { demoStartingBalance, type PageSettings, SessionOpened } from "../GameSession.ts"
-import type { TokenAlreadyUsed } from "../LaunchToken.ts"
+import type { LaunchClaims, TokenAlreadyUsed } from "../LaunchToken.ts"
 import type { Merchant, MerchantNotFound } from "../Merchant.ts"
 import * as Money from "../Money.ts"
 import type { OperatorBadResponse, OperatorTimeout } from "../Operator.ts"
 import { DetailsUrlNotSet, PlayerRejected } from "../Player.ts"
+import { GameRetired } from "../Game.ts"
 import { FairRandom } from "../ports/FairRandom.ts"
+import { GameCatalog } from "../ports/GameCatalog.ts"
 import { GameSessionRepo } from "../ports/GameSessionRepo.ts"
 import { LaunchTokenVerifier } from "../ports/LaunchTokenVerifier.ts"
 import { MerchantRepo } from "../ports/MerchantRepo.ts"
@@ -32,50 +34,50 @@ export const pageSettings = (merchant: Merchant): PageSettings => {
 /**
  * Redeems a launch token once and opens a game session with its first
  * committed server seed. Demo sessions get a virtual balance. Real sessions
- * re-apply the launch rules first: the operator's Details URL gives the
- * balance, and a player it now reports blocked (PlayerRejected) or in
- * another currency than the launch's (CurrencyMismatch) gets no session —
- * the token stays unredeemed, so nothing is lost when the operator had a
- * passing fault.
+ * claim the token's single use first (a used link: TokenAlreadyUsed, and the
+ * operator is never asked), then re-apply the launch rules: the operator's
+ * Details URL gives the balance, and a player it now reports blocked
+ * (PlayerRejected), in another currency than the launch's
+ * (CurrencyMismatch), or an operator that fails, gets no session — the
+ * claim is given back, so the link still redeems while it lives when the
+ * operator had a passing fault (one Details call at a time per link).
  */
 export const openSession = Effect.fn("openSession")(function*(token: string): Effect.fn.Return<
   SessionOpened,
   | Unauthorized
   | Forbidden
   | TokenAlreadyUsed
+  | GameRetired
   | MerchantNotFound
   | DetailsUrlNotSet
   | PlayerRejected
   | CurrencyMismatch
   | OperatorTimeout
   | OperatorBadResponse,
-  LaunchTokenVerifier | MerchantRepo | GameSessionRepo | OperatorDetails | FairRandom
+  LaunchTokenVerifier | MerchantRepo | GameCatalog | GameSessionRepo | OperatorDetails | FairRandom
 > {
   const claims = yield* (yield* LaunchTokenVerifier).verify(token)
   const merchant = yield* (yield* MerchantRepo).findById(claims.mid)
   if (merchant.accountStatus !== "active") {
     return yield* new Forbidden({ detail: `merchant account is ${merchant.accountStatus}` })
   }
+  yield* (yield* GameCatalog).find(claims.gid).pipe(
+    Effect.catchTag("GameNotFound", () => Effect.fail(new GameRetired({ gameId: claims.gid })))
+  )
+  const sessions = yield* GameSessionRepo
   const demoBalance = Result.getOrThrow(Money.parse(demoStartingBalance, claims.cur)).minor
   let balance = Money.format(Money.make(demoBalance, claims.cur))
-  if (claims.mode === "real") {
+  const real = claims.mode === "real"
+  if (real) {
     const url = merchant.MerchantSettings.userDetailsUrl
     if (url === undefined) return yield* new DetailsUrlNotSet()
-    const player = yield* (yield* OperatorDetails).fetch(merchant, url, {
-      playerId: claims.sub,
-      sessionId: claims.sid,
-      gameId: claims.gid,
-      mode: claims.mode,
-      currency: claims.cur
-    })
-    if (player.status === "blocked") {
-      return yield* new PlayerRejected({ detail: "the operator reports the player as blocked" })
-    }
-    yield* Effect.fromResult(resolveLaunchCurrency({ merchant: claims.cur, requested: undefined, player: player.currency }))
-    balance = player.balance
+    yield* sessions.claim(claims.jti)
+    balance = yield* recheck(merchant, url, claims).pipe(
+      Effect.onError(() => sessions.release(claims.jti))
+    )
   }
   const seed = newSessionSeed(yield* FairRandom)
-  const opened = yield* (yield* GameSessionRepo).open(claims, claims.mode === "demo" ? demoBalance : 0n, seed)
+  const opened = yield* sessions.open(claims, real ? 0n : demoBalance, seed, real)
   return new SessionOpened({
     sessionToken: Redacted.value(opened.sessionToken),
     session: opened.session,
@@ -83,4 +85,21 @@ export const openSession = Effect.fn("openSession")(function*(token: string): Ef
     settings: pageSettings(merchant),
     fairness: commitmentOf({ ...seed, nonce: 0 })
   })
+})
+
+/** The launch rules again at redemption, with the operator's Details URL: the player's balance, or why not. */
+const recheck = Effect.fnUntraced(function*(merchant: Merchant, url: string, claims: LaunchClaims) {
+  const currency = claims.cur
+  const player = yield* (yield* OperatorDetails).fetch(merchant, url, {
+    playerId: claims.sub,
+    sessionId: claims.sid,
+    gameId: claims.gid,
+    mode: claims.mode,
+    currency
+  })
+  if (player.status === "blocked") {
+    return yield* new PlayerRejected({ detail: "the operator reports the player as blocked" })
+  }
+  yield* Effect.fromResult(resolveLaunchCurrency({ merchant: currency, requested: undefined, player: player.currency }))
+  return player.balance
 })

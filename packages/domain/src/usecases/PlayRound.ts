@@ -5,7 +5,7 @@ import type { Merchant, MerchantNotFound } from "../Merchant.ts"
 import { stakeLimitMinor } from "../MerchantSettings.ts"
 import * as Money from "../Money.ts"
 import { commitmentOf, type RoundSeed } from "../Fairness.ts"
-import type { GameNotFound } from "../Game.ts"
+import { type GameNotFound, GameRetired } from "../Game.ts"
 import * as Draws from "../games/Draws.ts"
 import * as Games from "../games/Games.ts"
 import { FairRandom } from "../ports/FairRandom.ts"
@@ -59,21 +59,24 @@ export const checkStake = (
 
 /**
  * The game a round plays and its rules: the launched game, or with the
- * lobby any built-in game still listed in the catalogue. Without the lobby
- * another game is Forbidden; a game without an engine is ValidationFailed
+ * lobby any built-in game, either still listed in the catalogue (an
+ * in-memory lookup). Without the lobby another game is Forbidden; the
+ * launched game or a built-in one no longer listed is GameRetired, another
+ * unlisted game GameNotFound; a game without an engine is ValidationFailed
  * naming `gameId`.
  */
 const gameOf = Effect.fn("gameOf")(function*(session: GameSession, requested: string | undefined) {
   const gameId = requested ?? session.gameId
-  if (gameId !== session.gameId) {
-    if (!session.lobby) {
-      return yield* new Forbidden({
-        detail: `this session plays '${session.gameId}' only: the operator launched it without the lobby`
-      })
-    }
-    yield* (yield* GameCatalog).find(gameId)
+  if (gameId !== session.gameId && !session.lobby) {
+    return yield* new Forbidden({
+      detail: `this session plays '${session.gameId}' only: the operator launched it without the lobby`
+    })
   }
   const rules = Games.rulesOf(gameId)
+  yield* (yield* GameCatalog).find(gameId).pipe(
+    Effect.catchTag("GameNotFound", (notFound): Effect.Effect<never, GameNotFound | GameRetired> =>
+      gameId === session.gameId || rules !== undefined ? Effect.fail(new GameRetired({ gameId })) : Effect.fail(notFound))
+  )
   if (rules === undefined) {
     return yield* new ValidationFailed({ field: "gameId", detail: `the game '${gameId.slice(0, 64)}' has no engine` })
   }
@@ -107,6 +110,7 @@ export const playRound = Effect.fn("playRound")(function*(
   | SessionExpired
   | MerchantNotFound
   | GameNotFound
+  | GameRetired
   | Forbidden
   | ValidationFailed
   | InsufficientFunds
