@@ -25,7 +25,9 @@ describe("a used launch link calls nothing (issue 21 finding 5, CONTRACT §6)", 
     const first = await redeem(token)
     assert.strictEqual(first.status, 201, first.text)
     assert.strictEqual(detailsCalls() - before, 1, "the first redemption re-checks the player once")
-    const replays = await Promise.all(Array.from({ length: 300 }, () => redeem(token)))
+    // Six waves of 50 at once: 300 at once would pass the server's cap of connections per address (256).
+    const replays = []
+    for (let wave = 0; wave < 6; wave++) replays.push(...await Promise.all(Array.from({ length: 50 }, () => redeem(token))))
     assert.deepStrictEqual([...new Set(replays.map((r) => `${r.status} ${r.body.code}`))], ["409 TOKEN_ALREADY_USED"])
     assert.strictEqual(detailsCalls() - before, 1, "no replay asked the Details URL")
   })
