@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto"
 import pg from "pg"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { type Gateway, spawnGateway } from "../testing/Gateway.ts"
-import { seedPlayers } from "../testing/Seed.ts"
+import { seedPlayers, seedRounds } from "../testing/Seed.ts"
 import { playerSession, startWallet } from "./Wallet.ts"
 
 /*
@@ -19,11 +19,11 @@ let db: pg.Client
 let wallet: Awaited<ReturnType<typeof startWallet>>
 
 beforeAll(async () => {
-  const databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedDatabaseUrl)))
+  databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedDatabaseUrl)))
   wallet = await startWallet(() => ({ status: 200 }))
   gw = await spawnGateway({
     DATABASE_URL: databaseUrl,
-    DATA_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    DATA_ENCRYPTION_KEY: dataKey,
     ALLOW_PRIVATE_OPERATOR_URLS: "true",
     RATE_LIMIT_RPS: "0"
   })
@@ -38,6 +38,10 @@ afterAll(async () => {
 })
 
 const alive = async () => (await fetch(`${gw.url}/health`)).status === 200
+let databaseUrl = ""
+const dataKey = randomBytes(32).toString("base64")
+/** The merchant of the first test, with its 120,000 players, for the time-out test. */
+let manyPlayers: { readonly api: string; readonly key: string; readonly from: Date; readonly to: Date } | undefined
 
 describe("a summary grouped by player over a period with many players", () => {
   it("is paged (meta as in the games list, total over the whole period) and its CSV streams every group", async () => {
@@ -47,6 +51,7 @@ describe("a summary grouped by player over a period with many players", () => {
     const from = new Date(to.getTime() - 86_400_000)
     // 127-character player ids, as in the finding: one round each, a debit of 1.00 and a credit of 2.00 on every other
     await seedPlayers(db, { merchantId: player.merchantId, players, idLength: 127, before: to })
+    manyPlayers = { api: player.api, key: player.key, from, to }
     const range = `from=${from.toISOString()}&to=${to.toISOString()}`
     const headers = { "sv-api-key": player.key }
 
@@ -91,4 +96,100 @@ describe("a summary grouped by player over a period with many players", () => {
     assert.strictEqual(lines, players + 1, "the CSV is every group of the period (and its header), not a page")
     assert.isTrue(await alive(), "the server is still up")
   }, 240_000)
+})
+
+/** A report's answer as the tests judge it: its status, code and `retry-after`. */
+const outcome = async (url: string, headers: Record<string, string>) => {
+  const answer = await fetch(url, { headers })
+  const text = await answer.text()
+  const code = answer.headers.get("content-type") === "application/problem+json" ? String(JSON.parse(text).code) : ""
+  return { status: answer.status, code, retryAfter: answer.headers.get("retry-after") }
+}
+
+describe("one merchant's heavy reports against another merchant's bets", () => {
+  it("are refused over the merchant's budget (429 REPORTS_BUSY, retry-after) while the other's bets go on", async () => {
+    const heavy = await playerSession(gw, wallet.url, "heavy-reports@example.com")
+    const better = await playerSession(gw, wallet.url, "bets-go-on@example.com")
+    const to = new Date()
+    const from = new Date(to.getTime() - 86_400_000)
+    await seedRounds(db, { merchantId: heavy.merchantId, rounds: 40_000, players: 20_000, before: to })
+    const range = `from=${from.toISOString()}&to=${to.toISOString()}`
+    const headers = { "sv-api-key": heavy.key }
+    const { sessionToken } = await better.newSession()
+    const indexScans = async () =>
+      Number((await db.query<{ n: string }>(
+        "SELECT coalesce(sum(idx_scan), 0)::text AS n FROM pg_stat_user_indexes WHERE indexrelname = 'game_sessions_merchant_player_idx'"
+      )).rows[0]?.n ?? 0)
+    const scansBefore = await indexScans()
+
+    const reports = Array.from({ length: 12 }, (_, i) => {
+      const url = i % 4 === 0
+        ? `${heavy.api}/reports/summary?${range}&groupBy=player&limit=100`
+        : i % 4 === 1
+        ? `${heavy.api}/rounds?${range}&playerId=nope-${i}&page=50&limit=100`
+        : i % 4 === 2
+        ? `${heavy.api}/rounds?${range}&page=100&limit=100`
+        : `${heavy.api}/reports/summary?${range}&groupBy=day`
+      return outcome(url, headers)
+    })
+    const bets: Array<{ status: number; ms: number }> = []
+    const betting = (async () => {
+      for (let i = 0; i < 20; i++) {
+        const started = performance.now()
+        const answer = await better.bet(sessionToken, "1.00")
+        bets.push({ status: answer.status, ms: performance.now() - started })
+      }
+    })()
+    const answers = await Promise.all(reports)
+    await betting
+
+    for (const answer of answers) {
+      assert.include([200, 429], answer.status, JSON.stringify(answer))
+      if (answer.status === 429) {
+        assert.strictEqual(answer.code, "REPORTS_BUSY")
+        assert.match(answer.retryAfter ?? "", /^\d+$/)
+      }
+    }
+    assert.isAbove(answers.filter((a) => a.status === 429).length, 0, "a merchant runs at most its share of reports at once")
+    assert.isAbove(answers.filter((a) => a.status === 200).length, 0, "and its share runs")
+    assert.deepStrictEqual(bets.map((b) => b.status), bets.map(() => 200), "every bet of the other merchant is taken")
+    assert.isBelow(Math.max(...bets.map((b) => b.ms)), 5_000, "no bet waits behind the reports (a generous bound)")
+    const nobody = await outcome(`${heavy.api}/rounds?${range}&playerId=nobody&page=50&limit=100`, headers)
+    assert.strictEqual(nobody.status, 200)
+    let scans = scansBefore
+    for (let i = 0; i < 70 && scans <= scansBefore; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200)) // a backend publishes its statistics within 10 s of going idle
+      scans = await indexScans()
+    }
+    assert.isAbove(scans, scansBefore, "a player's rounds are found through the player index")
+
+    const deepest = await outcome(`${heavy.api}/rounds?${range}&page=101&limit=100`, headers)
+    assert.strictEqual(deepest.status, 200, "(page − 1) × limit = 10,000 is the deepest page")
+    const deeper = await call(`${heavy.api}/rounds?${range}&page=102&limit=100`, { headers })
+    assert.strictEqual(deeper.status, 400)
+    assert.strictEqual(deeper.body.code, "VALIDATION_FAILED")
+    assert.match(deeper.body.detail, /page/)
+    assert.isTrue(await alive())
+  }, 120_000)
+
+  it("cancels a report past REPORTS_STATEMENT_TIMEOUT_MS and answers 503 REPORT_TIMEOUT with retry-after", async () => {
+    if (manyPlayers === undefined) return assert.fail("runs after the first test, on its 120,000 players")
+    const { api, key, from, to } = manyPlayers
+    const strict = await spawnGateway({
+      DATABASE_URL: databaseUrl,
+      DATA_ENCRYPTION_KEY: dataKey,
+      AUTH_JWT_SECRET: gw.authSecret,
+      RATE_LIMIT_RPS: "0",
+      REPORTS_STATEMENT_TIMEOUT_MS: "100"
+    })
+    try {
+      const url = `${api.replace(gw.url, strict.url)}/reports/summary?from=${from.toISOString()}&to=${to.toISOString()}&groupBy=player`
+      const answer = await outcome(url, { "sv-api-key": key })
+      assert.deepStrictEqual([answer.status, answer.code], [503, "REPORT_TIMEOUT"])
+      assert.match(answer.retryAfter ?? "", /^\d+$/)
+      assert.strictEqual((await fetch(`${strict.url}/health`)).status, 200)
+    } finally {
+      await strict.stop("SIGKILL")
+    }
+  }, 60_000)
 })

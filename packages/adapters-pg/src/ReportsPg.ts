@@ -20,6 +20,7 @@ import { RoundStatus } from "@gateway/domain/Round"
 import { Array as Arr, Effect, Layer, Option, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
+import { ReportsDatabase } from "./db/Database.ts"
 import * as ReportBudget from "./db/ReportBudget.ts"
 import { isUuid } from "./db/Uuid.ts"
 
@@ -430,3 +431,13 @@ export const layer: Layer.Layer<Reports, never, SqlClient> = Layer.effect(Report
 /** The reports on the database of the `SqlClient`, within `limits` (ReportBudget). */
 export const layerWithin = (limits: ReportBudget.ReportLimits): Layer.Layer<Reports, never, SqlClient> =>
   Layer.effect(Reports, make({ limits }))
+
+/** The reports on the reports' own pool (`Database.ReportsDatabase`), within `limits`: what the server runs. */
+export const layerOnReportsPool = (limits: ReportBudget.ReportLimits): Layer.Layer<Reports, never, ReportsDatabase> =>
+  Layer.effect(
+    Reports,
+    Effect.gen(function*() {
+      const client = yield* ReportsDatabase
+      return yield* make({ limits }).pipe(Effect.provideService(SqlClient, client))
+    })
+  )
