@@ -106,7 +106,11 @@ try {
     DATA_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
     ALLOW_PRIVATE_OPERATOR_URLS: "true",
     RATE_LIMIT_RPS: "0",
-    LOG_LEVEL: "Warn"
+    LOG_LEVEL: "Warn",
+    // The budgets and time-outs to try, from the bench's own environment (REPORTS_*, DATABASE_STATEMENT_TIMEOUT_MS)
+    ...Object.fromEntries(Object.entries(process.env).flatMap(([name, value]) =>
+      value !== undefined && (name.startsWith("REPORTS_") || name === "DATABASE_STATEMENT_TIMEOUT_MS") ? [[name, value]] : []
+    ))
   })
   track(gw.process)
   const pid = gw.process.pid ?? 0
@@ -199,9 +203,10 @@ ${players.toLocaleString("en")} players (127-character ids) over the last day. M
 real-money bet each at a time (\`POST game-api/rounds\`, the stub wallet answering at once), ${seconds} s alone, then
 ${seconds} s while ${reporters} loops of A's reports run (summary by player page 7 / day / game over the month,
 \`rounds?playerId=nope…&page=100&limit=100\`, \`rounds?page=100&limit=100\`, the month's rounds CSV and its summary
-by player as CSV). The gateway as \`npm start\` runs it (--max-old-space-size=128), defaults for every report budget
-(REPORTS_MAX_PER_MERCHANT 2, REPORTS_MAX_CONCURRENT 4, REPORTS_DB_CONNECTIONS 3, REPORTS_STATEMENT_TIMEOUT_MS 15000)
-and DATABASE_STATEMENT_TIMEOUT_MS 5000. Machine: ${process.env["ISOLATION_MACHINE"] ?? "2 shared cores"}; database:
+by player as CSV). The gateway as \`npm start\` runs it (--max-old-space-size=128); budgets and time-outs: ${
+    ["REPORTS_MAX_PER_MERCHANT", "REPORTS_MAX_CONCURRENT", "REPORTS_DB_CONNECTIONS", "REPORTS_STATEMENT_TIMEOUT_MS",
+      "DATABASE_STATEMENT_TIMEOUT_MS"].map((name) => `${name} ${process.env[name] ?? "(default)"}`).join(", ")
+  }. Machine: ${process.env["ISOLATION_MACHINE"] ?? "2 shared cores"}; database:
 ${process.env["DATABASE_URL"] === undefined ? "embedded PostgreSQL" : "the local PostgreSQL 15"}.
 
 | B's bets | bets | failed | p50 | p99 | max |
@@ -216,7 +221,7 @@ ${process.env["DATABASE_URL"] === undefined ? "embedded PostgreSQL" : "the local
   ${alive ? "stayed up (no heap out-of-memory)" : "DIED"}.
 - Verdict: ${held ? "every target holds" : "a target failed"}.
 `
-  const file = join(import.meta.dirname, "results", `${date}-isolation.md`)
+  const file = join(import.meta.dirname, "results", `${date}-isolation${process.env["ISOLATION_LABEL"] ?? ""}.md`)
   writeFileSync(file, report)
   console.log(report)
   console.log(`written to ${file}`)

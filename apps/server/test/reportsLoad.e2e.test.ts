@@ -107,6 +107,8 @@ const outcome = async (url: string, headers: Record<string, string>) => {
 }
 
 describe("one merchant's heavy reports against another merchant's bets", () => {
+  // The small, fast form of `npm run bench:isolation` (bench/results/*-isolation.md has the figures): its heaviest
+  // reports and exports in parallel; every one is answered 200 or 429, every bet of the other merchant is taken.
   it("are refused over the merchant's budget (429 REPORTS_BUSY, retry-after) while the other's bets go on", async () => {
     const heavy = await playerSession(gw, wallet.url, "heavy-reports@example.com")
     const better = await playerSession(gw, wallet.url, "bets-go-on@example.com")
@@ -122,15 +124,17 @@ describe("one merchant's heavy reports against another merchant's bets", () => {
       )).rows[0]?.n ?? 0)
     const scansBefore = await indexScans()
 
+    const heaviest = [
+      [`${heavy.api}/reports/summary?${range}&groupBy=player&limit=100`, "application/json"],
+      [`${heavy.api}/rounds?${range}&playerId=nope&page=50&limit=100`, "application/json"],
+      [`${heavy.api}/rounds?${range}&page=100&limit=100`, "application/json"],
+      [`${heavy.api}/reports/summary?${range}&groupBy=day`, "application/json"],
+      [`${heavy.api}/rounds?${range}`, "text/csv"],
+      [`${heavy.api}/reports/summary?${range}&groupBy=player`, "text/csv"]
+    ] as const
     const reports = Array.from({ length: 12 }, (_, i) => {
-      const url = i % 4 === 0
-        ? `${heavy.api}/reports/summary?${range}&groupBy=player&limit=100`
-        : i % 4 === 1
-        ? `${heavy.api}/rounds?${range}&playerId=nope-${i}&page=50&limit=100`
-        : i % 4 === 2
-        ? `${heavy.api}/rounds?${range}&page=100&limit=100`
-        : `${heavy.api}/reports/summary?${range}&groupBy=day`
-      return outcome(url, headers)
+      const [url, accept] = heaviest[i % heaviest.length] ?? heaviest[0]
+      return outcome(url, { ...headers, accept })
     })
     const bets: Array<{ status: number; ms: number }> = []
     const betting = (async () => {
