@@ -23,11 +23,12 @@ import { adminToken, call } from "@gateway/adapters-http/testing"
 import { spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { readFileSync, writeFileSync } from "node:fs"
+import { loadavg } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
 import pg from "pg"
-import { spawnGateway } from "../apps/server/testing/Gateway.ts"
-import { seedRounds } from "../apps/server/testing/Seed.ts"
+import { spawnGateway } from "@gateway/server/testing"
+import { seedRounds } from "@gateway/server/testing/Seed"
 import { killAll, track } from "./children.ts"
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
@@ -177,7 +178,10 @@ try {
   }
 
   await betFor(3_000) // warm-up
+  const load1 = () => loadavg()[0]?.toFixed(1) ?? "?"
+  const loadBefore = load1()
   const unloaded = summarise(await betFor(seconds * 1000))
+  const loadAlone = load1()
   console.log(`unloaded: ${JSON.stringify(unloaded)}`)
 
   let peakRss = rssKiB(pid)
@@ -190,6 +194,7 @@ try {
   const loaded = summarise(await betFor(seconds * 1000))
   const reportStatuses = JSON.parse(await loadResult)
   clearInterval(sampler)
+  const loadLoaded = load1()
   const alive = gw.process.exitCode === null && (await fetch(`${gw.url}/health`)).status === 200
   console.log(`loaded: ${JSON.stringify(loaded)}; reports: ${JSON.stringify(reportStatuses)}; peak RSS ${peakRss} KiB; alive ${alive}`)
 
@@ -219,6 +224,8 @@ ${process.env["DATABASE_URL"] === undefined ? "embedded PostgreSQL" : "the local
   (429 is REPORTS_BUSY, the budget refusing a report at once; 503 REPORT_TIMEOUT a query past its time-out).
 - The gateway's peak resident memory while the reports ran: ${(peakRss / 1024).toFixed(1)} MiB; the process
   ${alive ? "stayed up (no heap out-of-memory)" : "DIED"}.
+- The machine's 1-minute load average (other work shares it): ${loadBefore} before, ${loadAlone} after the bets
+  alone, ${loadLoaded} after the bets under load.
 - Verdict: ${held ? "every target holds" : "a target failed"}.
 `
   const file = join(import.meta.dirname, "results", `${date}-isolation${process.env["ISOLATION_LABEL"] ?? ""}.md`)

@@ -48,6 +48,13 @@ export const defaultReports: ReportsPoolOptions = { maxConnections: 3, statement
 export const silenceMs = (statementTimeoutMs: number) => statementTimeoutMs + 1_000
 
 /**
+ * Session settings of the reports' connections: no parallel workers, so that a report's query takes at most one
+ * of the database's cores (with the default two workers per gather, one summary took three, and bets waited for
+ * CPU), and no JIT (its compilation cost more than it saved: bench/results/2026-11-23-reports-before-0010.md).
+ */
+export const reportSettings: Readonly<Record<string, string>> = { max_parallel_workers_per_gather: "0", jit: "off" }
+
+/**
  * The reports' own connections (CONTRACT §8): a second, small pool on the same database, so that reports and CSV
  * exports never take the connections of bets and launches, with their own `statement_timeout`.
  */
@@ -82,12 +89,12 @@ export const layer = (
       : (yield* EmbeddedPostgres.make({ dataDir: path.join(options.dataDir, "pg") }).pipe(
         Effect.mapError(startupError("embedded PostgreSQL"))
       )).url
-    const pool = (maxConnections: number, statementTimeoutMs: number) =>
+    const pool = (maxConnections: number, statementTimeoutMs: number, settings: Record<string, string> = {}) =>
       PgClient.make({
         url,
         maxConnections,
         applicationName,
-        startupParameters: { statement_timeout: String(statementTimeoutMs) },
+        startupParameters: { statement_timeout: String(statementTimeoutMs), ...settings },
         stream: watchedConnections(Redacted.value(url), silenceMs(statementTimeoutMs))
       })
     const client = yield* pool(
@@ -103,7 +110,7 @@ export const layer = (
       )
     ).pipe(Effect.mapError(startupError("database migration failed")))
     const reports = options.reports ?? defaultReports
-    const reportsClient = yield* pool(reports.maxConnections, reports.statementTimeoutMs).pipe(
+    const reportsClient = yield* pool(reports.maxConnections, reports.statementTimeoutMs, reportSettings).pipe(
       Effect.mapError(startupError("cannot connect to the database"))
     )
     return Context.make(PgClient.PgClient, client).pipe(
