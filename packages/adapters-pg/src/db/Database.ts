@@ -50,9 +50,15 @@ export const silenceMs = (statementTimeoutMs: number) => statementTimeoutMs + 1_
 /**
  * Session settings of the reports' connections: no parallel workers, so that a report's query takes at most one
  * of the database's cores (with the default two workers per gather, one summary took three, and bets waited for
- * CPU), and no JIT (its compilation cost more than it saved: bench/results/2026-11-23-reports-before-0010.md).
+ * CPU); no JIT (its compilation cost more than it saved: bench/results/2026-11-23-reports-before-0010.md); and a
+ * summary CSV whose client stops reading for a minute loses its cursor's transaction (and the download is cut),
+ * so a stalled client cannot keep a reports connection.
  */
-export const reportSettings: Readonly<Record<string, string>> = { max_parallel_workers_per_gather: "0", jit: "off" }
+export const reportSettings: Readonly<Record<string, string>> = {
+  max_parallel_workers_per_gather: "0",
+  jit: "off",
+  idle_in_transaction_session_timeout: "60000"
+}
 
 /**
  * The reports' own connections (CONTRACT §8): a second, small pool on the same database, so that reports and CSV
