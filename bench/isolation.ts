@@ -10,7 +10,7 @@
  *    unloaded latencies.
  * 3. The same again while A's report load runs: ISOLATION_REPORTERS (12) loops of summaries by player, day and
  *    game over the month, `rounds?playerId=nope…` deep pages, and CSV exports of the month (rounds and summary).
- *    The gateway's resident memory is sampled every 250 ms.
+ *    The gateway's resident memory is sampled every 250 ms. ISOLATION_NO_CSV=true leaves the two CSV exports out.
  *
  * Writes bench/results/<date>-isolation.md and prints it. The target: B's p99 under load within 2× of its
  * unloaded p99, no 5xx, the process alive (its heap under its limit).
@@ -56,10 +56,11 @@ const reportLoad = async (api: string, key: string, from: string, to: string, un
     [`${api}/rounds?${range}`, "text/csv"],
     [`${api}/reports/summary?${range}&groupBy=player`, "text/csv"]
   ] as const
+  const chosen = process.env["ISOLATION_NO_CSV"] === "true" ? urls.filter(([, accept]) => accept !== "text/csv") : urls
   const statuses = new Map<string, number>()
   await Promise.all(Array.from({ length: reporters }, async (_, i) => {
     for (let n = i; Date.now() < until; n++) {
-      const [url, accept] = urls[n % urls.length] ?? urls[0]
+      const [url, accept] = chosen[n % chosen.length] ?? urls[0]
       try {
         const answer = await fetch(url, { headers: { "sv-api-key": key, accept }, signal: AbortSignal.timeout(60_000) })
         const body = answer.body?.getReader()
@@ -189,7 +190,7 @@ try {
   const until = Date.now() + seconds * 1000
   const load = track(spawn(process.execPath, [
     import.meta.filename, "--reports", api, heavy.key, from.toISOString(), to.toISOString(), String(until)
-  ], { stdio: ["ignore", "pipe", "inherit"] }))
+  ], { stdio: ["ignore", "pipe", "inherit"], env: process.env }))
   const loadResult = firstLine(load)
   const loaded = summarise(await betFor(seconds * 1000))
   const reportStatuses = JSON.parse(await loadResult)
@@ -207,8 +208,9 @@ try {
 ${players.toLocaleString("en")} players (127-character ids) over the last day. Merchant B: ${bettors} bettors, one
 real-money bet each at a time (\`POST game-api/rounds\`, the stub wallet answering at once), ${seconds} s alone, then
 ${seconds} s while ${reporters} loops of A's reports run (summary by player page 7 / day / game over the month,
-\`rounds?playerId=nope…&page=100&limit=100\`, \`rounds?page=100&limit=100\`, the month's rounds CSV and its summary
-by player as CSV). The gateway as \`npm start\` runs it (--max-old-space-size=128); budgets and time-outs: ${
+\`rounds?playerId=nope…&page=100&limit=100\`, \`rounds?page=100&limit=100\`${
+    process.env["ISOLATION_NO_CSV"] === "true" ? "; no CSV export (ISOLATION_NO_CSV)" : ", the month's rounds CSV and its summary by player as CSV"
+  }). The gateway as \`npm start\` runs it (--max-old-space-size=128); budgets and time-outs: ${
     ["REPORTS_MAX_PER_MERCHANT", "REPORTS_MAX_CONCURRENT", "REPORTS_DB_CONNECTIONS", "REPORTS_STATEMENT_TIMEOUT_MS",
       "DATABASE_STATEMENT_TIMEOUT_MS"].map((name) => `${name} ${process.env[name] ?? "(default)"}`).join(", ")
   }. Machine: ${process.env["ISOLATION_MACHINE"] ?? "2 shared cores"}; database:
