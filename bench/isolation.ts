@@ -211,7 +211,7 @@ ${seconds} s while ${reporters} loops of A's reports run (summary by player page
 \`rounds?playerId=nope…&page=100&limit=100\`, \`rounds?page=100&limit=100\`${
     process.env["ISOLATION_NO_CSV"] === "true" ? "; no CSV export (ISOLATION_NO_CSV)" : ", the month's rounds CSV and its summary by player as CSV"
   }). The gateway as \`npm start\` runs it (--max-old-space-size=128); budgets and time-outs: ${
-    ["REPORTS_MAX_PER_MERCHANT", "REPORTS_MAX_CONCURRENT", "REPORTS_DB_CONNECTIONS", "REPORTS_STATEMENT_TIMEOUT_MS",
+    ["REPORTS_MAX_PER_MERCHANT", "REPORTS_MAX_CONCURRENT", "REPORTS_DB_CONNECTIONS", "REPORTS_STATEMENT_TIMEOUT_MS", "REPORTS_EXPORT_PAUSE_MS",
       "DATABASE_STATEMENT_TIMEOUT_MS"].map((name) => `${name} ${process.env[name] ?? "(default)"}`).join(", ")
   }. Machine: ${process.env["ISOLATION_MACHINE"] ?? "2 shared cores"}; database:
 ${process.env["DATABASE_URL"] === undefined ? "embedded PostgreSQL" : "the local PostgreSQL 15"}.

@@ -134,7 +134,10 @@ export const repositories = (config: GatewayConfig, dataKey: Redacted.Redacted<B
     GameCatalogPg.layer(publicBaseUrl(config)),
     GameSessionRepoPg.layer({ idleSeconds: config.gameSessionIdleSeconds }),
     RoundLedgerPg.layer,
-    ReportsPg.layerOnReportsPool({ total: config.reports.total, perMerchant: config.reports.perMerchant }),
+    ReportsPg.layerOnReportsPool(
+      { total: config.reports.total, perMerchant: config.reports.perMerchant },
+      config.reports.exportPauseMs
+    ),
     DeliveryQueuePg.layer(),
     ReadinessPg.layer,
     launchKeys(config),

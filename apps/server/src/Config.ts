@@ -109,7 +109,8 @@ export const GatewayConfig = Config.all({
     ),
     maxConnections: Config.schema(between(1, 100), "REPORTS_DB_CONNECTIONS").pipe(Config.withDefault(3)),
     total: Config.schema(between(1, 1000), "REPORTS_MAX_CONCURRENT").pipe(Config.withDefault(4)),
-    perMerchant: Config.schema(between(1, 1000), "REPORTS_MAX_PER_MERCHANT").pipe(Config.withDefault(2))
+    perMerchant: Config.schema(between(1, 1000), "REPORTS_MAX_PER_MERCHANT").pipe(Config.withDefault(2)),
+    exportPauseMs: Config.schema(between(0, 10_000), "REPORTS_EXPORT_PAUSE_MS").pipe(Config.withDefault(30))
   }),
   tracing: TracingConfig
 })

@@ -217,6 +217,11 @@ export const summaryBatch = 1000
 /** What the reports may use: their own budget. Omitted: no limit (tests of the queries alone). */
 export interface ReportsOptions {
   readonly limits?: ReportBudget.ReportLimits | undefined
+  /**
+   * A pause before each batch of a CSV export after the first, so that an export takes a bounded share of the
+   * event loop that bets share (it is read, decoded and formatted there). Default 0.
+   */
+  readonly exportPauseMs?: number | undefined
 }
 
 /** A report's statement cancelled by `statement_timeout` is ReportTimedOut; anything else the database says is a defect. */
@@ -234,6 +239,9 @@ const timedOut = <A, R>(effect: Effect.Effect<A, SqlError | Schema.SchemaError, 
 export const make = (options: ReportsOptions = {}) => Effect.gen(function*() {
   const sql = yield* SqlClient
   const budget = ReportBudget.make(options.limits ?? { total: Number.MAX_SAFE_INTEGER, perMerchant: Number.MAX_SAFE_INTEGER })
+  const pause = options.exportPauseMs ?? 0
+  const paced = <A, E, R>(first: boolean, effect: Effect.Effect<A, E, R>) =>
+    first || pause <= 0 ? effect : Effect.andThen(Effect.sleep(pause), effect)
 
   const transactionsOf = (roundIds: ReadonlyArray<string>) =>
     roundIds.length === 0 ? Effect.succeed([]) : sql`
@@ -323,7 +331,10 @@ export const make = (options: ReportsOptions = {}) => Effect.gen(function*() {
   const roundStream = (merchantId: number, filter: RoundFilter) =>
     budget.streamWithin(
       merchantId,
-      Stream.paginate<Cursor | undefined, OperatorRound, ReportTimedOut>(undefined, (after) => batch(merchantId, filter, after))
+      Stream.paginate<Cursor | undefined, OperatorRound, ReportTimedOut>(
+        undefined,
+        (after) => paced(after === undefined, batch(merchantId, filter, after))
+      )
     )
 
   const transaction = Effect.fn("Reports.transaction")(function*(merchantId: number, transactionId: string) {
@@ -399,10 +410,10 @@ export const make = (options: ReportsOptions = {}) => Effect.gen(function*() {
         const [text, params] = sumsStatement(sql, [{ id: merchantId, currency }], range, groupKeys[groupBy], groupBy === "player")
           .compile()
         yield* connection.executeRaw(`DECLARE summary_groups NO SCROLL CURSOR FOR ${text}`, params)
-        return Stream.paginate<boolean, SummaryGroup, ReportTimedOut>(true, () =>
-          connection.execute(`FETCH ${summaryBatch} FROM summary_groups`, [], undefined).pipe(
+        return Stream.paginate<boolean, SummaryGroup, ReportTimedOut>(true, (first) =>
+          paced(first, connection.execute(`FETCH ${summaryBatch} FROM summary_groups`, [], undefined)).pipe(
             Effect.flatMap(decodeSums),
-            Effect.map((groups) => [groups, groups.length < summaryBatch ? Option.none() : Option.some(true)] as const),
+            Effect.map((groups) => [groups, groups.length < summaryBatch ? Option.none() : Option.some(false)] as const),
             timedOut
           ))
       }).pipe(timedOut))
@@ -433,11 +444,14 @@ export const layerWithin = (limits: ReportBudget.ReportLimits): Layer.Layer<Repo
   Layer.effect(Reports, make({ limits }))
 
 /** The reports on the reports' own pool (`Database.ReportsDatabase`), within `limits`: what the server runs. */
-export const layerOnReportsPool = (limits: ReportBudget.ReportLimits): Layer.Layer<Reports, never, ReportsDatabase> =>
+export const layerOnReportsPool = (
+  limits: ReportBudget.ReportLimits,
+  exportPauseMs = 0
+): Layer.Layer<Reports, never, ReportsDatabase> =>
   Layer.effect(
     Reports,
     Effect.gen(function*() {
       const client = yield* ReportsDatabase
-      return yield* make({ limits }).pipe(Effect.provideService(SqlClient, client))
+      return yield* make({ limits, exportPauseMs }).pipe(Effect.provideService(SqlClient, client))
     })
   )
