@@ -79,7 +79,7 @@ describe("layout", () => {
     const internal = new Map([
       ["adapters-http", ["AdminTokens", "RateLimiter", "GamePages", "CurrentAdmin", "CurrentMerchant", "CurrentKeyPrefix", "SessionToken"]],
       ["adapters-operator", ["OperatorHttp", "SignedPost", "MerchantSigningKeys"]],
-      ["adapters-pg", ["DataCipher", "ChangeFeed"]]
+      ["adapters-pg", ["DataCipher", "ChangeFeed", "ReportsDatabase"]]
     ])
     for (const name of adapters) {
       for (const file of files(join(root, "packages", name, "src"))) {

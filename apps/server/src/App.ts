@@ -120,6 +120,14 @@ const launchKeys = (config: GatewayConfig) =>
       }).pipe(Layer.provide(LaunchKeys.generatorLayer))
   })
 
+/** The database's settings: where it is, its pools and their statement time-outs. */
+export const databaseOptions = (config: GatewayConfig): Database.DatabaseOptions => ({
+  url: config.databaseUrl,
+  dataDir: config.dataDir,
+  statementTimeoutMs: config.database.statementTimeoutMs,
+  reports: { maxConnections: config.reports.maxConnections, statementTimeoutMs: config.reports.statementTimeoutMs }
+})
+
 /**
  * The migrated database (from `DATABASE_URL`, else embedded in `DATA_DIR`)
  * with the repositories of the domain ports on it, uncached, and the
@@ -133,7 +141,10 @@ export const repositories = (config: GatewayConfig, dataKey: Redacted.Redacted<B
     GameCatalogPg.layer(publicBaseUrl(config)),
     GameSessionRepoPg.layer({ idleSeconds: config.gameSessionIdleSeconds }),
     RoundLedgerPg.layer,
-    ReportsPg.layer,
+    ReportsPg.layerOnReportsPool(
+      { total: config.reports.total, perMerchant: config.reports.perMerchant },
+      config.reports.exportPauseMs
+    ),
     DeliveryQueuePg.layer(),
     ReadinessPg.layer,
     launchKeys(config),
@@ -142,7 +153,7 @@ export const repositories = (config: GatewayConfig, dataKey: Redacted.Redacted<B
   ).pipe(
     Layer.provide(DataCipher.layer(dataKey)),
     Layer.provideMerge(ChangeFeed.layer()),
-    Layer.provideMerge(Database.layer({ url: config.databaseUrl, dataDir: config.dataDir }))
+    Layer.provideMerge(Database.layer(databaseOptions(config)))
   )
 
 /**

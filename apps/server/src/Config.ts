@@ -107,6 +107,20 @@ export const GatewayConfig = Config.all({
   gameSessionIdleSeconds: Config.schema(between(1, 2_592_000), "GAME_SESSION_IDLE_SECONDS").pipe(
     Config.withDefault(1800)
   ),
+  database: Config.all({
+    statementTimeoutMs: Config.schema(between(100, 600_000), "DATABASE_STATEMENT_TIMEOUT_MS").pipe(
+      Config.withDefault(5_000)
+    )
+  }),
+  reports: Config.all({
+    statementTimeoutMs: Config.schema(between(100, 3_600_000), "REPORTS_STATEMENT_TIMEOUT_MS").pipe(
+      Config.withDefault(15_000)
+    ),
+    maxConnections: Config.schema(between(1, 100), "REPORTS_DB_CONNECTIONS").pipe(Config.withDefault(3)),
+    total: Config.schema(between(1, 1000), "REPORTS_MAX_CONCURRENT").pipe(Config.withDefault(4)),
+    perMerchant: Config.schema(between(1, 1000), "REPORTS_MAX_PER_MERCHANT").pipe(Config.withDefault(2)),
+    exportPauseMs: Config.schema(between(0, 10_000), "REPORTS_EXPORT_PAUSE_MS").pipe(Config.withDefault(30))
+  }),
   tracing: TracingConfig
 })
 export type GatewayConfig = Config.Success<typeof GatewayConfig>

@@ -10,7 +10,7 @@ import { createMerchant } from "@gateway/domain/usecases/CreateMerchant"
 import { AdminAuth } from "@gateway/adapters-http"
 import { Database } from "@gateway/adapters-pg"
 import { randomUUID } from "node:crypto"
-import { repositories } from "./App.ts"
+import { databaseOptions, repositories } from "./App.ts"
 import { GatewayConfig } from "./Config.ts"
 import * as Secrets from "./Secrets.ts"
 
@@ -27,7 +27,7 @@ const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2)
 const migrate = Command.make("migrate", {}, () =>
   Effect.gen(function*() {
     const config = yield* GatewayConfig
-    yield* Layer.build(Database.layer({ url: config.databaseUrl, dataDir: config.dataDir }))
+    yield* Layer.build(Database.layer(databaseOptions(config)))
     yield* Console.log("migrations applied")
   }).pipe(Effect.scoped)
 ).pipe(Command.withDescription("Apply the database migrations and exit"))

@@ -2,12 +2,13 @@ import { CurrencyCode } from "@gateway/domain/Currency"
 import * as Money from "@gateway/domain/Money"
 import type { PageRequest } from "@gateway/domain/Paging"
 import { offset } from "@gateway/domain/Paging"
-import { Reports } from "@gateway/domain/ports/Reports"
+import { Reports, type SummaryGroup } from "@gateway/domain/ports/Reports"
 import {
   ggrOf,
   type GroupBy,
   OperatorRound,
   type ReportRange,
+  ReportTimedOut,
   type RoundFilter,
   RoundTransaction,
   type TransactionStatus,
@@ -18,7 +19,13 @@ import {
 import { RoundStatus } from "@gateway/domain/Round"
 import { Array as Arr, Effect, Layer, Option, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import type { SqlError } from "effect/sql/SqlError"
+import { ReportsDatabase } from "./db/Database.ts"
+import * as ReportBudget from "./db/ReportBudget.ts"
+import { groupKeys, summaryBatch, summaryPageStatement, sumsStatement } from "./db/SummarySql.ts"
 import { isUuid } from "./db/Uuid.ts"
+
+export { groupKeys, summaryBatch, summaryPageStatement, sumsStatement }
 
 const RoundRow = Schema.Struct({
   round_id: Schema.String,
@@ -62,6 +69,18 @@ const decodeStreamedRounds = Schema.decodeUnknownEffect(
 )
 const decodeTransactions = Schema.decodeUnknownEffect(Schema.Array(TransactionRow))
 const decodeSums = Schema.decodeUnknownEffect(Schema.Array(SumsRow))
+const decodeSummaryPage = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({
+  groups: Schema.Number,
+  total_rounds: Schema.Number,
+  total_bets: Schema.BigIntFromString,
+  total_wins: Schema.BigIntFromString,
+  total_refunds: Schema.BigIntFromString,
+  key: Schema.NullOr(Schema.String),
+  rounds: Schema.NullOr(Schema.Number),
+  bets: Schema.NullOr(Schema.BigIntFromString),
+  wins: Schema.NullOr(Schema.BigIntFromString),
+  refunds: Schema.NullOr(Schema.BigIntFromString)
+})))
 const decodeTotals = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ total: Schema.Number })))
 
 /** The debit is never queued: its state follows the round's. */
@@ -118,51 +137,35 @@ const viewsOf = (rows: ReadonlyArray<typeof RoundRow.Type>, others: ReadonlyArra
   })
 }
 
-/** The SQL key of each grouping of the summary (rounds `r`, sessions `s`). */
-export const groupKeys: Record<GroupBy, string> = {
-  day: "to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
-  game: "r.game_id",
-  player: "s.player_id"
+
+/** What the reports may use: their own budget. Omitted: no limit (tests of the queries alone). */
+export interface ReportsOptions {
+  readonly limits?: ReportBudget.ReportLimits | undefined
+  /**
+   * A pause before each batch of a CSV export after the first, so that an export takes a bounded share of the
+   * event loop that bets share (it is read, decoded and formatted there). Default 0.
+   */
+  readonly exportPauseMs?: number | undefined
 }
 
-/**
- * The one query of the ledger's sums, behind both `summary` and `ggr` (exported for the tests that explain it): the
- * merchants' real rounds created in the range that moved money, grouped by `key` (SQL over `r`, and `s` when
- * `bySession`). Each round carries the sums of its own ledger entries in its merchant's currency (`ledger_*`, kept
- * by the database from the ledger: migration 0010), so a period is one index-only scan of
- * rounds_merchant_created_idx per merchant of the VALUES list, and the ledger itself is not read; a currency asked
- * that is not the merchant's (it never changes) finds no rounds, as it found no entries before. A failed round's
- * debit is not in the ledger (its outcome is unknown); its refund reverses it, so the refund counts as that round's
- * bet too, and the round nets to zero. A round without entries in the currency moved no money and is left out. The
- * sessions are joined only to group by player. Sums are `numeric`, read as text: exact whatever their size.
- */
-export const sumsStatement = (
-  sql: SqlClient,
-  merchants: Arr.NonEmptyReadonlyArray<{ readonly id: number; readonly currency: string }>,
-  range: ReportRange,
-  key: string,
-  bySession: boolean
-) =>
-  sql`
-    SELECT ${sql.literal(key)} AS key, count(*)::float8 AS rounds,
-      (sum(r.ledger_debit_minor) + sum(CASE WHEN r.ledger_debit_minor = 0 THEN r.ledger_refund_minor ELSE 0 END))::text
-        AS bets,
-      sum(r.ledger_credit_minor)::text AS wins, sum(r.ledger_refund_minor)::text AS refunds
-    FROM (VALUES ${sql.csv(merchants.map((m) => sql`(${m.id}::integer, ${m.currency}::text)`))}) m (id, currency)
-    JOIN merchants mc ON mc.id = m.id AND mc.currency = m.currency
-    JOIN rounds r ON r.merchant_id = m.id
-    ${bySession ? sql`JOIN game_sessions s ON s.id = r.session_id` : sql``}
-    WHERE r.mode = 'real' AND r.ledger_entries > 0
-      AND r.created_at >= ${range.from} AND r.created_at < ${range.to}
-    GROUP BY 1 ORDER BY 1`
+/** A report's statement cancelled by `statement_timeout` is ReportTimedOut; anything else the database says is a defect. */
+const timedOut = <A, R>(effect: Effect.Effect<A, SqlError | Schema.SchemaError, R>): Effect.Effect<A, ReportTimedOut, R> =>
+  Effect.catch(effect, (error) =>
+    error._tag === "SqlError" && error.reason._tag === "StatementTimeoutError"
+      ? Effect.fail(new ReportTimedOut({ retryAfterSeconds: ReportBudget.retryAfterSeconds }))
+      : Effect.die(error))
 
 /**
  * {@link Reports} on PostgreSQL: rounds with their sessions, the ledger and
  * the outbox's delivery states. Sums are `numeric` in SQL, read as text and
  * kept as bigint: exact whatever their size.
  */
-export const make = Effect.gen(function*() {
+export const make = (options: ReportsOptions = {}) => Effect.gen(function*() {
   const sql = yield* SqlClient
+  const budget = ReportBudget.make(options.limits ?? { total: Number.MAX_SAFE_INTEGER, perMerchant: Number.MAX_SAFE_INTEGER })
+  const pause = options.exportPauseMs ?? 0
+  const paced = <A, E, R>(first: boolean, effect: Effect.Effect<A, E, R>) =>
+    first || pause <= 0 ? effect : Effect.andThen(Effect.sleep(pause), effect)
 
   const transactionsOf = (roundIds: ReadonlyArray<string>) =>
     roundIds.length === 0 ? Effect.succeed([]) : sql`
@@ -177,12 +180,12 @@ export const make = Effect.gen(function*() {
     sql`r.merchant_id = ${merchantId}`,
     sql`r.created_at >= ${filter.from}`,
     sql`r.created_at < ${filter.to}`,
-    ...(filter.playerId === undefined ? [] : [sql`s.player_id = ${filter.playerId}`]),
+    ...(filter.playerId === undefined ? [] : [sql`s.merchant_id = ${merchantId}`, sql`s.player_id = ${filter.playerId}`]),
     ...(filter.gameId === undefined ? [] : [sql`r.game_id = ${filter.gameId}`]),
     ...(filter.status === undefined ? [] : [sql`r.status = ${filter.status}`])
   ]
 
-  const rounds = Effect.fn("Reports.rounds")(function*(merchantId: number, filter: RoundFilter, page: PageRequest) {
+  const roundsPage = Effect.fn("Reports.rounds")(function*(merchantId: number, filter: RoundFilter, page: PageRequest) {
     const where = sql.and(filtered(merchantId, filter))
     const [counted] = yield* sql`
       SELECT count(*)::float8 AS total FROM rounds r JOIN game_sessions s ON s.id = r.session_id WHERE ${where}`.pipe(
@@ -197,7 +200,10 @@ export const make = Effect.gen(function*() {
       LIMIT ${page.limit} OFFSET ${offset(page)}`.pipe(Effect.flatMap(decodeRounds))
     const others = yield* transactionsOf(rows.map((row) => row.round_id))
     return { rounds: viewsOf(rows, others), total: counted?.total ?? 0 }
-  }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+  }, timedOut)
+
+  const rounds = (merchantId: number, filter: RoundFilter, page: PageRequest) =>
+    roundsPage(merchantId, filter, page).pipe(budget.within(merchantId))
 
   // Keyset batches on (created_at, id), the order of rounds_merchant_created_idx: each batch is one short query
   // on a pooled connection (none is held while a slow client reads), and a stream that stops reads no more. The
@@ -244,10 +250,16 @@ export const make = Effect.gen(function*() {
       ? Option.none<Cursor>()
       : Option.some({ createdAt: last.created_at_exact, id: last.round_id })
     return [viewsOf(roundRows, others), next] as const
-  }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+  }, timedOut)
 
-  const roundStream = (merchantId: number, filter: RoundFilter): Stream.Stream<OperatorRound> =>
-    Stream.paginate<Cursor | undefined, OperatorRound>(undefined, (after) => batch(merchantId, filter, after))
+  const roundStream = (merchantId: number, filter: RoundFilter) =>
+    budget.streamWithin(
+      merchantId,
+      Stream.paginate<Cursor | undefined, OperatorRound, ReportTimedOut>(
+        undefined,
+        (after) => paced(after === undefined, batch(merchantId, filter, after))
+      )
+    )
 
   const transaction = Effect.fn("Reports.transaction")(function*(merchantId: number, transactionId: string) {
     if (!isUuid(transactionId)) return yield* new TransactionNotFound({ transactionId })
@@ -276,27 +288,62 @@ export const make = Effect.gen(function*() {
 
   // JIT is off for the sums: on a day of 80,000 rounds its compilation cost more than a second and saved nothing
   // (bench/results/2026-11-23-reports-before-0010.md).
-  const sums = (
-    merchants: Arr.NonEmptyReadonlyArray<{ readonly id: number; readonly currency: CurrencyCode }>,
-    range: ReportRange,
-    key: string,
-    bySession: boolean
-  ) =>
-    sql.withTransaction(Effect.andThen(
-      sql`SET LOCAL jit = off`,
-      sumsStatement(sql, merchants, range, key, bySession).pipe(Effect.flatMap(decodeSums))
-    ))
+  const withoutJit = <A, E, R>(effect: Effect.Effect<A, E, R>) => sql.withTransaction(Effect.andThen(sql`SET LOCAL jit = off`, effect))
 
   const summary = Effect.fn("Reports.summary")(function*(
     merchantId: number,
     currency: CurrencyCode,
     range: ReportRange,
-    groupBy: GroupBy
+    groupBy: GroupBy,
+    page: PageRequest
   ) {
-    return yield* sums([{ id: merchantId, currency }], range, groupKeys[groupBy], groupBy === "player")
-  }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+    const rows = yield* withoutJit(
+      summaryPageStatement(sql, { id: merchantId, currency }, range, groupKeys[groupBy], groupBy === "player", page)
+    ).pipe(Effect.flatMap(decodeSummaryPage))
+    const first = rows[0]
+    const groups = rows.flatMap((row): Array<SummaryGroup> =>
+      row.key === null || row.rounds === null || row.bets === null || row.wins === null || row.refunds === null
+        ? []
+        : [{ key: row.key, rounds: row.rounds, bets: row.bets, wins: row.wins, refunds: row.refunds }]
+    )
+    return {
+      groups,
+      groupCount: first?.groups ?? 0,
+      total: {
+        rounds: first?.total_rounds ?? 0,
+        bets: first?.total_bets ?? 0n,
+        wins: first?.total_wins ?? 0n,
+        refunds: first?.total_refunds ?? 0n
+      }
+    }
+  }, timedOut, (effect, merchantId) => budget.within(merchantId)(effect))
 
-  // The summary's total per merchant (the same query, grouped by merchant), its GGR as the summary gives it.
+  // The whole summary through a cursor of one read-only transaction on a reserved connection: the groups are built
+  // once and read a batch per FETCH as the client takes them, so neither the gateway's memory nor a statement's
+  // time grows with the number of groups. The connection is held until the stream ends, within the budget.
+  const summaryStream = (merchantId: number, currency: CurrencyCode, range: ReportRange, groupBy: GroupBy) =>
+    budget.streamWithin(
+      merchantId,
+      Stream.unwrap(Effect.gen(function*() {
+        const connection = yield* sql.reserve
+        yield* Effect.acquireRelease(
+          connection.executeRaw("BEGIN READ ONLY", []),
+          () => Effect.ignore(connection.executeRaw("ROLLBACK", []))
+        )
+        yield* connection.executeRaw("SET LOCAL jit = off", [])
+        const [text, params] = sumsStatement(sql, [{ id: merchantId, currency }], range, groupKeys[groupBy], groupBy === "player")
+          .compile()
+        yield* connection.executeRaw(`DECLARE summary_groups NO SCROLL CURSOR FOR ${text}`, params)
+        return Stream.paginate<boolean, SummaryGroup, ReportTimedOut>(true, (first) =>
+          paced(first, connection.execute(`FETCH ${summaryBatch} FROM summary_groups`, [], undefined)).pipe(
+            Effect.flatMap(decodeSums),
+            Effect.map((groups) => [groups, groups.length < summaryBatch ? Option.none() : Option.some(false)] as const),
+            timedOut
+          ))
+      }).pipe(timedOut))
+    )
+
+  // The summary's total per merchant (the sums grouped by merchant), its GGR as the summary gives it.
   const ggr = Effect.fn("Reports.ggr")(function*(
     merchants: ReadonlyArray<{ readonly id: number; readonly currency: CurrencyCode }>,
     range: ReportRange
@@ -304,12 +351,31 @@ export const make = Effect.gen(function*() {
     // Each merchant once: a merchant listed twice would have its rounds counted twice.
     const unique = [...new Map(merchants.map((m) => [m.id, m])).values()]
     if (!Arr.isReadonlyArrayNonEmpty(unique)) return new Map<number, bigint>()
-    const groups = yield* sums(unique, range, "r.merchant_id::text", false)
+    const groups = yield* withoutJit(sumsStatement(sql, unique, range, "r.merchant_id::text", false)).pipe(
+      Effect.flatMap(decodeSums)
+    )
     return new Map(groups.map((group) => [Number(group.key), ggrOf(group)]))
-  }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+  }, timedOut, budget.within(undefined))
 
-  return Reports.of({ rounds, roundStream, transaction, summary, ggr })
+  return Reports.of({ rounds, roundStream, transaction, summary, summaryStream, ggr })
 })
 
 /** The reports on the database of the `SqlClient`. */
-export const layer: Layer.Layer<Reports, never, SqlClient> = Layer.effect(Reports, make)
+export const layer: Layer.Layer<Reports, never, SqlClient> = Layer.effect(Reports, make())
+
+/** The reports on the database of the `SqlClient`, within `limits` (ReportBudget). */
+export const layerWithin = (limits: ReportBudget.ReportLimits): Layer.Layer<Reports, never, SqlClient> =>
+  Layer.effect(Reports, make({ limits }))
+
+/** The reports on the reports' own pool (`Database.ReportsDatabase`), within `limits`: what the server runs. */
+export const layerOnReportsPool = (
+  limits: ReportBudget.ReportLimits,
+  exportPauseMs = 0
+): Layer.Layer<Reports, never, ReportsDatabase> =>
+  Layer.effect(
+    Reports,
+    Effect.gen(function*() {
+      const client = yield* ReportsDatabase
+      return yield* make({ limits, exportPauseMs }).pipe(Effect.provideService(SqlClient, client))
+    })
+  )

@@ -1,10 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Option, Redacted } from "effect"
+import { Effect, Option, Redacted, Schedule } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { layer } from "../src/db/Database.ts"
+import { layer, ReportsDatabase } from "../src/db/Database.ts"
+import * as PgTest from "../testing/PgTest.ts"
 
 
 describe("Database.layer", () => {
@@ -39,4 +41,51 @@ describe("Database.layer", () => {
       assert.notInclude(error.message, "pw@")
       assert.notInclude(error.message, "\n")
     }))
+})
+
+describe("Database.layer's time-outs (issue 21)", () => {
+  it.effect("runs every statement under a time-out: the bets' pool and the reports' own, which has no parallel workers", () =>
+    Effect.gen(function*() {
+      const url = yield* PgTest.scopedDatabaseUrl
+      const settings = yield* Effect.gen(function*() {
+        const sql = yield* SqlClient
+        const reports = yield* ReportsDatabase
+        const [main] = yield* sql<{ readonly statement_timeout: string }>`SHOW statement_timeout`
+        const [report] = yield* reports<{ readonly statement_timeout: string }>`SHOW statement_timeout`
+        const [workers] = yield* reports<{ readonly max_parallel_workers_per_gather: string }>`SHOW max_parallel_workers_per_gather`
+        return [main?.statement_timeout, report?.statement_timeout, workers?.max_parallel_workers_per_gather]
+      }).pipe(Effect.provide(layer({
+        url: Option.some(url),
+        dataDir: "/nonexistent",
+        statementTimeoutMs: 4000,
+        reports: { maxConnections: 2, statementTimeoutMs: 12000 }
+      })))
+      assert.deepStrictEqual(settings, ["4s", "12s", "0"], "a report's query takes one core of the database at most")
+    }).pipe(Effect.scoped))
+
+  it.effect("answers a frozen database (SIGSTOP) with a connection error within the time-out, and recovers on SIGCONT", () =>
+    Effect.gen(function*() {
+      const server = yield* PgTest.startThrowAwayServer
+      const pids = () => {
+        const postmaster = Number(fs.readFileSync(path.join(server.dataDir, "postmaster.pid"), "utf8").split("\n")[0])
+        const children = execFileSync("ps", ["-o", "pid=", "--ppid", String(postmaster)], { encoding: "utf8" })
+          .split("\n").map((line) => Number(line.trim())).filter((pid) => pid > 0)
+        return [postmaster, ...children]
+      }
+      const signal = (name: NodeJS.Signals) => Effect.sync(() => pids().forEach((pid) => process.kill(pid, name)))
+      yield* Effect.addFinalizer(() => Effect.ignore(signal("SIGCONT")))
+      yield* Effect.gen(function*() {
+        const sql = yield* SqlClient
+        assert.deepStrictEqual(yield* sql`SELECT 1 AS one`, [{ one: 1 }])
+        yield* signal("SIGSTOP")
+        const started = Date.now()
+        const frozen = yield* Effect.flip(sql`SELECT 1 AS one`.pipe(Effect.timeout("20 seconds")))
+        const waited = Date.now() - started
+        assert.strictEqual(frozen._tag, "SqlError", String(frozen))
+        assert.strictEqual(frozen._tag === "SqlError" ? frozen.reason._tag : "", "ConnectionError", String(frozen))
+        assert.isBelow(waited, 8_000, "answered within the time-out, not when the database thaws")
+        yield* signal("SIGCONT")
+        assert.deepStrictEqual(yield* sql`SELECT 1 AS one`.pipe(Effect.retry({ times: 80, schedule: Schedule.spaced("250 millis") })), [{ one: 1 }])
+      }).pipe(Effect.provide(layer({ url: Option.some(server.url), dataDir: "/nonexistent", statementTimeoutMs: 2000 })))
+    }).pipe(Effect.scoped), 60_000)
 })

@@ -37,6 +37,8 @@ const world = Effect.gen(function*() {
   return { m, other, cent, big, failed, refused, foreign, late }
 })
 
+const page = { page: 1, limit: 100 }
+
 describe("ReportsPg", () => {
   layer(testLayer, { excludeTestServices: true })((it) => {
     it.effect("lists the merchant's rounds of [from, to), newest first, with their transactions and states", () =>
@@ -108,7 +110,7 @@ describe("ReportsPg", () => {
     it.effect("sums real money exactly, per day, game and player, with ggr = bets − wins − refunds", () =>
       Effect.gen(function*() {
         const w = yield* world
-        const byDay = yield* reportSummary(w.m, range, "day")
+        const byDay = yield* reportSummary(w.m, range, "day", page)
         assert.strictEqual(byDay.currency, "ETB")
         assert.deepStrictEqual(byDay.data.map((row) => ({ ...row })), [
           { key: "2026-03-01", rounds: 1, bets: "0.01", wins: "0.00", refunds: "0.00", ggr: "0.01" },
@@ -128,19 +130,23 @@ describe("ReportsPg", () => {
           refunds: "5.00",
           ggr: "-9999999999999.98"
         })
-        const byPlayer = yield* reportSummary(w.m, range, "player")
+        const byPlayer = yield* reportSummary(w.m, range, "player", page)
         assert.deepStrictEqual(byPlayer.data.map((row) => [row.key, row.rounds, row.bets, row.ggr]), [
           ["player-a", 2, "10000000000000.00", "-9999999999999.98"],
           ["player-b", 1, "5.00", "0.00"]
         ])
-        const byGame = yield* reportSummary(w.m, range, "game")
+        const second = yield* reportSummary(w.m, range, "player", { page: 2, limit: 1 })
+        assert.deepStrictEqual(second.data.map((row) => row.key), ["player-b"], "a page of the groups")
+        assert.deepStrictEqual({ ...second.meta }, { currentPage: 2, limit: 1, nextPage: 0, prevPage: 1, totalElements: 2, totalPage: 2 })
+        assert.deepStrictEqual({ ...second.total }, { ...byDay.total }, "the total is the period's, not the page's")
+        const byGame = yield* reportSummary(w.m, range, "game", page)
         assert.deepStrictEqual(byGame.data.map((row) => [row.key, row.rounds]), [["odd-even", 3]])
         assert.deepStrictEqual({ ...byGame.total }, { ...byDay.total })
-        const empty = yield* reportSummary(w.m, { from: new Date("2025-01-01T00:00:00Z"), to: new Date("2025-02-01T00:00:00Z") }, "day")
+        const empty = yield* reportSummary(w.m, { from: new Date("2025-01-01T00:00:00Z"), to: new Date("2025-02-01T00:00:00Z") }, "day", page)
         assert.deepStrictEqual([empty.data.length, empty.total.bets, empty.total.ggr], [0, "0.00", "0.00"])
-        const tooLong = yield* Effect.exit(reportSummary(w.m, { from: new Date("2025-01-01T00:00:00Z"), to: range.to }, "day"))
+        const tooLong = yield* Effect.exit(reportSummary(w.m, { from: new Date("2025-01-01T00:00:00Z"), to: range.to }, "day", page))
         assert.isTrue(Exit.isFailure(tooLong))
-        const backwards = yield* Effect.exit(reportSummary(w.m, { from: range.to, to: range.from }, "day"))
+        const backwards = yield* Effect.exit(reportSummary(w.m, { from: range.to, to: range.from }, "day", page))
         assert.isTrue(Exit.isFailure(backwards))
       }))
   })

@@ -6,6 +6,12 @@ import { ValidationFailed } from "./Validation.ts"
 /** The longest period a report or round list covers: 366 days. */
 export const maxRangeDays = 366
 
+/**
+ * How deep the round list pages: `(page − 1) × limit` at most this. A deeper page would make the database read and
+ * skip every round before it on each request; the CSV export, or a narrower period, reaches the rest.
+ */
+export const maxRoundsOffset = 10_000
+
 /** A period of time: `from` inclusive, `to` exclusive. */
 export interface ReportRange {
   readonly from: Date
@@ -107,12 +113,47 @@ export const SummaryFigures = Schema.Struct({
   ggr: Schema.String
 })
 
-/** The GGR summary of a period (`GET /operator-api/reports/summary`). */
+/** A group of a summary: its key and figures. */
+export const SummaryRow = Schema.Struct({ key: Schema.String, ...SummaryFigures.fields })
+export type SummaryRow = typeof SummaryRow.Type
+
+/**
+ * A page of the GGR summary of a period (`GET /operator-api/reports/summary`): the groups of the page in key order,
+ * the page's `meta` (`totalElements` counts groups), and the `total` of the whole period, not of the page.
+ */
 export class Summary extends Schema.Class<Summary>("@gateway/domain/Summary")({
   currency: Schema.String,
-  data: Schema.Array(Schema.Struct({ key: Schema.String, ...SummaryFigures.fields })),
+  data: Schema.Array(SummaryRow),
+  meta: PageMeta,
   total: SummaryFigures
 }) {}
+
+/**
+ * The reports this merchant, or the whole gateway, may run at once are all running: try again after
+ * `retryAfterSeconds`. Reports have a budget of their own so that they never take the connections bets need.
+ */
+export class ReportsBusy extends Schema.TaggedError<ReportsBusy>()("ReportsBusy", {
+  scope: Schema.Literals(["merchant", "gateway"]),
+  retryAfterSeconds: Schema.Int
+}) {
+  override get message(): string {
+    return this.scope === "merchant"
+      ? `this merchant already runs as many reports as it may at once; retry after ${this.retryAfterSeconds} s`
+      : `the gateway runs as many reports as it allows at once; retry after ${this.retryAfterSeconds} s`
+  }
+}
+
+/** A report's query ran longer than the reports' statement time-out and was cancelled: narrow the period or filters. */
+export class ReportTimedOut extends Schema.TaggedError<ReportTimedOut>()("ReportTimedOut", {
+  retryAfterSeconds: Schema.Int
+}) {
+  override get message(): string {
+    return "the report took longer than its time-out and was cancelled; narrow the period or the filters, or retry later"
+  }
+}
+
+/** Why a report could not be served now; see {@link ReportsBusy} and {@link ReportTimedOut}. */
+export type ReportUnavailable = ReportsBusy | ReportTimedOut
 
 /** No transaction with this id among the merchant's. */
 export class TransactionNotFound extends Schema.TaggedError<TransactionNotFound>()("TransactionNotFound", {

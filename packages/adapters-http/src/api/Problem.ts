@@ -69,11 +69,13 @@ export const codes = {
   DETAILS_URL_NOT_SET: 422,
   WEBHOOK_URL_NOT_SET: 422,
   RATE_LIMITED: 429,
+  REPORTS_BUSY: 429,
   INTERNAL_ERROR: 500,
   OPERATOR_BAD_RESPONSE: 502,
   WALLET_UNAVAILABLE: 502,
   NOT_READY: 503,
   SERVICE_UNAVAILABLE: 503,
+  REPORT_TIMEOUT: 503,
   OPERATOR_TIMEOUT: 504
 } as const satisfies Record<string, ProblemStatus>
 export type ProblemCode = keyof typeof codes
@@ -141,6 +143,8 @@ export type DomainError =
   | GameSession.SessionExpired
   | Round.RoundNotFound
   | Report.TransactionNotFound
+  | Report.ReportsBusy
+  | Report.ReportTimedOut
   | Wallet.BetRefused
   | Wallet.InsufficientFunds
   | Wallet.WalletUnavailable
@@ -166,6 +170,8 @@ const codeOfTag: { readonly [K in DomainError["_tag"]]: ProblemCode } = {
   SessionExpired: "SESSION_EXPIRED",
   RoundNotFound: "ROUND_NOT_FOUND",
   TransactionNotFound: "TRANSACTION_NOT_FOUND",
+  ReportsBusy: "REPORTS_BUSY",
+  ReportTimedOut: "REPORT_TIMEOUT",
   BetRefused: "BET_REFUSED",
   InsufficientFunds: "INSUFFICIENT_FUNDS",
   WalletUnavailable: "WALLET_UNAVAILABLE",
@@ -174,7 +180,13 @@ const codeOfTag: { readonly [K in DomainError["_tag"]]: ProblemCode } = {
 
 /** The one mapping from domain errors (by `_tag`) to status and code; the detail is the error's message. */
 export const fromDomain = (error: DomainError): Problem =>
-  make(codeOfTag[error._tag], error.message, error._tag === "RateLimited" ? error.retryAfterSeconds : undefined)
+  make(
+    codeOfTag[error._tag],
+    error.message,
+    error._tag === "RateLimited" || error._tag === "ReportsBusy" || error._tag === "ReportTimedOut"
+      ? error.retryAfterSeconds
+      : undefined
+  )
 
 const isProblemOf = (status: ProblemStatus, accepted: ReadonlyArray<ProblemCode>) => (u: unknown): u is Problem =>
   u instanceof Problem && u.status === status && accepted.includes(u.code)

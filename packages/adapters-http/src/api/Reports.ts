@@ -33,15 +33,36 @@ export const range = {
   to: DateTimeParam(`end of the period, exclusive; at most ${Report.maxRangeDays} days after \`from\``)
 }
 
+/** `page` and `limit` of a list (CONTRACT §1). */
+const paging = {
+  page: PositiveInt("page number, ≥ 1, default 1").pipe(Schema.withDecodingDefaultKey(Effect.succeed(1))),
+  limit: PositiveInt("items per page, 1..100, default 20", 100).pipe(Schema.withDecodingDefaultKey(Effect.succeed(20)))
+}
+
 /** The query of the operator's round list. */
 export const RoundsQuery = {
   ...range,
   playerId: Schema.optionalKey(Text("only this player's rounds", 128)),
   gameId: Schema.optionalKey(Text("only this game's rounds", 64)),
   status: Schema.optionalKey(Round.RoundStatus),
-  page: PositiveInt("page number, ≥ 1, default 1").pipe(Schema.withDecodingDefaultKey(Effect.succeed(1))),
-  limit: PositiveInt("items per page, 1..100, default 20", 100).pipe(Schema.withDecodingDefaultKey(Effect.succeed(20)))
+  page: PositiveInt(
+    `page number, ≥ 1, default 1; \`(page − 1) × limit\` at most ${Report.maxRoundsOffset} (narrow the period, or ` +
+      "take the CSV, for rounds beyond)"
+  ).pipe(Schema.withDecodingDefaultKey(Effect.succeed(1))),
+  limit: paging.limit
 }
+
+/** The query of the summary. */
+export const SummaryQuery = {
+  ...range,
+  groupBy: Report.GroupBy.pipe(Schema.withDecodingDefaultKey(Effect.succeed("day" as const))),
+  ...paging
+}
+
+const budgetNote = "\n\nReports have a budget of their own, apart from bets and launches (`REPORTS_MAX_CONCURRENT`, " +
+  "`REPORTS_MAX_PER_MERCHANT`): a report over it is refused at once with 429 `REPORTS_BUSY` and `retry-after`; a query " +
+  "that runs past `REPORTS_STATEMENT_TIMEOUT_MS` is cancelled and answered 503 `REPORT_TIMEOUT` with `retry-after` " +
+  "(narrow the period or filters). A CSV download holds its place until its last byte."
 
 /** The CSV form of a report (`Accept: text/csv`), streamed; see `csv/Csv.ts`. */
 const Csv = HttpApiSchema.StreamUint8Array({ contentType: "text/csv; charset=utf-8" })
@@ -65,7 +86,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
     HttpApiEndpoint.get("rounds", "/rounds", {
       query: RoundsQuery,
       success: [Report.OperatorRoundList, Csv],
-      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN")
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "REPORTS_BUSY", "REPORT_TIMEOUT")
     })
       .annotate(KeyOperation, "readRealMoney")
       .annotate(OpenApi.Summary, "List rounds with their wallet transactions")
@@ -81,7 +102,9 @@ export class ReportsApi extends HttpApiGroup.make("reports")
           "`roundId, createdAt, playerId, gameId, sessionId, mode, status, stake, payout, currency, transactionId, " +
           "type, amount, transactionStatus`; a round without transactions is one record with the last four empty. " +
           "A database failure in the middle cuts the connection (the chunked body never ends), so a partial file " +
-          "is never mistaken for a complete one. " + testKeyRead
+          "is never mistaken for a complete one.\n\nThe JSON list pages up to " + Report.maxRoundsOffset + " rounds " +
+          "deep (`(page − 1) × limit`; a deeper page is 400 `VALIDATION_FAILED` naming `page`): narrow the period " +
+          "(`from`, `to`) or download the CSV for more." + budgetNote + " " + testKeyRead
       ),
     HttpApiEndpoint.get("transaction", "/transactions/:transactionId", {
       params: { transactionId },
@@ -92,21 +115,25 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       .annotate(OpenApi.Summary, "One wallet transaction with its round")
       .annotate(OpenApi.Description, "A transaction of another merchant, or none: 404 TRANSACTION_NOT_FOUND. " + testKeyRead),
     HttpApiEndpoint.get("summary", "/reports/summary", {
-      query: { ...range, groupBy: Report.GroupBy.pipe(Schema.withDecodingDefaultKey(Effect.succeed("day" as const))) },
+      query: SummaryQuery,
       success: [Report.Summary, Csv],
-      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN")
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "REPORTS_BUSY", "REPORT_TIMEOUT")
     })
       .annotate(KeyOperation, "readRealMoney")
       .annotate(OpenApi.Summary, "GGR summary")
       .annotate(
         OpenApi.Description,
         "Real-money rounds created in [`from`, `to`), from the ledger, in the merchant's currency, grouped by UTC " +
-          "`day` of the round (default), `game` or `player`, sorted by key. `rounds` counts rounds that moved money; " +
+          "`day` of the round (default), `game` or `player`, sorted by key (bytewise), paged like every list: `page` " +
+          "and `limit` (1..100, default 20) choose the groups, `meta.totalElements` counts them, and `total` is the " +
+          "whole period's, whatever the page. `rounds` counts rounds that moved money; " +
           "`bets` the accepted debits, `wins` the credits, `refunds` the refunds, `ggr = bets − wins − refunds`, " +
           "exact decimal strings. A failed round's debit (outcome unknown) counts as a bet and its refund as a " +
           "refund, so it nets to zero.\n\n" + csvNote +
-          "The CSV has one record per group, columns `key, rounds, bets, wins, refunds, ggr, currency`, and no " +
-          "total record (the total is the sum of each column). " + testKeyRead
+          "The CSV is every group of the period in key order, without paging (`page` and `limit` are ignored), " +
+          "streamed as the database yields it (a thousand groups at a time): one record per group, columns " +
+          "`key, rounds, bets, wins, refunds, ggr, currency`, and no total record (the total is the sum of each " +
+          "column)." + budgetNote + " " + testKeyRead
       )
   )
   .middleware(OperatorAuth)

@@ -25,14 +25,14 @@ export class RevenueShareApi extends HttpApiGroup.make("revenueShare")
       params: { id: Merchant.MerchantId },
       query: range,
       success: RevenueShareReport.RevenueShareReport,
-      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND")
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND", "REPORTS_BUSY", "REPORT_TIMEOUT")
     })
       .annotate(OpenApi.Summary, "A merchant's revenue share of a period (scope `read:users`)")
       .annotate(OpenApi.Description, rule + " Unknown merchant: 404 MERCHANT_NOT_FOUND; bad period: 400 VALIDATION_FAILED."),
     HttpApiEndpoint.get("list", "/revenue-share", {
       query: { ...range, ...MerchantsQuery },
       success: RevenueShareReport.RevenueShareList,
-      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN")
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "REPORTS_BUSY", "REPORT_TIMEOUT")
     })
       .annotate(OpenApi.Summary, "Every merchant's revenue share of a period (scope `read:users`)")
       .annotate(

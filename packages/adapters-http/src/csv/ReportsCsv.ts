@@ -43,12 +43,17 @@ const roundRows = (round: Report.OperatorRound): ReadonlyArray<ReadonlyArray<Csv
 export const rounds = <E>(range: Report.ReportRange, stream: Stream.Stream<Report.OperatorRound, E>) =>
   Csv.response(filename("rounds", range), roundColumns, stream, roundRows)
 
-/** A summary as a CSV download; a game's or player's key is untrusted text, a day is ours. */
-export const summary = (range: Report.ReportRange, groupBy: Report.GroupBy, answer: Report.Summary) =>
+/** Every group of a summary as a CSV download, streamed as they are read; a game's or player's key is untrusted text, a day is ours. */
+export const summary = <E>(
+  range: Report.ReportRange,
+  groupBy: Report.GroupBy,
+  currency: string,
+  groups: Stream.Stream<Report.SummaryRow, E>
+) =>
   Csv.response(
     filename(`summary-by-${groupBy}`, range),
     summaryColumns,
-    Stream.fromIterable(answer.data, { chunkSize: 1000 }),
+    groups,
     (group) => [[
       groupBy === "day" ? group.key : { untrusted: group.key },
       String(group.rounds),
@@ -56,6 +61,6 @@ export const summary = (range: Report.ReportRange, groupBy: Report.GroupBy, answ
       group.wins,
       group.refunds,
       group.ggr,
-      answer.currency
+      currency
     ]]
   )

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { exportRounds, findTransaction, listRounds, reportSummary, Reports } from "@gateway/domain"
+import { exportRounds, exportSummary, findTransaction, listRounds, reportSummary, Reports } from "@gateway/domain"
 import { Api } from "../api/Api.ts"
 import * as Problem from "../api/Problem.ts"
 import { CurrentMerchant } from "../api/Security.ts"
@@ -26,10 +26,12 @@ export const ReportsLive = HttpApiBuilder.group(
         Effect.gen(function*() {
           return yield* findTransaction(yield* CurrentMerchant, params.transactionId)
         }).pipe(provide, Effect.mapError(Problem.fromDomain)),
-      summary: ({ query: { groupBy, ...range }, request }) =>
+      summary: ({ query: { groupBy, page, limit, ...range }, request }) =>
         Effect.gen(function*() {
-          const answer = yield* reportSummary(yield* CurrentMerchant, range, groupBy)
-          return wantsCsv(request.headers["accept"]) ? ReportsCsv.summary(range, groupBy, answer) : answer
+          const merchant = yield* CurrentMerchant
+          return wantsCsv(request.headers["accept"])
+            ? ReportsCsv.summary(range, groupBy, merchant.currency, yield* exportSummary(merchant, range, groupBy))
+            : yield* reportSummary(merchant, range, groupBy, { page, limit })
         }).pipe(provide, Effect.mapError(Problem.fromDomain))
     })
   })

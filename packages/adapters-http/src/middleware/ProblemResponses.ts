@@ -82,6 +82,15 @@ const ensureProblem = (response: HttpServerResponse.HttpServerResponse) => {
   return Problem.toResponse(Problem.make(code, detail))
 }
 
+/** The `retry-after` of a 429 or 503 whose own was lost on the way (an endpoint's declared error body carries no headers). */
+export const defaultRetryAfterSeconds = 2
+
+/** Every 429 and 503 tells the client when to try again: `retry-after`, its own or {@link defaultRetryAfterSeconds}. */
+const ensureRetryAfter = (response: HttpServerResponse.HttpServerResponse) =>
+  (response.status === 429 || response.status === 503) && response.headers["retry-after"] === undefined
+    ? HttpServerResponse.setHeader(response, "retry-after", String(defaultRetryAfterSeconds))
+    : response
+
 const internalError = Problem.toResponse(Problem.make("INTERNAL_ERROR", "internal error"))
 
 /** The database could not be reached (refused, dropped, not answering): the request may simply be tried again. */
@@ -117,7 +126,7 @@ const recover = <E>(
 /**
  * Makes every error answer problem+json: decode failures (400 naming the
  * field), unknown routes (404) and wrong methods (405 with `allow`), an
- * unreachable database (503 SERVICE_UNAVAILABLE with `retry-after`), and
+ * unreachable database (503 SERVICE_UNAVAILABLE with `retry-after`; every 429 and 503 has one), and
  * defects (500 with a generic detail; the cause is logged, never sent).
  */
 export const answerProblems = (routes: RouteTable) =>
@@ -127,5 +136,5 @@ export const answerProblems = (routes: RouteTable) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
     httpEffect.pipe(
       Effect.catchCause((cause) => recover(cause, request, routes)),
-      Effect.map(ensureProblem)
+      Effect.map((response) => ensureRetryAfter(ensureProblem(response)))
     ))

@@ -13,6 +13,7 @@ import { m0008_fair_rounds } from "./migrations/0008_fair_rounds.ts"
 import { m0009_reports_indexes } from "./migrations/0009_reports_indexes.ts"
 import { m0010_round_sums } from "./migrations/0010_round_sums.ts"
 import { m0011_delivery_claim_plan } from "./migrations/0011_delivery_claim_plan.ts"
+import { m0012_player_rounds_index } from "./migrations/0012_player_rounds_index.ts"
 
 /**
  * The schema, one migration per entry keyed `<id>_<name>`. Migrations are
@@ -30,7 +31,8 @@ export const migrations = {
   "0008_fair_rounds": m0008_fair_rounds,
   "0009_reports_indexes": m0009_reports_indexes,
   "0010_round_sums": m0010_round_sums,
-  "0011_delivery_claim_plan": m0011_delivery_claim_plan
+  "0011_delivery_claim_plan": m0011_delivery_claim_plan,
+  "0012_player_rounds_index": m0012_player_rounds_index
 }
 
 /** The advisory lock key that serialises concurrent migrators on one database. */
