@@ -23,7 +23,8 @@ const games = (server: Started, key: string) => call(server, `${base}/games`, { 
 describe("rate limit per API key", () => {
   let limited: Started
   beforeAll(async () => {
-    limited = await serve({ rateLimit: { rps: 0.5, burst: 3 } })
+    // 0.25 a second: a retry-after of 4 s, which no default stands in for.
+    limited = await serve({ rateLimit: { rps: 0.25, burst: 3 } })
   })
 
   it("answers 429 RATE_LIMITED with retry-after once the burst is spent, on every sv-api-key endpoint", async () => {
@@ -39,7 +40,7 @@ describe("rate limit per API key", () => {
       expect(status, path).toBe(429)
       expect(headers.get("content-type")).toBe("application/problem+json")
       expect(body).toMatchObject({ success: false, status: 429, code: "RATE_LIMITED" })
-      expect(headers.get("retry-after")).toBe("2")
+      expect(headers.get("retry-after")).toBe("4")
     }
   })
 

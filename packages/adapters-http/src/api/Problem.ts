@@ -191,7 +191,10 @@ export const fromDomain = (error: DomainError): Problem =>
 const isProblemOf = (status: ProblemStatus, accepted: ReadonlyArray<ProblemCode>) => (u: unknown): u is Problem =>
   u instanceof Problem && u.status === status && accepted.includes(u.code)
 
-const declare = (status: ProblemStatus, accepted: ReadonlyArray<ProblemCode>) => {
+/** The `retry-after` of a 429 or 503 that carries none of its own. */
+export const defaultRetryAfterSeconds = 2
+
+const declare = (status: ProblemStatus, accepted: ReadonlyArray<ProblemCode>): Schema.Codec<Problem, unknown> => {
   const [only] = accepted
   const Body = Schema.Struct({
     success: Schema.Literal(false),
@@ -200,17 +203,31 @@ const declare = (status: ProblemStatus, accepted: ReadonlyArray<ProblemCode>) =>
     title: Schema.String,
     detail: Schema.String
   })
-  return Body.pipe(
-    Schema.decodeTo(
-      Schema.declare(isProblemOf(status, accepted)),
-      SchemaTransformation.transform({
-        decode: (wire) => new Problem({ ...wire }),
-        encode: (problem) => ({ ...body(problem), status, code: problem.code })
+  const description = `${titles[status]}: ${accepted.join(", ")}`
+  const encode = (problem: Problem) => ({ ...body(problem), status, code: problem.code })
+  if (status !== 429 && status !== 503) {
+    return Body.pipe(
+      Schema.decodeTo(
+        Schema.declare(isProblemOf(status, accepted)),
+        SchemaTransformation.transform({ decode: (wire) => new Problem({ ...wire }), encode })
+      ),
+      HttpApiSchema.status(status),
+      HttpApiSchema.asJson({ contentType })
+    ).annotate({ description })
+  }
+  // A 429 or 503 tells the client when to try again: the Problem's own `retry-after`, or the default one.
+  return Schema.declare(isProblemOf(status, accepted)).pipe(
+    HttpApiSchema.encodeToWithHeaders({
+      body: Body.pipe(HttpApiSchema.status(status), HttpApiSchema.asJson({ contentType })).annotate({ description }),
+      headers: { "retry-after": Schema.NumberFromString.annotate({ description: "seconds to wait before trying again" }) }
+    }, {
+      decode: ({ body: wire, headers }) => new Problem({ ...wire, retryAfterSeconds: headers["retry-after"] }),
+      encode: (problem) => ({
+        body: encode(problem),
+        headers: { "retry-after": problem.retryAfterSeconds ?? defaultRetryAfterSeconds }
       })
-    ),
-    HttpApiSchema.status(status),
-    HttpApiSchema.asJson({ contentType })
-  ).annotate({ description: `${titles[status]}: ${accepted.join(", ")}` })
+    })
+  )
 }
 
 const declared = new Map<string, ReturnType<typeof declare>>()
@@ -233,10 +250,15 @@ export const response = (status: ProblemStatus, accepted: ReadonlyArray<ProblemC
   return made
 }
 
-/** The error statuses of an endpoint from the codes it can answer with, one declaration per status. */
+/**
+ * The error statuses of an endpoint from the codes it can answer with, one declaration per status. An endpoint
+ * that can answer 401 can also answer 429 `RATE_LIMITED`: failed authentications are charged to the client's
+ * address (CONTRACT §2).
+ */
 export const responses = (...accepted: ReadonlyArray<ProblemCode>) => {
   const byStatus = new Map<ProblemStatus, Array<ProblemCode>>()
-  for (const code of [...accepted, "VALIDATION_FAILED" as const]) {
+  const limited = accepted.includes("UNAUTHORIZED") ? ["RATE_LIMITED" as const] : []
+  for (const code of [...accepted, ...limited, "VALIDATION_FAILED" as const]) {
     const list = byStatus.get(codes[code]) ?? []
     if (!list.includes(code)) list.push(code)
     byStatus.set(codes[code], list)

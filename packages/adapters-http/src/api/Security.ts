@@ -50,7 +50,11 @@ const svApiKey = HttpApiSecurity.apiKey({ in: "header", key: "sv-api-key" }).pip
   )
 )
 
-const authErrors = [Problem.response(401, ["UNAUTHORIZED"]), Problem.response(403, ["FORBIDDEN"])]
+const authErrors = [
+  Problem.response(401, ["UNAUTHORIZED"]),
+  Problem.response(403, ["FORBIDDEN"]),
+  Problem.response(429, ["RATE_LIMITED"])
+]
 
 /**
  * Admin endpoints: a bearer JWT (or the same JWT in `access-token`). Reads

@@ -18,5 +18,5 @@ const sessionBearer = HttpApiSecurity.bearer.pipe(
 /** Game endpoints: a session token, looked up by the round use case itself. */
 export class SessionAuth extends HttpApiMiddleware.Service<SessionAuth, { provides: SessionToken }>()(
   "@gateway/adapters-http/api/SessionAuth/SessionAuth",
-  { security: { sessionBearer }, error: [Problem.response(401, ["UNAUTHORIZED", "SESSION_EXPIRED"])] }
+  { security: { sessionBearer }, error: [Problem.response(401, ["UNAUTHORIZED", "SESSION_EXPIRED"]), Problem.response(429, ["RATE_LIMITED"])] }
 ) {}

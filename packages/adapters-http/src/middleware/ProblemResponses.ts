@@ -82,13 +82,10 @@ const ensureProblem = (response: HttpServerResponse.HttpServerResponse) => {
   return Problem.toResponse(Problem.make(code, detail))
 }
 
-/** The `retry-after` of a 429 or 503 whose own was lost on the way (an endpoint's declared error body carries no headers). */
-export const defaultRetryAfterSeconds = 2
-
-/** Every 429 and 503 tells the client when to try again: `retry-after`, its own or {@link defaultRetryAfterSeconds}. */
+/** Every 429 and 503 tells the client when to try again: `retry-after`, its own or {@link Problem.defaultRetryAfterSeconds}. */
 const ensureRetryAfter = (response: HttpServerResponse.HttpServerResponse) =>
   (response.status === 429 || response.status === 503) && response.headers["retry-after"] === undefined
-    ? HttpServerResponse.setHeader(response, "retry-after", String(defaultRetryAfterSeconds))
+    ? HttpServerResponse.setHeader(response, "retry-after", String(Problem.defaultRetryAfterSeconds))
     : response
 
 const internalError = Problem.toResponse(Problem.make("INTERNAL_ERROR", "internal error"))
