@@ -29,6 +29,8 @@ const seconds = Number(process.env["BENCH_SECONDS"] ?? (quick ? 2 : 3))
 const levels = process.env["BENCH_CONNECTIONS"]?.split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0) ??
   (quick ? [16] : [1, 16, 64])
 const pairs = quick ? 1 : 3
+/** BENCH_ONLY=gateway: the gateway's rounds with the wallet at once only (for profiling and A/B of its CPU per round). */
+const gatewayOnly = process.env["BENCH_ONLY"] === "gateway"
 const sessionsPerServer = 512
 const began = performance.now()
 const loadAtStart = loadavg()[0] ?? 0
@@ -74,6 +76,17 @@ const main = async (scope: Scope.Scope) => {
   await first.stop()
   const seeded = await seed(databaseUrl, { first: merchant.id, merchants: 1000, games: 1000, operatorUrl: operator.url })
   const ready = await startToReady(env)
+  // Sessions are opened through a gateway of their own: the measured one starts after, its profile (with
+  // GATEWAY_NODE_OPTIONS=--cpu-prof) and its memory are of rounds only.
+  log("opening real sessions through launch URLs")
+  const opener = await startGateway(env)
+  const slowKey = seeded.slowKeys.filter((key) => key.merchantId === seeded.slowWalletMerchant)
+  const open = (keys: ReadonlyArray<SeededKey>, count: number) => openSessions(opener.url, keys, count, "real")
+  const sessions = {
+    gateway: { fast: await open(seeded.fastKeys, sessionsPerServer), slow: await open(slowKey, sessionsPerServer / 2) },
+    plain: { fast: await open(seeded.fastKeys, sessionsPerServer), slow: await open(slowKey, sessionsPerServer / 2) }
+  }
+  await opener.stop()
   const supervised = await supervise(env, (instance) => memory.watch("gateway", instance.pid))
   const gateway = supervised.current()
   const baseline = await startHelper("baseline.ts", {
@@ -82,19 +95,22 @@ const main = async (scope: Scope.Scope) => {
     PUBLIC_BASE_URL: env["PUBLIC_BASE_URL"] ?? ""
   })
   memory.watch("baseline", baseline.pid)
-  const slowKey = seeded.slowKeys.filter((key) => key.merchantId === seeded.slowWalletMerchant)
-  log("opening real sessions through launch URLs")
-  const open = (keys: ReadonlyArray<SeededKey>, count: number) => openSessions(gateway.url, keys, count, "real")
-  const sessions = {
-    gateway: { fast: await open(seeded.fastKeys, sessionsPerServer), slow: await open(slowKey, sessionsPerServer / 2) },
-    plain: { fast: await open(seeded.fastKeys, sessionsPerServer), slow: await open(slowKey, sessionsPerServer / 2) }
-  }
   const loads = {
     gateway: { fast: bets(sessions.gateway.fast, "gateway"), slow: bets(sessions.gateway.slow, "gateway") },
     plain: { fast: bets(sessions.plain.fast, "plain"), slow: bets(sessions.plain.slow, "plain") }
   }
   const targets: Record<keyof typeof answered, Target> = { gateway, plain: baseline }
 
+  if (gatewayOnly) {
+    await measure(gateway, loads.gateway.fast, 16, 2)
+    for (let i = 0; i < pairs + 2; i++) {
+      for (const connections of levels) log(`gateway @${connections}: ${brief(await measure(gateway, loads.gateway.fast, connections, seconds))}`)
+    }
+    const cost = await dbCost(databaseUrl, () => fire(gateway, loads.gateway.fast, 16, 0, 2000), 2000)
+    log(`database per round: ${JSON.stringify(cost)}`)
+    await supervised.current().stop()
+    return "gateway only\n"
+  }
   log("warming up both servers: 3 s each at 16 connections, unmeasured")
   for (const who of ["gateway", "plain"] as const) {
     await measure(targets[who], loads[who].fast, 16, 2)

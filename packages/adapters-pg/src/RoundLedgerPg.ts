@@ -10,7 +10,7 @@ import { isUuid } from "./db/Uuid.ts"
 import type * as Statement from "effect/sql/Statement"
 import { offset, type PageRequest } from "@gateway/domain/Paging"
 import * as Outbox from "./db/Outbox.ts"
-import { book, close, refundRound } from "./db/RoundRows.ts"
+import { close, refundRound, settleRound } from "./db/RoundRows.ts"
 
 const ViewRow = Schema.Struct({
   round_id: Schema.String,
@@ -83,14 +83,11 @@ export const make = Effect.gen(function*() {
   ) {
     if (credit.roundId !== roundId) return yield* Effect.die(new Error("the credit is of another round"))
     const message = yield* Outbox.ofTransaction(credit)
-    const currency = credit.amount.currency
-    yield* sql.withTransaction(Effect.gen(function*() {
-      const round = yield* close(sql, roundId, "settled", outcome, payout)
-      yield* book(sql, roundId, "debit", round.debit_id, round.stake_minor, currency)
-      yield* book(sql, roundId, "credit", credit.transactionId, credit.amount.minor, currency)
-      yield* Outbox.enqueue(sql, message)
-    }))
-  }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+    const [settled] = yield* settleRound(sql, roundId, outcome, payout, credit, message)
+    if (settled === undefined) {
+      return yield* Effect.die(new Error(`round ${roundId} is not debiting: it was closed already or never begun`))
+    }
+  }, Effect.catchTag("SqlError", Effect.die))
 
   const refuse = Effect.fn("RoundLedger.refuse")(function*(roundId: string) {
     yield* close(sql, roundId, "refused")
