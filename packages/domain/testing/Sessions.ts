@@ -66,6 +66,10 @@ export const sessionRepo = Layer.sync(GameSessionRepo, () => {
       const session = sessions.get(token)
       return session === undefined ? Effect.fail(new SessionExpired()) : Effect.succeed(session)
     },
+    recall: (token) => {
+      const session = sessions.get(token)
+      return session === undefined ? Effect.fail(new SessionExpired()) : Effect.succeed(session)
+    },
     identify: (token) => {
       const session = sessions.get(token)
       return session === undefined ? Effect.fail(new SessionExpired()) : Effect.succeed(session)

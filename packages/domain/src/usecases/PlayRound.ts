@@ -116,7 +116,8 @@ export const playRound = Effect.fn("playRound")(function*(
   GameSessionRepo | MerchantRepo | GameCatalog | FairRandom | WalletClient | RoundLedger | Ids
 > {
   const sessions = yield* GameSessionRepo
-  const session = yield* sessions.authenticate(sessionToken)
+  // From memory when seen before: nextSeed, before anything is stored or any money moves, checks it is still live.
+  const session = yield* sessions.recall(sessionToken)
   const merchant = yield* (yield* MerchantRepo).findById(session.merchantId)
   if (merchant.accountStatus !== "active") {
     return yield* new Forbidden({ detail: `merchant account is ${merchant.accountStatus}` })
