@@ -7,6 +7,7 @@
  */
 import pg from "pg"
 import { fetchJson, numberField } from "./json.ts"
+import { cpuMs, databaseCpuMs } from "./proc.ts"
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -56,23 +57,36 @@ export interface DbCost {
   readonly transactionsPerRound: number
   readonly rowsPerRound: number
   readonly walBytesPerRound: number
+  /** CPU of every PostgreSQL process on the machine, ms a round (other databases' work included). */
+  readonly databaseCpuMsPerRound: number
+  /** CPU of the server process over the same time, ms a round (its credits' delivery included). */
+  readonly serverCpuMsPerRound: number
 }
 
 /** Runs `load` (which answers `rounds` rounds) between two readings of the counters, both outboxes drained. */
-export const dbCost = async (databaseUrl: string, load: () => Promise<unknown>, rounds: number): Promise<DbCost> => {
+export const dbCost = async (
+  databaseUrl: string,
+  load: () => Promise<unknown>,
+  rounds: number,
+  serverPid: number
+): Promise<DbCost> => {
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
   try {
     await drained(client, 60_000)
     const before = await counters(client)
+    const cpuBefore = [databaseCpuMs(), cpuMs(serverPid)] as const
     await load()
     await drained(client, 60_000)
+    const cpuAfter = [databaseCpuMs(), cpuMs(serverPid)] as const
     const after = await counters(client)
     return {
       rounds,
       transactionsPerRound: (after.transactions - before.transactions) / rounds,
       rowsPerRound: (after.rows - before.rows) / rounds,
-      walBytesPerRound: (after.walBytes - before.walBytes) / rounds
+      walBytesPerRound: (after.walBytes - before.walBytes) / rounds,
+      databaseCpuMsPerRound: (cpuAfter[0] - cpuBefore[0]) / rounds,
+      serverCpuMsPerRound: (cpuAfter[1] - cpuBefore[1]) / rounds
     }
   } finally {
     await client.end()

@@ -106,7 +106,7 @@ const main = async (scope: Scope.Scope) => {
     for (let i = 0; i < pairs + 2; i++) {
       for (const connections of levels) log(`gateway @${connections}: ${brief(await measure(gateway, loads.gateway.fast, connections, seconds))}`)
     }
-    const cost = await dbCost(databaseUrl, () => fire(gateway, loads.gateway.fast, 16, 0, 2000), 2000)
+    const cost = await dbCost(databaseUrl, () => fire(gateway, loads.gateway.fast, 16, 0, 2000), 2000, gateway.pid)
     log(`database per round: ${JSON.stringify(cost)}`)
     await supervised.current().stop()
     return "gateway only\n"
@@ -133,8 +133,8 @@ const main = async (scope: Scope.Scope) => {
 
   log("what a round costs the database: 3,000 rounds at 16 connections, each server alone")
   const cost: Record<keyof typeof answered, DbCost> = {
-    gateway: await dbCost(databaseUrl, () => fire(gateway, loads.gateway.fast, 16, 0, 3000), 3000),
-    plain: await dbCost(databaseUrl, () => fire(baseline, loads.plain.fast, 16, 0, 3000), 3000)
+    gateway: await dbCost(databaseUrl, () => fire(gateway, loads.gateway.fast, 16, 0, 3000), 3000, gateway.pid),
+    plain: await dbCost(databaseUrl, () => fire(baseline, loads.plain.fast, 16, 0, 3000), 3000, baseline.pid)
   }
 
   log("two gateways on one database, the wallet answering after 20 ms")

@@ -116,16 +116,20 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
     return sessionOf(row)
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
-  // What never changes about a session, by its token's hash; its liveness is checked by nextSeed at every round.
-  const recalled = new Map<string, GameSession>()
+  // What never changes about a session, by its token's hash, and when it was last authenticated: its liveness is
+  // checked by the statement that takes each round's nonce, and it is authenticated again (which pushes its idle
+  // expiry forward) once it was last more than `touchAfterSeconds` ago.
+  const recalled = new Map<string, { readonly session: GameSession; readonly at: number }>()
   const recall = (sessionToken: string): Effect.Effect<GameSession, SessionExpired> => {
     const key = hashToken(sessionToken).toString("base64")
     const known = recalled.get(key)
-    if (known !== undefined) return Effect.succeed(known)
+    const now = Date.now()
+    if (known !== undefined && now - known.at < touchAfterSeconds * 1000) return Effect.succeed(known.session)
     return Effect.tap(authenticate(sessionToken), (session) =>
       Effect.sync(() => {
+        recalled.delete(key)
         if (recalled.size >= recalledSessions) recalled.delete(recalled.keys().next().value ?? key)
-        recalled.set(key, session)
+        recalled.set(key, { session, at: now })
       }))
   }
 
