@@ -30,6 +30,7 @@ const drained = async (client: pg.Client, timeoutMs: number): Promise<boolean> =
 }
 
 interface Counters {
+  readonly sessions: number
   readonly transactions: number
   readonly rows: number
   readonly walBytes: number
@@ -42,19 +43,21 @@ interface Counters {
  */
 const counters = async (client: pg.Client): Promise<Counters> => {
   await sleep(1500)
-  const { rows } = await client.query<{ x: string; r: string; wal: string }>(
-    `SELECT xact_commit + xact_rollback AS x, tup_inserted + tup_updated + tup_deleted AS r,
+  const { rows } = await client.query<{ s: string; x: string; r: string; wal: string }>(
+    `SELECT sessions AS s, xact_commit + xact_rollback AS x, tup_inserted + tup_updated + tup_deleted AS r,
        pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0') AS wal
      FROM pg_stat_database WHERE datname = current_database()`
   )
   const row = rows[0]
-  return { transactions: Number(row?.x ?? 0), rows: Number(row?.r ?? 0), walBytes: Number(row?.wal ?? 0) }
+  return { sessions: Number(row?.s ?? 0), transactions: Number(row?.x ?? 0), rows: Number(row?.r ?? 0), walBytes: Number(row?.wal ?? 0) }
 }
 
 /** What one round cost the database, the credit's delivery and the bench's own three queries included. */
 export interface DbCost {
   readonly rounds: number
   readonly transactionsPerRound: number
+  /** Connections opened to the database during the rounds (a pool that keeps its connections opens none). */
+  readonly connectionsOpened: number
   readonly rowsPerRound: number
   readonly walBytesPerRound: number
   /** CPU of every PostgreSQL process on the machine, ms a round (other databases' work included). */
@@ -83,6 +86,7 @@ export const dbCost = async (
     return {
       rounds,
       transactionsPerRound: (after.transactions - before.transactions) / rounds,
+      connectionsOpened: after.sessions - before.sessions,
       rowsPerRound: (after.rows - before.rows) / rounds,
       walBytesPerRound: (after.walBytes - before.walBytes) / rounds,
       databaseCpuMsPerRound: (cpuAfter[0] - cpuBefore[0]) / rounds,
