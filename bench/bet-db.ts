@@ -123,10 +123,13 @@ export const settledOnce = async (
     const empty = await drained(client, 60_000)
     const [rounds, ledger] = who === "gateway" ? ["rounds", "ledger_entries"] : ["plain_rounds", "plain_ledger"]
     const { rows } = await client.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM ${rounds} r
-       WHERE r.id = ANY($1::uuid[]) AND r.status = 'settled'
-         AND (SELECT count(*) FROM ${ledger} l WHERE l.round_id = r.id AND l.kind = 'debit') = 1
-         AND (SELECT count(*) FROM ${ledger} l WHERE l.round_id = r.id AND l.kind = 'credit') = 1`,
+      `SELECT count(*)::int AS n FROM (
+         SELECT r.id FROM ${rounds} r JOIN ${ledger} l ON l.round_id = r.id
+         WHERE r.id = ANY($1::uuid[]) AND r.status = 'settled'
+         GROUP BY r.id
+         HAVING count(*) FILTER (WHERE l.kind = 'debit') = 1 AND count(*) FILTER (WHERE l.kind = 'credit') = 1
+           AND count(*) = 2
+       ) booked`,
       [[...ids]]
     )
     const stub = await fetchJson(`${operatorUrl}/rounds-check`, { method: "POST", body: JSON.stringify([...ids]) }, 200)
