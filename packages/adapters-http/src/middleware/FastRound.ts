@@ -37,14 +37,15 @@ const answer = (result: RoundResult) =>
 
 /**
  * Answers `POST /api/v1.1/game-api/rounds` — every bet of every player —
- * before routing: when it carries a bearer token and its JSON body decodes
- * as the endpoint's payload, the token's rate limit is charged as
- * SessionAuth charges it and the round runs exactly as the endpoint's
- * handler runs it (`playRound`, failures charged to the client's address),
- * without the router and the API's middleware around it; its errors are the
- * same problems and its answer the same JSON. Anything else (no token, a body
- * that does not decode) goes on to the router, where the API answers it as
- * always, nothing charged here.
+ * before routing: when it carries a bearer token and a JSON body
+ * (`content-type: application/json`) that decodes as the endpoint's payload,
+ * the token's rate limit is charged as SessionAuth charges it and the round
+ * runs exactly as the endpoint's handler runs it (`playRound`, failures
+ * charged to the client's address), without the router and the API's
+ * middleware around it; its errors are the same problems and its answer the
+ * same JSON. Anything else (no token, another content type, a body that does
+ * not decode) goes on to the router, where the API answers it as always,
+ * nothing charged here.
  */
 export const make = Effect.map(
   Effect.all([
@@ -58,6 +59,7 @@ export const make = Effect.map(
     Effect.withFiber((fiber) => {
       const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
       if (request.method !== "POST" || request.url !== path) return httpEffect
+      if (!request.headers["content-type"]?.toLowerCase().startsWith("application/json")) return httpEffect
       const token = bearerOf(request.headers["authorization"])
       if (token === undefined) return httpEffect
       type Answer = Effect.Effect<HttpServerResponse.HttpServerResponse, E | Problem.Problem, R | HttpServerRequest.HttpServerRequest>
