@@ -9,7 +9,7 @@ import {
   RoundLedger,
   WalletClient
 } from "@gateway/domain"
-import { PlayRequest, RoundResult } from "@gateway/domain/Round"
+import { PlayRequest, type RoundResult } from "@gateway/domain/Round"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { GameSessionsApi } from "../api/GameSessions.ts"
 import * as Problem from "../api/Problem.ts"
@@ -20,7 +20,6 @@ import { guardFailures, RateLimiter } from "./RateLimiter.ts"
 
 const path = GameSessionsApi.endpoints.play.path
 const decodePlay = Schema.decodeUnknownExit(PlayRequest)
-const encodeResult = Schema.encodeSync(RoundResult)
 /** The credential of `Authorization: Bearer <credential>` as the API's bearer security reads it (scheme in any case). */
 const bearerOf = (authorization: string | undefined): string | undefined => {
   if (authorization === undefined || authorization.charCodeAt(6) !== 32 || authorization.slice(0, 6).toLowerCase() !== "bearer") {
@@ -30,10 +29,26 @@ const bearerOf = (authorization: string | undefined): string | undefined => {
   return credential.trim() === "" ? undefined : credential
 }
 
+/**
+ * The round's answer as the endpoint's schema encodes it, written directly: every field of a `RoundResult` is
+ * already its own encoding (strings, the outcome's JSON, the fairness numbers), in the schema's order.
+ */
 const answer = (result: RoundResult) =>
-  HttpServerResponse.text(JSON.stringify(encodeResult(result)), { contentType: "application/json" }).pipe(
-    HttpServerResponse.setHeader("cache-control", "no-store")
-  )
+  HttpServerResponse.text(
+    JSON.stringify({
+      roundId: result.roundId,
+      gameId: result.gameId,
+      outcome: result.outcome,
+      payout: result.payout,
+      balance: result.balance,
+      fairness: {
+        serverSeedHash: result.fairness.serverSeedHash,
+        clientSeed: result.fairness.clientSeed,
+        nonce: result.fairness.nonce
+      }
+    }),
+    { contentType: "application/json" }
+  ).pipe(HttpServerResponse.setHeader("cache-control", "no-store"))
 
 /**
  * Answers `POST /api/v1.1/game-api/rounds` — every bet of every player —
