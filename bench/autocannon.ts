@@ -24,6 +24,8 @@ export interface NextRequest {
 export interface Load {
   readonly method: "GET" | "POST"
   readonly next: () => NextRequest
+  /** Called with every answer (the bet bench collects the round ids answered). */
+  readonly answered?: (status: number, body: string) => void
 }
 
 /** The numbers of one measured run. */
@@ -45,19 +47,21 @@ export interface Run {
 const percentile = (sorted: Float64Array, p: number): number =>
   sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
 
-const fire = async (target: Target, load: Load, connections: number, seconds: number) => {
+/** Sends `load` for `seconds` (or, when given, `amount` requests) at `connections`. */
+export const fire = async (target: Target, load: Load, connections: number, seconds: number, amount?: number) => {
   const first = load.next()
   const latencies: Array<number> = []
   const instance = autocannon({
     url: target.url,
     connections,
-    duration: seconds,
+    ...(amount === undefined ? { duration: seconds } : { amount }),
     timeout: 10,
     requests: [{
       method: load.method,
       path: first.path,
       headers: first.headers,
       ...(first.body === undefined ? {} : { body: first.body }),
+      ...(load.answered === undefined ? {} : { onResponse: load.answered }),
       setupRequest: (request) => {
         const next = load.next()
         return { ...request, path: next.path, headers: next.headers, ...(next.body === undefined ? {} : { body: next.body }) }

@@ -1,37 +1,30 @@
 /**
  * The baseline's generate-launch-url, done the straightforward way on every
- * request: game lookup, the merchant's settings and encrypted keys read and
- * decrypted, a signed Details POST (Standard Webhooks headers) over a
- * keep-alive agent, then an EdDSA launch JWT (CONTRACT §3, §5).
+ * request: game lookup, the merchant's settings read, a signed Details POST
+ * (Standard Webhooks headers, under the merchant's keys parsed at start:
+ * baseline-keys.ts) over a keep-alive agent, then an EdDSA launch JWT
+ * (CONTRACT §3, §5).
  */
-import { Redacted } from "effect"
-import { createDecipheriv, type KeyObject, randomUUID } from "node:crypto"
+import { type KeyObject, randomUUID } from "node:crypto"
 import { Agent, request } from "node:http"
 import type pg from "pg"
 import { SignJWT } from "jose"
-import { prepare, signMessage } from "@gateway/adapters-operator/webhooks/Signature"
+import { signMessage } from "@gateway/adapters-operator/webhooks/Signature"
 import { type GameRow, gameJson } from "./baseline-games.ts"
 import { invalid, oneOf, Problem } from "./baseline-http.ts"
+import type { KeyStore } from "./baseline-keys.ts"
 
 /** What a launch needs besides the database. */
 export interface LaunchContext {
   readonly pool: pg.Pool
-  readonly dataKey: Buffer
+  /** The merchants' signing keys, parsed at start. */
+  readonly keys: KeyStore
   readonly publicBaseUrl: string
   readonly signingKey: { readonly kid: string; readonly privateKey: KeyObject }
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 128 })
 const detailsTimeoutMs = 5000
-
-/** Opens a secret stored as `v1:<iv>:<tag>:<ciphertext>` (base64url) under AES-256-GCM. */
-const decrypt = (key: Buffer, stored: string): string => {
-  const [version, iv, tag, body] = stored.split(":")
-  if (version !== "v1" || iv === undefined || tag === undefined || body === undefined) throw new Error("bad ciphertext")
-  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"))
-  decipher.setAuthTag(Buffer.from(tag, "base64url"))
-  return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8")
-}
 
 /** POSTs `body` with `headers`; the answer's status and text, or a 504/502 problem. */
 const post = (url: string, body: string, headers: Record<string, string>) =>
@@ -61,20 +54,21 @@ const ref = (query: URLSearchParams, name: string): string => {
 
 interface MerchantRow {
   readonly currency: string
-  readonly private_key_enc: string
-  readonly encryption_key_enc: string
   readonly user_details_url: string | null
 }
 
 /** The player's currency from the merchant's Details URL (422 / 502 / 504 as the contract says). */
-const playerCurrency = async (context: LaunchContext, merchant: MerchantRow, request: Record<string, string>) => {
+const playerCurrency = async (
+  context: LaunchContext,
+  merchantId: number,
+  merchant: MerchantRow,
+  request: Record<string, string>
+) => {
   if (merchant.user_details_url === null) {
     throw new Problem(422, "DETAILS_URL_NOT_SET", "the merchant has no userDetailsUrl")
   }
-  const keys = prepare({
-    encryptionKey: Redacted.make(decrypt(context.dataKey, merchant.encryption_key_enc)),
-    privateKey: Redacted.make(decrypt(context.dataKey, merchant.private_key_enc))
-  })
+  const keys = await context.keys.get(merchantId)
+  if (keys === undefined) throw new Problem(404, "MERCHANT_NOT_FOUND", "no such merchant")
   const body = JSON.stringify(request)
   const signed = signMessage(keys, `msg_${randomUUID()}`, Math.floor(Date.now() / 1000), body)
   const answer = await post(merchant.user_details_url, body, { ...signed })
@@ -119,7 +113,7 @@ export const launch = async (context: LaunchContext, merchantId: number, query: 
   if (row === undefined) throw new Problem(404, "GAME_NOT_FOUND", `no game with id '${gameId.slice(0, 128)}'`)
   const game = gameJson(row, context.publicBaseUrl)
   const merchants = await context.pool.query<MerchantRow>(
-    `SELECT m.currency, m.private_key_enc, m.encryption_key_enc, s.user_details_url
+    `SELECT m.currency, s.user_details_url
      FROM merchants m LEFT JOIN merchant_settings s ON s.merchant_id = m.id WHERE m.id = $1`,
     [merchantId]
   )
@@ -127,7 +121,7 @@ export const launch = async (context: LaunchContext, merchantId: number, query: 
   if (merchant === undefined) throw new Problem(404, "MERCHANT_NOT_FOUND", "no such merchant")
 
   const fromPlayer = mode === "real"
-    ? await playerCurrency(context, merchant, {
+    ? await playerCurrency(context, merchantId, merchant, {
       playerId, sessionId, gameId, mode, ...(currency === undefined ? {} : { currency })
     })
     : undefined

@@ -9,6 +9,12 @@
  * - `GET /count`          → `{wallet, details, batches}`: the messages received
  *   so far; `batches` counts wallet messages whose `webhook-id` is
  *   `<batch>.<…>` by batch, in all (`total`) and once per id (`distinct`)
+ * - `GET /rounds`         → `{rounds, debited, credited, refunded, repeats}`:
+ *   wallet messages by their body's `data.roundId` (the bet bench's check
+ *   that every round was debited once and credited once); `repeats` counts
+ *   a second message of the same type and round
+ * - `POST /rounds-check`  → of the round ids in the body (a JSON array):
+ *   `{asked, debitedOnce, creditedOnce, refunded}`
  *
  * Signatures are not verified: the stub stands for a fast operator, and the
  * repository's tests prove the signatures.
@@ -27,6 +33,56 @@ const countBatch = (id: string) => {
   batch.total++
   batch.ids.add(id)
   batches.set(name, batch)
+}
+
+/** Per round: how many debits, credits and refunds arrived. */
+const rounds = new Map<string, { debit: number; credit: number; refund: number }>()
+
+const countRound = (body: string) => {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(body)
+  } catch {
+    return
+  }
+  if (typeof parsed !== "object" || parsed === null || !("type" in parsed) || !("data" in parsed)) return
+  const data = parsed.data
+  if (typeof data !== "object" || data === null || !("roundId" in data) || typeof data.roundId !== "string") return
+  const kind = parsed.type === "transaction.debit" ? "debit" : parsed.type === "transaction.credit" ? "credit" : "refund"
+  const round = rounds.get(data.roundId) ?? { debit: 0, credit: 0, refund: 0 }
+  round[kind]++
+  rounds.set(data.roundId, round)
+}
+
+const roundCounts = () => {
+  let debited = 0
+  let credited = 0
+  let refunded = 0
+  let repeats = 0
+  for (const round of rounds.values()) {
+    if (round.debit > 0) debited++
+    if (round.credit > 0) credited++
+    if (round.refund > 0) refunded++
+    repeats += Math.max(0, round.debit - 1) + Math.max(0, round.credit - 1) + Math.max(0, round.refund - 1)
+  }
+  return JSON.stringify({ rounds: rounds.size, debited, credited, refunded, repeats })
+}
+
+const checkRounds = (body: string) => {
+  const ids: unknown = JSON.parse(body)
+  let asked = 0
+  let debitedOnce = 0
+  let creditedOnce = 0
+  let refunded = 0
+  for (const id of Array.isArray(ids) ? ids : []) {
+    if (typeof id !== "string") continue
+    asked++
+    const round = rounds.get(id)
+    if (round?.debit === 1) debitedOnce++
+    if (round?.credit === 1) creditedOnce++
+    if ((round?.refund ?? 0) > 0) refunded++
+  }
+  return JSON.stringify({ asked, debitedOnce, creditedOnce, refunded })
 }
 
 const counts = () =>
@@ -60,7 +116,9 @@ const walletAnswer = JSON.stringify({ balance: "1000.00" })
 const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
   const path = (req.url ?? "/").split("?")[0]
   if (req.method === "GET" && path === "/count") return send(res, 200, counts())
+  if (req.method === "GET" && path === "/rounds") return send(res, 200, roundCounts())
   if (req.method !== "POST") return send(res, 405, "{}")
+  if (path === "/rounds-check") return send(res, 200, checkRounds(body))
   switch (path) {
     case "/details":
       details++
@@ -72,10 +130,12 @@ const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
     case "/wallet":
       wallet++
       countBatch(String(req.headers["webhook-id"] ?? ""))
+      countRound(body)
       return send(res, 200, walletAnswer)
     case "/wallet-slow":
       wallet++
       countBatch(String(req.headers["webhook-id"] ?? ""))
+      countRound(body)
       setTimeout(() => send(res, 200, walletAnswer), 20)
       return
     default:

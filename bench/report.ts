@@ -153,6 +153,17 @@ const throughputTarget = (rows: ReadonlyArray<Row>, endpoint: string, factor: nu
   }]
 }
 
+/** The cached games page against bare node:http answering its bytes: ≥ 0.25× (the median pair), at every connection count. */
+const floorTarget = (rows: ReadonlyArray<Row>): Array<Verdict> => {
+  const measured = rows.filter((row) => row.endpoint.endsWith("(floor)") && row.baseline !== undefined)
+  if (measured.length === 0) return []
+  return [{
+    target: "cached games page ≥ 0.25× bare node:http answering the same bytes",
+    holds: measured.every((row) => ratio(row) >= 0.25),
+    detail: measured.map((row) => `${row.connections} conns: ${fixed(ratio(row), 2)}×`).join("; ")
+  }]
+}
+
 const verdicts = (results: Results): Array<Verdict> => {
   const ready = median(results.ready)
   const rss = Math.max(results.memory.gateway.sampledMb, results.memory.gateway.highWaterMb)
@@ -175,6 +186,7 @@ const verdicts = (results: Results): Array<Verdict> => {
     ...throughputTarget(results.rows, "games page", 5),
     ...throughputTarget(results.rows, "search", 20),
     ...throughputTarget(results.rows, "launch, operator at once", 2),
+    ...floorTarget(results.rows),
     ...(results.delivery === undefined ? [] : drains(results.delivery)),
     { target: "gateway peak RSS < 200 MB", holds: decimalMb(rss) < 200, detail: `${fixed(decimalMb(rss), 1)} MB (${fixed(rss, 1)} MiB)` },
     { target: "start to /ready < 1 s", holds: ready < 1000, detail: `median ${fixed(ready, 0)} ms` }

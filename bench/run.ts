@@ -6,8 +6,9 @@
  * BENCH_ONLY (parts to run, e.g. `search,launch,delivery`).
  */
 import { Effect, Redacted, Scope } from "effect"
-import { rmSync } from "node:fs"
-import { availableParallelism, cpus, loadavg } from "node:os"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { availableParallelism, cpus, loadavg, tmpdir } from "node:os"
+import { join } from "node:path"
 import * as PgTest from "@gateway/adapters-pg/testing"
 import { measure, type Run, type Target } from "./autocannon.ts"
 import { guard, killAll, killStrayChildren, startHelper } from "./children.ts"
@@ -100,6 +101,32 @@ const warmUp = async (scenarios: ReadonlyArray<Scenario>, gateway: Supervised, b
   }
 }
 
+/**
+ * The floor row: the games page on the gateway (kept encoded after its first answer) against bare `node:http`
+ * answering the same bytes (floor.ts), in pairs as for the baselines.
+ */
+const measureFloor = async (gateway: Supervised, seeded: Parameters<typeof operatorScenarios>[0]): Promise<Array<Row>> => {
+  const [page] = operatorScenarios(seeded)
+  if (page === undefined) return []
+  const sample = page.load.next()
+  const answer = await fetch(`${gateway.current().url}${sample.path}`, { headers: sample.headers })
+  const dir = mkdtempSync(join(tmpdir(), "bench-floor-"))
+  const file = join(dir, "page.json")
+  writeFileSync(file, Buffer.from(await answer.arrayBuffer()))
+  const floor = await startHelper("floor.ts", {
+    FLOOR_BODY_FILE: file,
+    FLOOR_CONTENT_TYPE: answer.headers.get("content-type") ?? "application/json"
+  })
+  try {
+    await measure(floor, page.load, 16, 2)
+    const rows = await measureAll([{ ...page, name: "games page vs bare node:http (floor)" }], gateway, floor)
+    return rows
+  } finally {
+    await floor.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 /** The bench's own database, dropped at the end. */
 let benchDatabase: string | undefined
 
@@ -141,6 +168,7 @@ const main = async (scope: Scope.Scope): Promise<Results> => {
   log("warming up both servers: every endpoint for 3 s at 16 connections, unmeasured")
   await warmUp(operatorScenarios(seeded), supervised, baseline)
   const rows = await measureAll(operatorScenarios(seeded), supervised, baseline)
+  if (selected("games page")) rows.push(...await measureFloor(supervised, seeded))
   if (selected("round")) {
     log("opening game sessions")
     const demo = await openSessions(supervised.current().url, seeded.fastKeys, quick ? 100 : 400, "demo")

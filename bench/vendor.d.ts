@@ -8,12 +8,16 @@ declare module "autocannon" {
       body?: string
       /** Called before each request is sent; what it returns is sent. */
       setupRequest?: (request: Request, context: Record<string, unknown>) => Request
+      /** Called with every answer's status and body. */
+      onResponse?: (status: number, body: string) => void
     }
     interface Options {
       url: string
       connections?: number
       /** Seconds. */
       duration?: number
+      /** Requests to send in all (instead of a duration). */
+      amount?: number
       /** Seconds before a request counts as a time-out. */
       timeout?: number
       requests?: Array<Request>

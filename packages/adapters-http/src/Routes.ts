@@ -15,6 +15,7 @@ import { SystemLive } from "./handlers/System.ts"
 import { logRequests } from "./middleware/AccessLog.ts"
 import * as AdminAuth from "./middleware/AdminAuth.ts"
 import * as FastLaunch from "./middleware/FastLaunch.ts"
+import * as FastRound from "./middleware/FastRound.ts"
 import * as KeptGamePages from "./middleware/KeptGamePages.ts"
 import * as OperatorAuth from "./middleware/OperatorAuth.ts"
 import { noStoreByDefault } from "./middleware/CacheControl.ts"
@@ -48,14 +49,18 @@ export const routes = RouteTable.make(Api, documents)
  * `/docs` (Scalar, bundled: no CDN), bounded request bodies (413), the
  * problem+json error handling, `cache-control: no-store` unless an answer
  * says otherwise, one access-log line per request, and the games pages kept
- * encoded and launches answered before routing once the key checks pass.
+ * encoded, and launches and rounds answered before routing once the key or
+ * session token and the input pass their checks.
  */
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(Layer.provide(Handlers)),
   HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false } }),
   HttpRouter.middleware(
-    Effect.map(Effect.all([KeptGamePages.make, FastLaunch.make]), ([keptPages, fastLaunch]) => (httpEffect) =>
-      logRequests(routes)(noStoreByDefault(answerProblems(routes)(limitBodies(fastLaunch(keptPages(httpEffect))))))),
+    Effect.map(
+      Effect.all([KeptGamePages.make, FastLaunch.make, FastRound.make]),
+      ([keptPages, fastLaunch, fastRound]) => (httpEffect) =>
+        logRequests(routes)(noStoreByDefault(answerProblems(routes)(limitBodies(fastRound(fastLaunch(keptPages(httpEffect)))))))
+    ),
     { global: true }
   )
 ).pipe(Layer.provide(GamePages.layer))

@@ -21,6 +21,9 @@ export interface GameSessionRepoPgOptions {
 /** An authenticate pushes the idle expiry forward only when the session was last seen longer ago than this. */
 export const touchAfterSeconds = 60
 
+/** Sessions `recall` keeps in memory (what never changes about them, by token hash): the most recently first seen. */
+export const recalledSessions = 10_000
+
 const SessionRow = Schema.Struct({
   id: Schema.String,
   merchant_id: MerchantId,
@@ -130,6 +133,23 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
     return sessionOf(row)
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
+  // What never changes about a session, by its token's hash, and when it was last authenticated: its liveness is
+  // checked by the statement that takes each round's nonce, and it is authenticated again (which pushes its idle
+  // expiry forward) once it was last more than `touchAfterSeconds` ago.
+  const recalled = new Map<string, { readonly session: GameSession; readonly at: number }>()
+  const recall = (sessionToken: string): Effect.Effect<GameSession, SessionExpired> => {
+    const key = hashToken(sessionToken).toString("base64")
+    const known = recalled.get(key)
+    const now = Date.now()
+    if (known !== undefined && now - known.at < touchAfterSeconds * 1000) return Effect.succeed(known.session)
+    return Effect.tap(authenticate(sessionToken), (session) =>
+      Effect.sync(() => {
+        recalled.delete(key)
+        if (recalled.size >= recalledSessions) recalled.delete(recalled.keys().next().value ?? key)
+        recalled.set(key, { session, at: now })
+      }))
+  }
+
   const demoBalance = Effect.fn("GameSessionRepo.demoBalance")(function*(sessionId: string) {
     const [row] = yield* sql`
       SELECT demo_balance_minor AS balance FROM game_sessions WHERE id = ${sessionId} AND demo_balance_minor IS NOT NULL`
@@ -146,13 +166,15 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
     return sessionOf(row)
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
+  // The row is written anyway for the nonce: its idle expiry is pushed forward on every round.
   const nextSeed = Effect.fn("GameSessionRepo.nextSeed")(function*(sessionId: string) {
     const [row] = yield* sql`
-      UPDATE game_sessions SET nonce = nonce + 1 WHERE id = ${sessionId}
+      UPDATE game_sessions SET nonce = nonce + 1, last_seen_at = now(), expires_at = now() + ${idle}
+      WHERE id = ${sessionId} AND expires_at > now()
       RETURNING server_seed, server_seed_hash, client_seed, (nonce - 1)::float8 AS nonce`.pipe(
       Effect.flatMap(decodeSeeds)
     )
-    if (row === undefined) return yield* Effect.die(new Error(`no session ${sessionId}`))
+    if (row === undefined) return yield* new SessionExpired()
     return { serverSeed: row.server_seed, serverSeedHash: row.server_seed_hash, clientSeed: row.client_seed, nonce: row.nonce }
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
@@ -206,7 +228,7 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
     return row.balance
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
-  return GameSessionRepo.of({ open, claim, release, authenticate, identify, nextSeed, rotate, demoBalance, settleDemo })
+  return GameSessionRepo.of({ open, claim, release, authenticate, recall, identify, nextSeed, rotate, demoBalance, settleDemo })
 })
 
 /** The repository with an explicit idle expiry (tests, or apps that read their own config). */

@@ -110,6 +110,14 @@ export const layer: Layer.Layer<MerchantRepo, never, SqlClient | DataCipher> = L
 
     const findById = (id: MerchantId) => findRow(id).pipe(Effect.flatMap(merchantOf))
 
+    const findByIds = (ids: ReadonlyArray<MerchantId>) =>
+      ids.length === 0
+        ? Effect.succeed([])
+        : select(sql`m.id IN ${sql.in(ids)}`, sql``).pipe(
+          Effect.flatMap((rows) => Effect.forEach(rows, merchantOf)),
+          Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die })
+        )
+
     const list = Effect.fn("MerchantRepo.list")(function*(query: MerchantQuery) {
       const pattern = query.search === undefined || query.search === "" ? undefined : containsPattern(query.search)
       const where = sql.and([
@@ -197,6 +205,7 @@ export const layer: Layer.Layer<MerchantRepo, never, SqlClient | DataCipher> = L
     return MerchantRepo.of({
       create,
       findById: (id) => findById(id).pipe(Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die })),
+      findByIds,
       list,
       secrets,
       changeSettings,

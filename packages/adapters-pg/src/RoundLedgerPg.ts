@@ -7,10 +7,12 @@ import type { WalletTransaction } from "@gateway/domain/Wallet"
 import { Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { isUuid } from "./db/Uuid.ts"
+import { SessionExpired } from "@gateway/domain/GameSession"
+import type { RoundSeed } from "@gateway/domain/Fairness"
 import type * as Statement from "effect/sql/Statement"
 import { offset, type PageRequest } from "@gateway/domain/Paging"
 import * as Outbox from "./db/Outbox.ts"
-import { book, close, refundRound } from "./db/RoundRows.ts"
+import { close, refundRound, settleRound } from "./db/RoundRows.ts"
 import { recoverRound } from "./jobs/StaleDebits.ts"
 
 /** How often rounds left open by a database failure are tried again. */
@@ -33,6 +35,21 @@ const ViewRow = Schema.Struct({
   server_seed: Schema.NullOr(Schema.String)
 })
 const decodeViews = Schema.decodeUnknownEffect(Schema.Array(ViewRow))
+
+/** The seeds a round draws from, as `begin` reads them (its own statement's columns, not decoded). */
+interface SeedRow {
+  readonly server_seed: string
+  readonly server_seed_hash: string
+  readonly client_seed: string
+  readonly nonce: number
+}
+
+const seedOf = (row: SeedRow): RoundSeed => ({
+  serverSeed: row.server_seed,
+  serverSeedHash: row.server_seed_hash,
+  clientSeed: row.client_seed,
+  nonce: row.nonce
+})
 const decodeTotals = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ total: Schema.Number })))
 
 const viewOf = (row: typeof ViewRow.Type): RoundView => {
@@ -93,14 +110,24 @@ export const make = Effect.gen(function*() {
     Effect.forkScoped
   )
 
+  // The session's row is locked by the nonce's UPDATE, as by `GameSessionRepo.nextSeed`: a seed rotation waits.
   const begin = Effect.fn("RoundLedger.begin")(function*(round: PendingRound) {
     if (round.debit.roundId !== round.roundId) return yield* Effect.die(new Error("the debit is of another round"))
-    yield* sql`
-      INSERT INTO rounds (id, session_id, merchant_id, game_id, mode, stake_minor, selection, status, debit_id,
-        server_seed_hash, client_seed, nonce)
-      VALUES (${round.roundId}, ${round.sessionId}, ${round.debit.merchantId}, ${round.gameId}, 'real', ${round.stake},
-        ${round.selection}, 'debiting', ${round.debit.transactionId}, ${round.fairness.serverSeedHash},
-        ${round.fairness.clientSeed}, ${round.fairness.nonce})`
+    const [seed] = yield* sql<SeedRow>`
+      WITH seed AS (
+        UPDATE game_sessions SET nonce = nonce + 1
+        WHERE id = ${round.sessionId} AND expires_at > now()
+        RETURNING server_seed, server_seed_hash, client_seed, nonce - 1 AS nonce
+      ), begun AS (
+        INSERT INTO rounds (id, session_id, merchant_id, game_id, mode, stake_minor, selection, status, debit_id,
+          server_seed_hash, client_seed, nonce)
+        SELECT ${round.roundId}, ${round.sessionId}, ${round.debit.merchantId}, ${round.gameId}, 'real', ${round.stake},
+          ${round.selection}, 'debiting', ${round.debit.transactionId}, server_seed_hash, client_seed, nonce
+        FROM seed
+      )
+      SELECT server_seed, server_seed_hash, client_seed, nonce::float8 AS nonce FROM seed`
+    if (seed === undefined) return yield* new SessionExpired()
+    return seedOf(seed)
   }, Effect.catchTag("SqlError", Effect.die))
 
   const settle = Effect.fn("RoundLedger.settle")(function*(
@@ -111,14 +138,13 @@ export const make = Effect.gen(function*() {
   ) {
     if (credit.roundId !== roundId) return yield* Effect.die(new Error("the credit is of another round"))
     const message = yield* Outbox.ofTransaction(credit)
-    const currency = credit.amount.currency
-    yield* sql.withTransaction(Effect.gen(function*() {
-      const round = yield* close(sql, roundId, "settled", outcome, payout)
-      yield* book(sql, roundId, "debit", round.debit_id, round.stake_minor, currency)
-      yield* book(sql, roundId, "credit", credit.transactionId, credit.amount.minor, currency)
-      yield* Outbox.enqueue(sql, message)
-    })).pipe(Effect.onError(() => orphaned(roundId)))
-  }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+    const [settled] = yield* settleRound(sql, roundId, outcome, payout, credit, message).pipe(
+      Effect.onError(() => orphaned(roundId))
+    )
+    if (settled === undefined) {
+      return yield* Effect.die(new Error(`round ${roundId} is not debiting: it was closed already or never begun`))
+    }
+  }, Effect.catchTag("SqlError", Effect.die))
 
   const refuse = Effect.fn("RoundLedger.refuse")(function*(roundId: string) {
     yield* close(sql, roundId, "refused")

@@ -97,6 +97,28 @@ describe("GameSessionRepoPg", () => {
         assert.instanceOf(yield* Effect.flip(sessions.authenticate(token)), SessionExpired)
       }))
 
+    it.effect("a round of a remembered session still sees it end at once: nextSeed refuses an ended session and takes no nonce", () =>
+      Effect.gen(function*() {
+        const sessions = yield* GameSessionRepo
+        const sql = yield* SqlClient
+        const { session, sessionToken } = yield* openSession()
+        const token = Redacted.value(sessionToken)
+        assert.strictEqual((yield* sessions.recall(token)).id, session.id)
+        yield* sql`UPDATE game_sessions SET last_seen_at = now() - interval '10 minutes', expires_at = now() + interval '5 seconds'
+          WHERE id = ${session.id}`
+        assert.strictEqual((yield* sessions.nextSeed(session.id)).nonce, 0)
+        const [touched] = yield* sql<{ readonly s: number }>`
+          SELECT extract(epoch FROM expires_at - now())::int AS s FROM game_sessions WHERE id = ${session.id}`
+        assert.closeTo(touched?.s ?? 0, idleSeconds, 5, "a round pushes the idle expiry forward")
+
+        yield* sql`UPDATE game_sessions SET expires_at = now() - interval '1 second' WHERE id = ${session.id}`
+        assert.strictEqual((yield* sessions.recall(token)).id, session.id, "recalled from memory: it never changes")
+        assert.instanceOf(yield* Effect.flip(sessions.nextSeed(session.id)), SessionExpired)
+        const [nonce] = yield* sql<{ readonly n: number }>`SELECT nonce::int AS n FROM game_sessions WHERE id = ${session.id}`
+        assert.strictEqual(nonce?.n, 1, "no nonce is taken for an ended session")
+        assert.instanceOf(yield* Effect.flip(sessions.recall("unknown-token")), SessionExpired)
+      }))
+
     it.effect("a demo balance refuses to go below zero", () =>
       Effect.gen(function*() {
         const sessions = yield* GameSessionRepo

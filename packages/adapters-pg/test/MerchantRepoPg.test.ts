@@ -25,6 +25,16 @@ describe("MerchantRepoPg", () => {
         assert.strictEqual(found.currency, "ETB")
       }))
 
+    it.effect("finds the merchants of a batch in one read, as findById finds each, leaving out unknown ids", () =>
+      Effect.gen(function*() {
+        const repo = yield* MerchantRepo
+        const a = yield* repo.create(newMerchant("batch-a@one.example"))
+        const b = yield* repo.create(newMerchant("batch-b@one.example"))
+        const found = yield* repo.findByIds([b.id, MerchantId.make(999_999), a.id])
+        assert.deepStrictEqual([...found].sort((x, y) => x.id - y.id), [yield* repo.findById(a.id), yield* repo.findById(b.id)])
+        assert.deepStrictEqual(yield* repo.findByIds([]), [])
+      }))
+
     it.effect("refuses an email that exists in another case with EmailTaken", () =>
       Effect.gen(function*() {
         const repo = yield* MerchantRepo

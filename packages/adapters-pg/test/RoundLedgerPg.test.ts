@@ -1,5 +1,5 @@
 import { assert, describe, layer } from "@effect/vitest"
-import type { GameSession } from "@gateway/domain/GameSession"
+import { type GameSession, SessionExpired } from "@gateway/domain/GameSession"
 import * as PayTable from "@gateway/domain/games/PayTable"
 import * as Money from "@gateway/domain/Money"
 import { RoundLedger } from "@gateway/domain/ports/RoundLedger"
@@ -46,7 +46,6 @@ const begin = (session: GameSession, stake = 1250n) =>
       gameId: session.gameId,
       stake,
       selection: JSON.stringify("odd"),
-      fairness: { serverSeedHash: "0".repeat(64), clientSeed: "client-1", nonce: 0 },
       debit
     })
     return { roundId, debit }
@@ -101,6 +100,38 @@ describe("RoundLedgerPg", () => {
         assert.deepStrictEqual(after.round, { status: "settled", outcome: "1 odd", payout_minor: payout })
         assert.deepStrictEqual(after.ledger.map((l) => l.amount_minor), [Money.maxStakeMinor, payout])
         assert.strictEqual(JSON.parse(after.outbox[0]?.body ?? "{}").data.amount, "89999999999999910.00")
+      }))
+
+    it.effect("begin takes the session's next nonce with the round, in one step; an ended session writes nothing", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient
+        const { session } = yield* openSession()
+        const seedOfRound = (roundId: string) =>
+          sql<{ readonly nonce: number; readonly client_seed: string; readonly server_seed_hash: string }>`
+            SELECT nonce::int AS nonce, client_seed, server_seed_hash FROM rounds WHERE id = ${roundId}`
+        const first = yield* begin(session)
+        const second = yield* begin(session)
+        const [stored] = yield* sql<{ readonly server_seed_hash: string; readonly client_seed: string }>`
+          SELECT server_seed_hash, client_seed FROM game_sessions WHERE id = ${session.id}`
+        assert.deepStrictEqual([...(yield* seedOfRound(first.roundId)), ...(yield* seedOfRound(second.roundId))], [
+          { nonce: 0, client_seed: stored?.client_seed ?? "", server_seed_hash: stored?.server_seed_hash ?? "" },
+          { nonce: 1, client_seed: stored?.client_seed ?? "", server_seed_hash: stored?.server_seed_hash ?? "" }
+        ])
+
+        yield* sql`UPDATE game_sessions SET expires_at = now() - interval '1 second' WHERE id = ${session.id}`
+        const roundId = randomUUID()
+        const ended = yield* Effect.flip((yield* RoundLedger).begin({
+          roundId,
+          sessionId: session.id,
+          gameId: session.gameId,
+          stake: 100n,
+          selection: JSON.stringify("odd"),
+          debit: transaction(session, "transaction.debit", roundId, 100n)
+        }))
+        assert.instanceOf(ended, SessionExpired)
+        assert.deepStrictEqual(yield* seedOfRound(roundId), [])
+        const [after] = yield* sql<{ readonly nonce: number }>`SELECT nonce::int AS nonce FROM game_sessions WHERE id = ${session.id}`
+        assert.strictEqual(after?.nonce, 2)
       }))
 
     it.effect("settle is one transaction: a failure in the middle or at the end leaves nothing", () =>

@@ -120,7 +120,6 @@ export const realRound = (
       gameId: session.gameId,
       stake,
       selection: JSON.stringify("odd"),
-      fairness: { serverSeedHash: "0".repeat(64), clientSeed: "c", nonce: 0 },
       debit
     })
     const credit = transaction(session, "transaction.credit", roundId, payout, debit.transactionId)

@@ -43,8 +43,7 @@ describe("a retired game (CONTRACT §6)", () => {
         D.operatorDetails([], D.player("ETB")),
         D.sequentialIds,
         D.jsonVerifier,
-        D.sessionRepo,
-        D.ledger(log),
+        D.ledger(log).pipe(Layer.provideMerge(D.sessionRepo)),
         D.wallet,
         D.gameCatalog([D.oddEven, megaTen]),
         D.fixedDraw(7)

@@ -26,8 +26,7 @@ const world = (log: LedgerLog, draw = 7) =>
     D.operatorDetails([], D.player("ETB")),
     D.sequentialIds,
     jsonVerifier,
-    sessionRepo,
-    ledger(log),
+        ledger(log).pipe(Layer.provideMerge(sessionRepo)),
     wallet,
     D.gameCatalog([D.oddEven]),
     fixedDraw(draw)

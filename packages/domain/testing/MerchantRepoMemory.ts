@@ -68,6 +68,14 @@ export const makeMerchantRepo = (
         return Effect.succeed(merchant)
       }),
     findById,
+    findByIds: (ids) =>
+      Effect.sync(() => {
+        reads++
+        return ids.flatMap((id) => {
+          const found = store.get(id)
+          return found === undefined ? [] : [found]
+        })
+      }),
     list: (query) =>
       Effect.sync(() => {
         const found = [...store.values()].filter(matches(query)).sort((a, b) => b.id - a.id)

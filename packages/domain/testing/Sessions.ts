@@ -73,6 +73,10 @@ export const sessionRepo = Layer.sync(GameSessionRepo, () => {
       const session = sessions.get(token)
       return session === undefined ? Effect.fail(new SessionExpired()) : Effect.succeed(session)
     },
+    recall: (token) => {
+      const session = sessions.get(token)
+      return session === undefined ? Effect.fail(new SessionExpired()) : Effect.succeed(session)
+    },
     identify: (token) => {
       const session = sessions.get(token)
       return session === undefined ? Effect.fail(new SessionExpired()) : Effect.succeed(session)
@@ -107,10 +111,18 @@ export const sessionRepo = Layer.sync(GameSessionRepo, () => {
   })
 })
 
-/** A ledger that records what it is told; amounts outside `bigint` are defects, as in PostgreSQL. */
+/**
+ * A ledger that records what it is told, taking each round's nonce from the
+ * sessions' repository (give it {@link sessionRepo}); amounts outside
+ * `bigint` are defects, as in PostgreSQL.
+ */
 export const ledger = (log: LedgerLog) =>
-  Layer.succeed(RoundLedger, RoundLedger.of({
-    begin: (round) => int8(round.stake).pipe(Effect.andThen(Effect.sync(() => void log.begun.push(round.roundId)))),
+  Layer.effect(RoundLedger, Effect.map(Effect.service(GameSessionRepo), (sessions) => RoundLedger.of({
+    begin: (round) =>
+      int8(round.stake).pipe(
+        Effect.andThen(sessions.nextSeed(round.sessionId)),
+        Effect.tap(() => Effect.sync(() => void log.begun.push(round.roundId)))
+      ),
     settle: (roundId, _outcome, payout, credit) =>
       int8(payout, credit.amount.minor).pipe(Effect.andThen(Effect.sync(() => void log.settled.push({ roundId, credit })))),
     refuse: (roundId) => Effect.sync(() => void log.refused.push(roundId)),
@@ -118,4 +130,4 @@ export const ledger = (log: LedgerLog) =>
       int8(refund.amount.minor).pipe(Effect.andThen(Effect.sync(() => void log.failed.push({ roundId, refund })))),
     find: (_sessionId, roundId) => Effect.fail(new RoundNotFound({ roundId })),
     history: () => Effect.succeed({ rounds: [], total: 0 })
-  }))
+  })))

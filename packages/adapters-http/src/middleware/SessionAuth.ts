@@ -15,15 +15,16 @@ export const layer: Layer.Layer<SessionAuth, never, RateLimiter> = Layer.effect(
   SessionAuth,
   Effect.map(RateLimiter, (limiter) =>
     SessionAuth.of({
-      sessionBearer: (httpEffect, { credential }) => {
-        const token = Redacted.value(credential).trim()
-        return token === ""
+      sessionBearer: (httpEffect, { credential }) =>
+        Redacted.value(credential).trim() === ""
           ? Effect.fail(Problem.make("UNAUTHORIZED", "missing session token (Authorization: Bearer <sessionToken>)"))
-          : limiter.take(`session:${hash("sha256", token, "base64url").slice(0, 22)}`, "session").pipe(
-            Effect.mapError(Problem.fromDomain),
-            Effect.andThen(Effect.provideService(httpEffect, SessionToken, credential))
-          )
-      }
+          : Effect.andThen(charge(limiter, credential), Effect.provideService(httpEffect, SessionToken, credential))
     })
   )
 )
+
+/** Charges a session token's own rate-limit bucket (keyed by a digest of the token, never the token). */
+export const charge = (limiter: RateLimiter["Service"], credential: Redacted.Redacted<string>) =>
+  limiter.take(`session:${hash("sha256", Redacted.value(credential).trim(), "base64url").slice(0, 22)}`, "session").pipe(
+    Effect.mapError(Problem.fromDomain)
+  )

@@ -39,6 +39,37 @@ export const book = (sql: SqlClient, roundId: string, kind: "debit" | "credit" |
     VALUES (${roundId}, ${transactionId}, ${kind}, ${amountMinor}, ${currency})`
 
 /**
+ * Settles a `debiting` round in one statement, so in one transaction and one
+ * round trip: the round closed with its outcome and payout, its debit and
+ * credit appended to the ledger (in that order) and the credit queued. A
+ * round no longer `debiting` matches nothing and the statement writes
+ * nothing: no row is returned.
+ */
+export const settleRound = (
+  sql: SqlClient,
+  roundId: string,
+  outcome: string,
+  payout: bigint,
+  credit: WalletTransaction,
+  message: Outbox.OutboxMessage
+) =>
+  sql<{ readonly id: string }>`
+    WITH closed AS (
+      UPDATE rounds SET status = 'settled', outcome = ${outcome}, payout_minor = ${payout}, updated_at = now()
+      WHERE id = ${roundId} AND status = 'debiting'
+      RETURNING id, stake_minor, debit_id
+    ), booked AS (
+      INSERT INTO ledger_entries (round_id, transaction_id, kind, amount_minor, currency)
+      SELECT id, debit_id, 'debit', stake_minor, ${credit.amount.currency} FROM closed
+      UNION ALL
+      SELECT id, ${credit.transactionId}, 'credit', ${credit.amount.minor}, ${credit.amount.currency} FROM closed
+    ), queued AS (
+      INSERT INTO webhook_deliveries (id, merchant_id, type, body)
+      SELECT ${message.id}, ${message.merchantId}, ${message.type}, ${message.body} FROM closed
+    )
+    SELECT id::text AS id FROM closed`
+
+/**
  * Fails a locked `debiting` round: the refund in the ledger and queued, in
  * the caller's transaction.
  */

@@ -45,10 +45,20 @@ export class GameSessionRepo extends Context.Service<GameSessionRepo, {
   release(jti: string): Effect.Effect<void>
   /** The live session of a token, its idle expiry pushed forward; unknown or expired → SessionExpired. */
   authenticate(sessionToken: string): Effect.Effect<GameSession, SessionExpired>
+  /**
+   * The session of a token for a round: what never changes about it (merchant, player, game, currency, mode,
+   * lobby), from memory when this instance has seen the token before, else as `authenticate` finds it. Whether
+   * the session is still live is not known from this: {@link nextSeed} checks it when the round takes its nonce.
+   */
+  recall(sessionToken: string): Effect.Effect<GameSession, SessionExpired>
   /** The session of a token even once it has ended (to read its rounds); unknown → SessionExpired. */
   identify(sessionToken: string): Effect.Effect<GameSession, SessionExpired>
-  /** The seeds of the session's next round, its nonce taken atomically (the next round gets the next one). */
-  nextSeed(sessionId: string): Effect.Effect<RoundSeed>
+  /**
+   * The seeds of the session's next round, its nonce taken atomically (the next round gets the next one), and
+   * its idle expiry pushed forward; a session that has ended (expired, or ended by the operator) → SessionExpired,
+   * and no nonce is taken.
+   */
+  nextSeed(sessionId: string): Effect.Effect<RoundSeed, SessionExpired>
   /** Reveals the current server seed and starts `next` at nonce 0, atomically with respect to `nextSeed`. */
   rotate(sessionId: string, next: SessionSeed): Effect.Effect<SeedRotated>
   /** A demo session's virtual balance. */

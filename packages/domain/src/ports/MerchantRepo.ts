@@ -40,6 +40,8 @@ export class MerchantRepo extends Context.Service<MerchantRepo, {
   /** Stores a merchant with empty settings; an e-mail that exists (any case) fails with EmailTaken. */
   create(merchant: NewMerchant): Effect.Effect<Merchant, EmailTaken>
   findById(id: MerchantId): Effect.Effect<Merchant, MerchantNotFound>
+  /** The merchants of `ids` that exist, in one read (the delivery worker's batch of messages). */
+  findByIds(ids: ReadonlyArray<MerchantId>): Effect.Effect<ReadonlyArray<Merchant>>
   /** A page of merchants, newest first (by id), matching the query, and how many match in all. */
   list(query: MerchantQuery): Effect.Effect<{ readonly merchants: ReadonlyArray<Merchant>; readonly total: number }>
   secrets(id: MerchantId): Effect.Effect<MerchantSecrets, MerchantNotFound>

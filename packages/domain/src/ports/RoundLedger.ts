@@ -1,6 +1,7 @@
 import type { Effect } from "effect"
 import { Context } from "effect"
-import type { Fairness } from "../Fairness.ts"
+import type { RoundSeed } from "../Fairness.ts"
+import type { SessionExpired } from "../GameSession.ts"
 import type { PageRequest } from "../Paging.ts"
 import type { RoundNotFound, RoundView } from "../Round.ts"
 import type { WalletTransaction } from "../Wallet.ts"
@@ -13,8 +14,6 @@ export interface PendingRound {
   readonly stake: bigint
   /** The selection as JSON text. */
   readonly selection: string
-  /** The committed seed hash, client seed and nonce the round draws from. */
-  readonly fairness: Fairness
   /** The debit that will be sent; recorded before it is sent, so a crash can be repaired by a refund. */
   readonly debit: WalletTransaction
 }
@@ -25,8 +24,12 @@ export interface PendingRound {
  * same database transaction as the ledger rows that cause it.
  */
 export class RoundLedger extends Context.Service<RoundLedger, {
-  /** Records the round as `debiting` with its debit, before the debit is sent. */
-  begin(round: PendingRound): Effect.Effect<void>
+  /**
+   * Takes the session's next nonce and records the round as `debiting` with its debit and the seeds it draws
+   * from, in one step, before the debit is sent: the seeds. A session that has ended (expired, or ended by the
+   * operator) → SessionExpired, and nothing is taken or written.
+   */
+  begin(round: PendingRound): Effect.Effect<RoundSeed, SessionExpired>
   /**
    * The debit was accepted: ledger debit + credit, the round settled with its outcome (JSON text), the credit
    * queued — one transaction.

@@ -120,7 +120,9 @@ export const playRound = Effect.fn("playRound")(function*(
   GameSessionRepo | MerchantRepo | GameCatalog | FairRandom | WalletClient | RoundLedger | Ids
 > {
   const sessions = yield* GameSessionRepo
-  const session = yield* sessions.authenticate(sessionToken)
+  // From memory when seen before: taking the round's nonce (nextSeed, or begin for real money), before anything is
+  // stored or any money moves, checks that it is still live.
+  const session = yield* sessions.recall(sessionToken)
   const merchant = yield* (yield* MerchantRepo).findById(session.merchantId)
   if (merchant.accountStatus !== "active") {
     return yield* new Forbidden({ detail: `merchant account is ${merchant.accountStatus}` })
@@ -153,8 +155,6 @@ export const playRound = Effect.fn("playRound")(function*(
   }
 
   if (webhookUrlFor(merchant.MerchantSettings, "transaction.debit") === undefined) return yield* new WebhookUrlNotSet()
-  const seed = yield* sessions.nextSeed(session.id)
-  const fairness = commitmentOf(seed)
   const transaction = (type: WalletTransaction["type"], transactionId: string, amount: bigint, roundClosed: boolean,
     refTransactionId?: string): WalletTransaction => ({
     type,
@@ -172,7 +172,7 @@ export const playRound = Effect.fn("playRound")(function*(
   const ledger = yield* RoundLedger
   const wallet = yield* WalletClient
   const booked = Effect.gen(function*() {
-    yield* ledger.begin({ roundId, sessionId: session.id, gameId, stake, selection: selectionJson, fairness, debit })
+    const seed = yield* ledger.begin({ roundId, sessionId: session.id, gameId, stake, selection: selectionJson, debit })
     const accepted = yield* wallet.debit(merchant, debit).pipe(
       Effect.tapError((error) =>
         error._tag === "BetRefused"
@@ -192,10 +192,10 @@ export const playRound = Effect.fn("playRound")(function*(
       decided.payout,
       transaction("transaction.credit", creditId, decided.payout, true, debit.transactionId)
     )
-    return { accepted, decided }
+    return { accepted, decided, fairness: commitmentOf(seed) }
   })
   /* Once begun, a round is carried to its end even if the player's connection drops meanwhile. */
-  const { accepted, decided } = yield* Effect.uninterruptible(booked)
+  const { accepted, decided, fairness } = yield* Effect.uninterruptible(booked)
   /* The operator's balance after the debit plus the payout, exactly, even when negative (a credit line) or finer than the currency. */
   const balance = Money.addToBalance(accepted.balance, decided.payout, session.currency) ?? accepted.balance
   return new RoundResult({

@@ -1,0 +1,60 @@
+/**
+ * Paired A/B of two gateway builds (`node bench/ab.ts <dirA> <dirB>`): each
+ * directory a copy of `apps/server/dist` made inside the repository (so the
+ * bundle finds node_modules), e.g. `node apps/server/build.ts && cp -r
+ * apps/server/dist .ab/distB`. Both run on one fresh database and take real
+ * rounds at the same time (AB_CONN connections each, default 8; AB_RUNS runs
+ * of 5 s, default 4), so a machine shared with other work slows both alike:
+ * the ratio of their CPU per round is what to read (bench/README.md, "The bet
+ * path"). Environment: DATABASE_URL, else an embedded PostgreSQL.
+ */
+import { Effect, Redacted, Scope } from "effect"
+import { spawn } from "node:child_process"
+import * as PgTest from "@gateway/adapters-pg/testing"
+import { startLine, freePort } from "../apps/server/testing/Gateway.ts"
+import { measure, type Load } from "./autocannon.ts"
+import { killAll, startHelper, track } from "./children.ts"
+import { createMerchant, gatewayEnv, startGateway } from "./gateways.ts"
+import { closeOrDrop, seed } from "./seed.ts"
+import { openSessions, rotation } from "./sessions.ts"
+
+const [distA, distB] = process.argv.slice(2)
+const scope = Effect.runSync(Scope.make())
+const url = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedDatabaseUrl)))
+try {
+  const operator = await startHelper("operator.ts", {})
+  const env = gatewayEnv(url)
+  const first = await startGateway(env)
+  const merchant = await createMerchant(first)
+  const seeded = await seed(url, { first: merchant.id, merchants: 1000, games: 100, operatorUrl: operator.url })
+  const tokens = { A: await openSessions(first.url, seeded.fastKeys, 400, "real"), B: await openSessions(first.url, seeded.fastKeys, 400, "real") }
+  await first.stop()
+  const start = async (dist: string) => {
+    const port = await freePort()
+    const line = startLine()
+    const child = track(spawn(process.execPath, [...line.flags, `${dist}/main.mjs`], {
+      env: { ...line.env, PATH: process.env["PATH"] ?? "", PORT: String(port), HOST: "127.0.0.1", ...env }, stdio: ["ignore", "pipe", "pipe"]
+    }))
+    const u = `http://127.0.0.1:${port}`
+    for (let i = 0; i < 300; i++) { try { if ((await fetch(`${u}/health`)).ok) break } catch {} await new Promise((r) => setTimeout(r, 100)) }
+    return { url: u, pid: child.pid ?? 0 }
+  }
+  const A = await start(distA ?? ""), B = await start(distB ?? "")
+  const bets = (t: ReadonlyArray<string>): Load => {
+    const s = rotation(t, Number.POSITIVE_INFINITY)
+    return { method: "POST", next: () => ({ path: "/api/v1.1/game-api/rounds", headers: { "content-type": "application/json", authorization: `Bearer ${s()}` }, body: "{\"stake\":\"1.00\",\"selection\":\"odd\"}" }) }
+  }
+  const la = bets(tokens.A), lb = bets(tokens.B)
+  await Promise.all([measure(A, la, 8, 3), measure(B, lb, 8, 3)])
+  const ratios: Array<number> = []
+  for (let i = 0; i < Number(process.env["AB_RUNS"] ?? 4); i++) {
+    const [a, b] = await Promise.all([measure(A, la, Number(process.env["AB_CONN"] ?? 8), 5), measure(B, lb, Number(process.env["AB_CONN"] ?? 8), 5)])
+    ratios.push(b.cpuMsPerRequest / a.cpuMsPerRequest)
+    console.log(`A ${a.rps.toFixed(0)}/s ${a.cpuMsPerRequest.toFixed(3)} ms  B ${b.rps.toFixed(0)}/s ${b.cpuMsPerRequest.toFixed(3)} ms  B/A ${(b.cpuMsPerRequest / a.cpuMsPerRequest).toFixed(3)} non2xx ${a.non2xx}/${b.non2xx}`)
+  }
+  console.log("median B/A CPU", ratios.sort()[Math.floor(ratios.length / 2)]?.toFixed(3))
+} finally {
+  killAll()
+  await closeOrDrop(scope, url)
+}
+process.exit(0)

@@ -1,0 +1,204 @@
+/**
+ * `npm run bench:bet`: the bet path. `POST /api/v1.1/game-api/rounds` of
+ * odd-even in real mode on the gateway against the plain implementation of
+ * the same work (baseline-bet.ts), same run, same database, same wallet stub
+ * (answering at once, then after 20 ms), at 1/16/64 connections over 512
+ * sessions a server (256 with the slow wallet); then what a round costs the
+ * database (bet-db.ts), two gateways against one with the slow wallet, and
+ * last the check that every answered bet was debited once and credited once.
+ * See bench/README.md, "The bet path". Environment: DATABASE_URL (else an
+ * embedded PostgreSQL), BENCH_SECONDS (3), BENCH_QUICK=1, BENCH_CONNECTIONS,
+ * GATEWAY_NODE_OPTIONS.
+ */
+import { Effect, Redacted, Scope } from "effect"
+import { availableParallelism, cpus, loadavg } from "node:os"
+import * as PgTest from "@gateway/adapters-pg/testing"
+import { fire, measure, type Load, type Run, type Target } from "./autocannon.ts"
+import { dbCost, type DbCost, settledOnce, type SettledCheck } from "./bet-db.ts"
+import { renderBet, type BetRow, type TwoRow } from "./bet-report.ts"
+import { guard, killAll, startHelper } from "./children.ts"
+import { createMerchant, gatewayEnv, loggedKinds, startGateway, supervise } from "./gateways.ts"
+import { memoryWatch } from "./proc.ts"
+import { startToReady } from "./ready.ts"
+import { publish } from "./report.ts"
+import { closeOrDrop, seed, type SeededKey, serverVersion } from "./seed.ts"
+import { openSessions, rotation } from "./sessions.ts"
+
+const quick = process.env["BENCH_QUICK"] === "1"
+const seconds = Number(process.env["BENCH_SECONDS"] ?? (quick ? 2 : 3))
+const levels = process.env["BENCH_CONNECTIONS"]?.split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0) ??
+  (quick ? [16] : [1, 16, 64])
+const pairs = quick ? 1 : 3
+/** BENCH_ONLY=gateway: the gateway's rounds with the wallet at once only (for profiling and A/B of its CPU per round). */
+const gatewayOnly = process.env["BENCH_ONLY"] === "gateway"
+const sessionsPerServer = 512
+const began = performance.now()
+const loadAtStart = loadavg()[0] ?? 0
+const log = (line: string) => console.log(`[${((performance.now() - began) / 1000).toFixed(0)} s] ${line}`)
+const brief = (run: Run) =>
+  `${run.rps.toFixed(0)}/s, p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms, CPU ${run.cpuMsPerRequest.toFixed(3)} ms` +
+  (run.non2xx + run.errors > 0 ? `, non-2xx ${run.non2xx} ${JSON.stringify(run.statuses)}, errors ${run.errors}` : "")
+const notes: Array<string> = []
+const memory = memoryWatch()
+
+/** The round ids each server answered 2xx, for the check at the end. */
+const answered = { gateway: new Set<string>(), plain: new Set<string>() }
+const roundIdOf = /"roundId":"([^"]+)"/
+
+/** A real round of odd-even for the next session of `tokens`, its answered round id kept. */
+const bets = (tokens: ReadonlyArray<string>, who: keyof typeof answered): Load => {
+  const session = rotation(tokens, Number.POSITIVE_INFINITY)
+  return {
+    method: "POST",
+    next: () => ({
+      path: "/api/v1.1/game-api/rounds",
+      headers: { "content-type": "application/json", authorization: `Bearer ${session()}` },
+      body: "{\"stake\":\"1.00\",\"selection\":\"odd\"}"
+    }),
+    answered: (status, body) => {
+      const id = status >= 200 && status < 300 ? roundIdOf.exec(body)?.[1] : undefined
+      if (id !== undefined) answered[who].add(id)
+    }
+  }
+}
+
+const main = async (scope: Scope.Scope) => {
+  const databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedDatabaseUrl)))
+  benchDatabase = databaseUrl
+  const database = `PostgreSQL ${await serverVersion(databaseUrl)}, ${
+    process.env["DATABASE_URL"] ? "the server at DATABASE_URL" : "embedded (throw-away)"
+  }, a fresh database`
+  const operator = await startHelper("operator.ts", {})
+  const env = gatewayEnv(databaseUrl)
+  log("migrating, creating the first merchant, seeding 1,000 merchants")
+  const first = await startGateway(env)
+  const merchant = await createMerchant(first)
+  await first.stop()
+  const seeded = await seed(databaseUrl, { first: merchant.id, merchants: 1000, games: 1000, operatorUrl: operator.url })
+  const ready = await startToReady(env)
+  // Sessions are opened through a gateway of their own: the measured one starts after, its profile (with
+  // GATEWAY_NODE_OPTIONS=--cpu-prof) and its memory are of rounds only.
+  log("opening real sessions through launch URLs")
+  const opener = await startGateway(env)
+  const slowKey = seeded.slowKeys.filter((key) => key.merchantId === seeded.slowWalletMerchant)
+  const open = (keys: ReadonlyArray<SeededKey>, count: number) => openSessions(opener.url, keys, count, "real")
+  const sessions = {
+    gateway: { fast: await open(seeded.fastKeys, sessionsPerServer), slow: await open(slowKey, sessionsPerServer / 2) },
+    plain: { fast: await open(seeded.fastKeys, sessionsPerServer), slow: await open(slowKey, sessionsPerServer / 2) }
+  }
+  await opener.stop()
+  const supervised = await supervise(env, (instance) => memory.watch("gateway", instance.pid))
+  const gateway = supervised.current()
+  const baseline = await startHelper("baseline.ts", {
+    DATABASE_URL: databaseUrl,
+    DATA_ENCRYPTION_KEY: env["DATA_ENCRYPTION_KEY"] ?? "",
+    PUBLIC_BASE_URL: env["PUBLIC_BASE_URL"] ?? ""
+  })
+  memory.watch("baseline", baseline.pid)
+  const loads = {
+    gateway: { fast: bets(sessions.gateway.fast, "gateway"), slow: bets(sessions.gateway.slow, "gateway") },
+    plain: { fast: bets(sessions.plain.fast, "plain"), slow: bets(sessions.plain.slow, "plain") }
+  }
+  const targets: Record<keyof typeof answered, Target> = { gateway, plain: baseline }
+
+  if (gatewayOnly) {
+    await measure(gateway, loads.gateway.fast, 16, 2)
+    for (let i = 0; i < pairs + 2; i++) {
+      for (const connections of levels) log(`gateway @${connections}: ${brief(await measure(gateway, loads.gateway.fast, connections, seconds))}`)
+    }
+    const cost = await dbCost(databaseUrl, () => fire(gateway, loads.gateway.fast, 16, 0, 2000), 2000, gateway.pid)
+    log(`database per round: ${JSON.stringify(cost)}`)
+    await supervised.current().stop()
+    return "gateway only\n"
+  }
+  log("warming up both servers: 3 s each at 16 connections, unmeasured")
+  for (const who of ["gateway", "plain"] as const) {
+    await measure(targets[who], loads[who].fast, 16, 2)
+    await measure(targets[who], loads[who].slow, 16, 2)
+  }
+
+  const rows: Array<BetRow> = []
+  for (const wallet of ["fast", "slow"] as const) {
+    for (const connections of levels) {
+      const runs: Array<{ gateway: Run; plain: Run }> = []
+      for (let i = 1; i <= pairs; i++) {
+        const onGateway = await measure(gateway, loads.gateway[wallet], connections, seconds)
+        const onPlain = await measure(baseline, loads.plain[wallet], connections, seconds)
+        log(`wallet ${wallet} @${connections} (pair ${i}) gateway: ${brief(onGateway)}; plain: ${brief(onPlain)}`)
+        runs.push({ gateway: onGateway, plain: onPlain })
+      }
+      rows.push({ wallet, connections, pairs: runs })
+    }
+  }
+
+  log("what a round costs the database: 3,000 rounds at 16 connections, each server alone")
+  const cost: Record<keyof typeof answered, DbCost> = {
+    gateway: await dbCost(databaseUrl, () => fire(gateway, loads.gateway.fast, 16, 0, 3000), 3000, gateway.pid),
+    plain: await dbCost(databaseUrl, () => fire(baseline, loads.plain.fast, 16, 0, 3000), 3000, baseline.pid)
+  }
+
+  log("two gateways on one database, the wallet answering after 20 ms")
+  const second = await startGateway(env)
+  memory.watch("gateway #2", second.pid)
+  const halves = [sessions.gateway.slow.filter((_, i) => i % 2 === 0), sessions.gateway.slow.filter((_, i) => i % 2 === 1)]
+  const two: Array<TwoRow> = []
+  for (const connections of levels.filter((c) => c > 1)) {
+    const loadsOfTwo = halves.map((half) => bets(half, "gateway"))
+    await measure(second, loadsOfTwo[1] ?? loads.gateway.slow, connections, 1)
+    const one = await measure(gateway, loads.gateway.slow, connections, seconds)
+    const both = await Promise.all([
+      measure(gateway, loadsOfTwo[0] ?? loads.gateway.slow, connections, seconds),
+      measure(second, loadsOfTwo[1] ?? loads.gateway.slow, connections, seconds)
+    ])
+    log(`@${connections} each: one ${brief(one)}; two ${both.map(brief).join(" + ")}`)
+    two.push({ connections, one, two: both })
+  }
+  memory.final("gateway #2")
+  await second.stop()
+
+  log("checking that every answered bet was debited once and credited once")
+  const check: Record<keyof typeof answered, SettledCheck> = {
+    gateway: await settledOnce(databaseUrl, operator.url, "gateway", answered.gateway),
+    plain: await settledOnce(databaseUrl, operator.url, "plain", answered.plain)
+  }
+  for (const { kind, count } of loggedKinds(supervised.current()).slice(0, 5)) notes.push(`the gateway logged ${count}× ${kind}`)
+  memory.final("gateway")
+  memory.final("baseline")
+  await Promise.all([supervised.current().stop(), baseline.stop(), operator.stop()])
+  return renderBet({
+    facts: [
+      ["date", new Date().toISOString()],
+      ["node", process.version],
+      ["machine", `${availableParallelism()} cores (${cpus()[0]?.model ?? "?"}), shared by the load generator, both servers, PostgreSQL and the stub`],
+      ["load average (1 min)", `${loadAtStart.toFixed(2)} when the bench started`],
+      ["database", database],
+      ["runs", `${seconds} s each after a 1 s warm-up, at ${levels.join(", ")} connections; ${pairs} pair(s) (gateway, then plain) in turn, the row is the pair of the median ratio`],
+      ["sessions", `${sessionsPerServer} real sessions a server with the wallet at once, ${sessionsPerServer / 2} with the wallet after 20 ms, rotated per request`],
+      ["gateway start to /ready", `${ready.toFixed(0)} ms`]
+    ],
+    rows,
+    cost,
+    two,
+    check,
+    memory: { gateway: memory.peak("gateway"), plain: memory.peak("baseline"), second: memory.peak("gateway #2") },
+    notes
+  })
+}
+
+let benchDatabase: string | undefined
+const disarm = guard(Number(process.env["BENCH_TIMEOUT_SECONDS"] ?? 900) * 1000)
+const scope = Effect.runSync(Scope.make())
+let exitCode = 0
+try {
+  const report = await main(scope)
+  publish(`-bet${quick ? "-quick" : ""}`, `${report}\nTotal bench time: ${((performance.now() - began) / 1000).toFixed(0)} s.\n`)
+} catch (error) {
+  console.error("bench failed:", error)
+  exitCode = 1
+} finally {
+  memory.close()
+  killAll()
+  await closeOrDrop(scope, benchDatabase)
+  disarm()
+}
+process.exit(exitCode)
