@@ -23,7 +23,7 @@ import type { SqlError } from "effect/sql/SqlError"
 import { ReportsDatabase } from "./db/Database.ts"
 import * as ReportBudget from "./db/ReportBudget.ts"
 import { groupKeys, summaryBatch, summaryPageStatement, sumsStatement } from "./db/SummarySql.ts"
-import { exportRow } from "./db/ExportRows.ts"
+import { exportGroup, exportRow } from "./db/ExportRows.ts"
 import { isUuid } from "./db/Uuid.ts"
 
 export { groupKeys, summaryBatch, summaryPageStatement, sumsStatement }
@@ -339,10 +339,10 @@ export const make = (options: ReportsOptions = {}) => Effect.gen(function*() {
         yield* connection.executeRaw(`DECLARE summary_groups NO SCROLL CURSOR FOR ${text}`, params)
         return Stream.paginate<boolean, SummaryGroup, ReportTimedOut>(true, (first) =>
           paced(first, connection.execute(`FETCH ${summaryBatch} FROM summary_groups`, [], undefined)).pipe(
-            Effect.flatMap(decodeSums),
+            Effect.map((rows) => rows.map(exportGroup)),
             Effect.map((groups) => [groups, groups.length < summaryBatch ? Option.none() : Option.some(false)] as const),
             timedOut
-          ))
+          )).pipe(Stream.rechunk(viewSlice))
       }).pipe(timedOut))
     )
 

@@ -61,3 +61,25 @@ export const exportRow = (row: Record<string, unknown>): ExportRow => {
       : null
   }
 }
+
+/** One group of a summary export: its key, rounds and sums in minor units. */
+export interface ExportGroup {
+  readonly key: string
+  readonly rounds: number
+  readonly bets: bigint
+  readonly wins: bigint
+  readonly refunds: bigint
+}
+
+const integer = /^-?\d+$/u
+const minor = (value: unknown) => typeof value === "string" && integer.test(value)
+
+/** A row of the summary's cursor (sums as `numeric` text) as an {@link ExportGroup}; another shape is a defect. */
+export const exportGroup = (row: Record<string, unknown>): ExportGroup => {
+  const { key, rounds, bets, wins, refunds } = row
+  if (
+    typeof key !== "string" || typeof rounds !== "number" || typeof bets !== "string" || !minor(bets) ||
+    typeof wins !== "string" || !minor(wins) || typeof refunds !== "string" || !minor(refunds)
+  ) throw new Error(`the summary's cursor returned a row of another shape (key ${String(key)})`)
+  return { key, rounds, bets: BigInt(bets), wins: BigInt(wins), refunds: BigInt(refunds) }
+}
