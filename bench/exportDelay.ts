@@ -3,7 +3,8 @@
  * gateway (the bundle, as `npm start` runs it, bench/eventLoopDelay.ts preloaded) on a throw-away database, one
  * merchant with EXPORT_ROUNDS (50,000) seeded rounds, then EXPORT_RUNS (2) times the month's rounds CSV and its
  * summary by player as CSV, one at a time, each with the gateway's event-loop delay (max, p99, p99.9) and CPU time
- * while it ran. `REPORTS_*` in the environment are passed to the gateway (REPORTS_EXPORT_PAUSE_MS=0: unpaced).
+ * while it ran. `REPORTS_*` in the environment are passed to the gateway (REPORTS_EXPORT_PAUSE_MS=0: unpaced);
+ * EXPORT_GATEWAY_OUTPUT=true prints what the gateway wrote (with GATEWAY_NODE_OPTIONS=--trace-gc, its collections).
  */
 import { Effect, Exit, Redacted, Scope } from "effect"
 import * as PgTest from "@gateway/adapters-pg/testing"
@@ -66,6 +67,7 @@ try {
   }
   await new Promise((r) => setTimeout(r, 1000))
   console.log("idle", JSON.stringify(await eld()))
+  if (process.env["EXPORT_GATEWAY_OUTPUT"] === "true") console.log(gw.output())
 } finally {
   await gw.stop("SIGTERM")
   await Effect.runPromise(Scope.close(scope, Exit.void)).catch(() => {})

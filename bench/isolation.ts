@@ -199,11 +199,11 @@ try {
       await new Promise((resolve) => setTimeout(resolve, 20))
       const line = /event-loop-delay (\{.*\})/.exec(gw.output().slice(before))?.[1]
       if (line !== undefined) {
-        const figures: { max: number; p99: number; p999: number; mean: number } = JSON.parse(line)
+        const figures: { max: number; p99: number; p999: number; mean: number; cpuMs: number } = JSON.parse(line)
         return figures
       }
     }
-    return { max: NaN, p99: NaN, p999: NaN, mean: NaN }
+    return { max: NaN, p99: NaN, p999: NaN, mean: NaN, cpuMs: NaN }
   }
   await betFor(3_000) // warm-up
   const load1 = () => loadavg()[0]?.toFixed(1) ?? "?"
@@ -239,7 +239,7 @@ try {
   const unloaded = summarise(aloneResults)
   const loaded = summarise(loadedResults)
   const loadLoaded = load1()
-  const delays = (list: typeof delaysAlone, key: "p99" | "max") => list.map((d) => d[key]).join(" / ")
+  const delays = (list: typeof delaysAlone, key: "p99" | "max" | "cpuMs") => list.map((d) => d[key]).join(" / ")
   const alive = gw.process.exitCode === null && (await fetch(`${gw.url}/health`)).status === 200
   console.log(`loaded: ${JSON.stringify(loaded)}; event-loop delay alone ${JSON.stringify(delaysAlone)}, loaded ${JSON.stringify(delaysLoaded)}; reports: ${JSON.stringify(reportStatuses)}; peak RSS ${peakRss} KiB; alive ${alive}`)
 
@@ -267,7 +267,8 @@ ${process.env["DATABASE_URL"] === undefined ? "embedded PostgreSQL" : "the local
 
 - The gateway's event-loop delay (how long a ready bet waits for the loop; \`monitorEventLoopDelay\`, ms, per
   window): alone p99 ${delays(delaysAlone, "p99")}, max ${delays(delaysAlone, "max")}; under A's reports p99
-  ${delays(delaysLoaded, "p99")}, max ${delays(delaysLoaded, "max")}.
+  ${delays(delaysLoaded, "p99")}, max ${delays(delaysLoaded, "max")}. The gateway's CPU time per turn: alone
+  ${delays(delaysAlone, "cpuMs")} ms, under A's reports ${delays(delaysLoaded, "cpuMs")} ms (of ${(windowMs / 1000).toFixed(0)} s each).
 - p99 under load / p99 alone: **${ratio.toFixed(2)}×** (target ≤ 2×): ${ratio <= 2 ? "held" : "NOT held"}.
 - A's reports answered: ${Object.entries(reportStatuses).map(([status, count]) => `${status}: ${count}`).join(", ")}
   (429 is REPORTS_BUSY, the budget refusing a report at once; 503 REPORT_TIMEOUT a query past its time-out).
