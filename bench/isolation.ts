@@ -11,6 +11,8 @@
  * 3. The same again while A's report load runs: ISOLATION_REPORTERS (12) loops of summaries by player, day and
  *    game over the month, `rounds?playerId=nope…` deep pages, and CSV exports of the month (rounds and summary).
  *    The gateway's resident memory is sampled every 250 ms. ISOLATION_NO_CSV=true leaves the two CSV exports out.
+ *    Steps 2 and 3 take turns, ISOLATION_WINDOWS (3) of each, so that a shared machine's changing load weighs on
+ *    both alike; the gateway's event-loop delay is read per turn (bench/eventLoopDelay.ts, preloaded).
  *
  * Writes bench/results/<date>-isolation.md and prints it. The target: B's p99 under load within 2× of its
  * unloaded p99, no 5xx, the process alive (its heap under its limit).
@@ -37,6 +39,7 @@ const players = env("ISOLATION_PLAYERS", 200_000)
 const bettors = env("ISOLATION_BETTORS", 8)
 const seconds = env("ISOLATION_SECONDS", 30)
 const reporters = env("ISOLATION_REPORTERS", 12)
+const windows = Math.max(1, env("ISOLATION_WINDOWS", 3))
 
 const percentile = (values: ReadonlyArray<number>, p: number) => {
   const sorted = [...values].sort((a, b) => a - b)
@@ -44,7 +47,10 @@ const percentile = (values: ReadonlyArray<number>, p: number) => {
 }
 const ms = (value: number) => `${value.toFixed(1)} ms`
 
-/** The report load: `reporters` loops over A's heaviest reports until `until`; prints `{status: count}` at the end. */
+/**
+ * The report load: `reporters` loops over A's heaviest reports until `until`, when what is still downloading is cut
+ * (`cut`); prints `{status: count}` at the end.
+ */
 const reportLoad = async (api: string, key: string, from: string, to: string, until: number) => {
   const range = `from=${from}&to=${to}`
   const urls = [
@@ -62,18 +68,25 @@ const reportLoad = async (api: string, key: string, from: string, to: string, un
     for (let n = i; Date.now() < until; n++) {
       const [url, accept] = chosen[n % chosen.length] ?? urls[0]
       try {
-        const answer = await fetch(url, { headers: { "sv-api-key": key, accept }, signal: AbortSignal.timeout(60_000) })
+        const signal = AbortSignal.any([AbortSignal.timeout(60_000), AbortSignal.timeout(Math.max(1, until - Date.now()))])
+        const answer = await fetch(url, { headers: { "sv-api-key": key, accept }, signal })
         const body = answer.body?.getReader()
         if (body !== undefined) for (;;) if ((await body.read()).done) break
         const label = `${answer.status}${accept === "text/csv" ? " csv" : ""}`
         statuses.set(label, (statuses.get(label) ?? 0) + 1)
         if (answer.status === 429) await new Promise((resolve) => setTimeout(resolve, 200))
       } catch (error) {
+        if (Date.now() >= until) {
+          statuses.set("cut", (statuses.get("cut") ?? 0) + 1)
+          continue
+        }
         statuses.set(`error ${String(error).slice(0, 40)}`, (statuses.get(`error ${String(error).slice(0, 40)}`) ?? 0) + 1)
       }
     }
   }))
-  process.stdout.write(`${JSON.stringify(Object.fromEntries(statuses))}\n`)
+  const used = process.resourceUsage()
+  const cpuMs = Math.round((used.userCPUTime + used.systemCPUTime) / 1000)
+  process.stdout.write(`${JSON.stringify({ statuses: Object.fromEntries(statuses), cpuMs })}\n`)
 }
 
 if (process.argv[2] === "--reports") {
@@ -104,6 +117,8 @@ try {
   databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedDatabaseUrl)))
   const operator = track(spawn(process.execPath, [join(import.meta.dirname, "operator.ts")], { stdio: ["pipe", "pipe", "inherit"] }))
   const operatorUrl = `http://127.0.0.1:${JSON.parse(await firstLine(operator)).port}`
+  // The gateway's event-loop delay, read per phase (bench/eventLoopDelay.ts)
+  process.env["GATEWAY_NODE_OPTIONS"] = `${process.env["GATEWAY_NODE_OPTIONS"] ?? ""} --import ${join(import.meta.dirname, "eventLoopDelay.ts")}`
   const gw = await spawnGateway({
     DATABASE_URL: databaseUrl,
     DATA_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
@@ -179,26 +194,58 @@ try {
     }
   }
 
+  const eventLoopDelay = async () => {
+    const before = gw.output().length
+    gw.process.kill("SIGUSR2")
+    for (let i = 0; i < 100; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      const line = /event-loop-delay (\{.*\})/.exec(gw.output().slice(before))?.[1]
+      if (line !== undefined) {
+        const figures: { max: number; p99: number; p999: number; mean: number; cpuMs: number } = JSON.parse(line)
+        return figures
+      }
+    }
+    return { max: NaN, p99: NaN, p999: NaN, mean: NaN, cpuMs: NaN }
+  }
   await betFor(3_000) // warm-up
   const load1 = () => loadavg()[0]?.toFixed(1) ?? "?"
   const loadBefore = load1()
-  const unloaded = summarise(await betFor(seconds * 1000))
-  const loadAlone = load1()
-  console.log(`unloaded: ${JSON.stringify(unloaded)}`)
-
+  // Alone and under A's reports in turns (ISOLATION_WINDOWS of each, ISOLATION_SECONDS in all for each), so that the
+  // load other work puts on a shared machine weighs on both alike: one 30 s run of each, minutes apart, moved the
+  // unloaded p99 between 86 and 495 ms.
+  const windowMs = (seconds * 1000) / windows
+  const aloneResults: Array<{ status: number; ms: number }> = []
+  const loadedResults: Array<{ status: number; ms: number }> = []
+  const delaysAlone: Array<Awaited<ReturnType<typeof eventLoopDelay>>> = []
+  const delaysLoaded: Array<Awaited<ReturnType<typeof eventLoopDelay>>> = []
+  const reportStatuses: Record<string, number> = {}
+  const loadCpuMs: Array<number> = []
   let peakRss = rssKiB(pid)
-  const sampler = setInterval(() => peakRss = Math.max(peakRss, rssKiB(pid)), 250)
-  const until = Date.now() + seconds * 1000
-  const load = track(spawn(process.execPath, [
-    import.meta.filename, "--reports", api, heavy.key, from.toISOString(), to.toISOString(), String(until)
-  ], { stdio: ["ignore", "pipe", "inherit"], env: process.env }))
-  const loadResult = firstLine(load)
-  const loaded = summarise(await betFor(seconds * 1000))
-  const reportStatuses = JSON.parse(await loadResult)
-  clearInterval(sampler)
+  await eventLoopDelay()
+  for (let w = 0; w < windows; w++) {
+    aloneResults.push(...await betFor(windowMs))
+    delaysAlone.push(await eventLoopDelay())
+    const sampler = setInterval(() => peakRss = Math.max(peakRss, rssKiB(pid)), 250)
+    const until = Date.now() + windowMs
+    const load = track(spawn(process.execPath, [
+      import.meta.filename, "--reports", api, heavy.key, from.toISOString(), to.toISOString(), String(until)
+    ], { stdio: ["ignore", "pipe", "inherit"], env: process.env }))
+    const loadResult = firstLine(load)
+    loadedResults.push(...await betFor(windowMs))
+    const { statuses, cpuMs }: { statuses: Record<string, number>; cpuMs: number } = JSON.parse(await loadResult)
+    loadCpuMs.push(cpuMs)
+    for (const [status, count] of Object.entries(statuses)) reportStatuses[status] = (reportStatuses[status] ?? 0) + count
+    clearInterval(sampler)
+    delaysLoaded.push(await eventLoopDelay())
+    await new Promise((resolve) => setTimeout(resolve, 500)) // the cut downloads' streams end in the gateway
+    await eventLoopDelay()
+  }
+  const unloaded = summarise(aloneResults)
+  const loaded = summarise(loadedResults)
   const loadLoaded = load1()
+  const delays = (list: typeof delaysAlone, key: "p99" | "max" | "cpuMs") => list.map((d) => d[key]).join(" / ")
   const alive = gw.process.exitCode === null && (await fetch(`${gw.url}/health`)).status === 200
-  console.log(`loaded: ${JSON.stringify(loaded)}; reports: ${JSON.stringify(reportStatuses)}; peak RSS ${peakRss} KiB; alive ${alive}`)
+  console.log(`loaded: ${JSON.stringify(loaded)}; event-loop delay alone ${JSON.stringify(delaysAlone)}, loaded ${JSON.stringify(delaysLoaded)}; reports: ${JSON.stringify(reportStatuses)}; peak RSS ${peakRss} KiB; alive ${alive}`)
 
   const ratio = loaded.p99 / unloaded.p99
   const held = ratio <= 2 && loaded.failed === 0 && alive
@@ -207,8 +254,8 @@ try {
 
 \`npm run bench:isolation\` (bench/isolation.ts). Merchant A: ${rounds.toLocaleString("en")} real rounds of
 ${players.toLocaleString("en")} players (127-character ids) over the last day. Merchant B: ${bettors} bettors, one
-real-money bet each at a time (\`POST game-api/rounds\`, the stub wallet answering at once), ${seconds} s alone, then
-${seconds} s while ${reporters} loops of A's reports run (summary by player page 7 / day / game over the month,
+real-money bet each at a time (\`POST game-api/rounds\`, the stub wallet answering at once), ${seconds} s alone and
+${seconds} s while ${reporters} loops of A's reports run, in ${windows} turns of each (what downloads at the end of a turn is cut) (summary by player page 7 / day / game over the month,
 \`rounds?playerId=nope…&page=100&limit=100\`, \`rounds?page=100&limit=100\`${
     process.env["ISOLATION_NO_CSV"] === "true" ? "; no CSV export (ISOLATION_NO_CSV)" : ", the month's rounds CSV and its summary by player as CSV"
   }). The gateway as \`npm start\` runs it (--max-old-space-size=128); budgets and time-outs: ${
@@ -222,20 +269,24 @@ ${process.env["DATABASE_URL"] === undefined ? "embedded PostgreSQL" : "the local
 | alone | ${unloaded.bets} | ${unloaded.failed} | ${ms(unloaded.p50)} | ${ms(unloaded.p99)} | ${ms(unloaded.max)} |
 | under A's reports | ${loaded.bets} | ${loaded.failed} | ${ms(loaded.p50)} | ${ms(loaded.p99)} | ${ms(loaded.max)} |
 
+- The gateway's event-loop delay (how long a ready bet waits for the loop; \`monitorEventLoopDelay\`, ms, per
+  window): alone p99 ${delays(delaysAlone, "p99")}, max ${delays(delaysAlone, "max")}; under A's reports p99
+  ${delays(delaysLoaded, "p99")}, max ${delays(delaysLoaded, "max")}. The gateway's CPU time per turn: alone
+  ${delays(delaysAlone, "cpuMs")} ms, under A's reports ${delays(delaysLoaded, "cpuMs")} ms (of ${(windowMs / 1000).toFixed(0)} s each); the report load's
+  own process (it reads every CSV as fast as it comes, on the same machine) ${loadCpuMs.join(" / ")} ms.
 - p99 under load / p99 alone: **${ratio.toFixed(2)}×** (target ≤ 2×): ${ratio <= 2 ? "held" : "NOT held"}.
 - A's reports answered: ${Object.entries(reportStatuses).map(([status, count]) => `${status}: ${count}`).join(", ")}
   (429 is REPORTS_BUSY, the budget refusing a report at once; 503 REPORT_TIMEOUT a query past its time-out).
 - The gateway's peak resident memory while the reports ran: ${(peakRss / 1024).toFixed(1)} MiB; the process
   ${alive ? "stayed up (no heap out-of-memory)" : "DIED"}.
-- The machine's 1-minute load average (other work shares it): ${loadBefore} before, ${loadAlone} after the bets
-  alone, ${loadLoaded} after the bets under load.
+- The machine's 1-minute load average (other work shares it): ${loadBefore} before, ${loadLoaded} after.
 - Verdict: ${held ? "every target holds" : "a target failed"}.
 `
   const file = join(import.meta.dirname, "results", `${date}-isolation${process.env["ISOLATION_LABEL"] ?? ""}.md`)
   writeFileSync(file, report)
   console.log(report)
   console.log(`written to ${file}`)
-  await gw.stop("SIGKILL")
+  await gw.stop(process.env["GATEWAY_NODE_OPTIONS"]?.includes("--cpu-prof") === true ? "SIGTERM" : "SIGKILL")
   operator.kill("SIGTERM")
   process.exitCode = held ? 0 : 1
 } finally {

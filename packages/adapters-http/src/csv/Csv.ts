@@ -1,4 +1,4 @@
-import { Stream } from "effect"
+import { Effect, Stream } from "effect"
 import { HttpServerResponse } from "effect/http"
 
 /** The media type of every CSV answer (RFC 4180, UTF-8, no byte-order mark). */
@@ -37,22 +37,31 @@ export const row = (cells: ReadonlyArray<Cell>): string => cells.map(cell).join(
 
 const encoder = new TextEncoder()
 
+/** Items formatted between two yields to the event loop: a slice of an export holds it for a few ms at most. */
+export const sliceSize = 100
+
 /**
  * A `200 text/csv` answer that downloads as `filename`: the header row at
- * once, then each chunk of `records` encoded as it is pulled. The body is
- * written as the client reads it (backpressure), so memory stays at one
- * chunk whatever the length; a client that goes away interrupts the stream.
+ * once, then the records of `records`, `sliceSize` items at a time, each
+ * slice encoded after a yield to the event loop so that other requests (bets)
+ * are served between slices. The body is written as the client reads it
+ * (backpressure), so memory stays at one chunk whatever the length; a client
+ * that goes away interrupts the stream. `toRecords` gives an item's records,
+ * each made by {@link row}.
  */
 export const response = <A, E>(
   filename: string,
   header: ReadonlyArray<string>,
   records: Stream.Stream<A, E>,
-  toRows: (item: A) => ReadonlyArray<ReadonlyArray<Cell>>
+  toRecords: (item: A) => string
 ): HttpServerResponse.HttpServerResponse =>
   HttpServerResponse.stream(
     Stream.concat(
       Stream.succeed(encoder.encode(row(header))),
-      Stream.mapArray(records, (items) => [encoder.encode(items.flatMap((item) => toRows(item).map(row)).join(""))])
+      Stream.mapEffect(
+        Stream.chunks(Stream.rechunk(records, sliceSize)),
+        (items) => Effect.as(Effect.yieldNow, encoder.encode(items.map(toRecords).join("")))
+      )
     ),
     { contentType, headers: { "content-disposition": `attachment; filename="${filename}"` } }
   )

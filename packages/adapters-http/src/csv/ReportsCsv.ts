@@ -21,8 +21,9 @@ const stamp = (date: Date) => date.toISOString().replace(/[-:]/g, "").replace(/\
 /** `rounds-20261101T000000Z-20261201T000000Z.csv`: made of the dates only, so nothing to escape. */
 const filename = (what: string, range: Report.ReportRange) => `${what}-${stamp(range.from)}-${stamp(range.to)}.csv`
 
-const roundRows = (round: Report.OperatorRound): ReadonlyArray<ReadonlyArray<Csv.Cell>> => {
-  const fields: ReadonlyArray<Csv.Cell> = [
+// The round's cells are quoted and guarded once and repeated on each of its transactions' records.
+const roundRecords = (round: Report.OperatorRound): string => {
+  const fields = Csv.row([
     round.roundId,
     DateTime.formatIso(round.createdAt),
     { untrusted: round.playerId },
@@ -33,15 +34,15 @@ const roundRows = (round: Report.OperatorRound): ReadonlyArray<ReadonlyArray<Csv
     round.stake,
     round.payout ?? "",
     round.currency
-  ]
+  ]).slice(0, -2)
   return round.transactions.length === 0
-    ? [[...fields, "", "", "", ""]]
-    : round.transactions.map((t) => [...fields, t.transactionId, t.type, t.amount, t.status])
+    ? `${fields},,,,\r\n`
+    : round.transactions.map((t) => `${fields},${Csv.row([t.transactionId, t.type, t.amount, t.status])}`).join("")
 }
 
 /** The rounds of `range` as a CSV download, streamed as they are read. */
 export const rounds = <E>(range: Report.ReportRange, stream: Stream.Stream<Report.OperatorRound, E>) =>
-  Csv.response(filename("rounds", range), roundColumns, stream, roundRows)
+  Csv.response(filename("rounds", range), roundColumns, stream, roundRecords)
 
 /** Every group of a summary as a CSV download, streamed as they are read; a game's or player's key is untrusted text, a day is ours. */
 export const summary = <E>(
@@ -54,13 +55,14 @@ export const summary = <E>(
     filename(`summary-by-${groupBy}`, range),
     summaryColumns,
     groups,
-    (group) => [[
-      groupBy === "day" ? group.key : { untrusted: group.key },
-      String(group.rounds),
-      group.bets,
-      group.wins,
-      group.refunds,
-      group.ggr,
-      currency
-    ]]
+    (group) =>
+      Csv.row([
+        groupBy === "day" ? group.key : { untrusted: group.key },
+        String(group.rounds),
+        group.bets,
+        group.wins,
+        group.refunds,
+        group.ggr,
+        currency
+      ])
   )
