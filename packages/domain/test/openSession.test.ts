@@ -1,20 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Exit, Layer } from "effect"
-import { LaunchClaims } from "../src/LaunchToken.ts"
-import { MerchantId } from "../src/Merchant.ts"
+import { Effect, Layer } from "effect"
 import { OperatorBadResponse } from "../src/Operator.ts"
 import type { DetailsRequest } from "../src/Player.ts"
 import { openSession } from "../src/usecases/OpenSession.ts"
 import * as D from "../testing/index.ts"
 
 const merchant = D.makeMerchant({ MerchantSettings: D.makeSettings({ userDetailsUrl: "https://op.example/details" }) })
-const claims = (fields: Partial<LaunchClaims> = {}) =>
-  new LaunchClaims({
-    iss: "gw", aud: "launch", sub: "p-1", jti: crypto.randomUUID(), iat: 0, exp: Math.floor(Date.now() / 1000) + 60,
-    mid: MerchantId.make(7), gid: "odd-even", sid: "s-1", mode: "real", cur: "ETB", lobby: true, ...fields
-  })
-const errorOf = (exit: Exit.Exit<unknown, { readonly _tag: string }>) =>
-  Exit.isSuccess(exit) ? "success" : Exit.findErrorOption(exit).pipe((o) => (o._tag === "Some" ? o.value._tag : "defect"))
+const claims = D.makeClaims
 
 const world = (calls: Array<DetailsRequest>, failing: { value: boolean }) =>
   Layer.mergeAll(
@@ -32,10 +24,10 @@ describe("openSession: a used launch link calls nothing (CONTRACT §6)", () => {
     const calls: Array<DetailsRequest> = []
     return Effect.gen(function*() {
       const token = D.launchToken(claims())
-      assert.strictEqual(errorOf(yield* Effect.exit(openSession(token))), "success")
-      for (let i = 0; i < 20; i++) assert.strictEqual(errorOf(yield* Effect.exit(openSession(token))), "TokenAlreadyUsed")
-      assert.strictEqual(errorOf(yield* Effect.exit(openSession(D.launchToken(claims({ exp: 1 }))))), "Unauthorized")
-      assert.strictEqual(errorOf(yield* Effect.exit(openSession("forged"))), "Unauthorized")
+      assert.strictEqual(D.errorTag(yield* Effect.exit(openSession(token))), "success")
+      for (let i = 0; i < 20; i++) assert.strictEqual(D.errorTag(yield* Effect.exit(openSession(token))), "TokenAlreadyUsed")
+      assert.strictEqual(D.errorTag(yield* Effect.exit(openSession(D.launchToken(claims({ exp: 1 }))))), "Unauthorized")
+      assert.strictEqual(D.errorTag(yield* Effect.exit(openSession("forged"))), "Unauthorized")
       assert.strictEqual(calls.length, 1)
     }).pipe(Effect.provide(world(calls, { value: false })))
   })
@@ -45,10 +37,10 @@ describe("openSession: a used launch link calls nothing (CONTRACT §6)", () => {
     const failing = { value: true }
     return Effect.gen(function*() {
       const token = D.launchToken(claims())
-      assert.strictEqual(errorOf(yield* Effect.exit(openSession(token))), "OperatorBadResponse")
+      assert.strictEqual(D.errorTag(yield* Effect.exit(openSession(token))), "OperatorBadResponse")
       failing.value = false
-      assert.strictEqual(errorOf(yield* Effect.exit(openSession(token))), "success")
-      assert.strictEqual(errorOf(yield* Effect.exit(openSession(token))), "TokenAlreadyUsed")
+      assert.strictEqual(D.errorTag(yield* Effect.exit(openSession(token))), "success")
+      assert.strictEqual(D.errorTag(yield* Effect.exit(openSession(token))), "TokenAlreadyUsed")
       assert.strictEqual(calls.length, 2)
     }).pipe(Effect.provide(world(calls, failing)))
   })

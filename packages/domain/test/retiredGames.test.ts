@@ -1,8 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Exit, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { Game, GameId } from "../src/Game.ts"
-import { LaunchClaims } from "../src/LaunchToken.ts"
-import { MerchantId } from "../src/Merchant.ts"
 import { GameCatalog } from "../src/ports/GameCatalog.ts"
 import { openSession } from "../src/usecases/OpenSession.ts"
 import { playRound } from "../src/usecases/PlayRound.ts"
@@ -12,14 +10,8 @@ const settings = { userDetailsUrl: "https://op.example/details", webhookUrl: "ht
 const merchant = D.makeMerchant({ MerchantSettings: D.makeSettings(settings) })
 const megaTen = new Game({ ...D.oddEven, id: "mega-ten", name: "Mega Ten" })
 
-const claims = (fields: Partial<LaunchClaims> = {}) =>
-  new LaunchClaims({
-    iss: "gw", aud: "launch", sub: "p-1", jti: crypto.randomUUID(), iat: 0, exp: Math.floor(Date.now() / 1000) + 60,
-    mid: MerchantId.make(7), gid: "odd-even", sid: "s-1", mode: "real", cur: "ETB", lobby: true, ...fields
-  })
+const claims = D.makeClaims
 
-const errorOf = (exit: Exit.Exit<unknown, { readonly _tag: string }>) =>
-  Exit.isSuccess(exit) ? "success" : Exit.findErrorOption(exit).pipe((o) => (o._tag === "Some" ? o.value._tag : "defect"))
 
 describe("a retired game (CONTRACT §6)", () => {
   for (const mode of ["real", "demo"] as const) {
@@ -32,12 +24,12 @@ describe("a retired game (CONTRACT §6)", () => {
         yield* (yield* GameCatalog).retire(GameId.make("odd-even"))
         const round = (token: string, gameId?: string, selection: unknown = "odd") =>
           playRound(token, { stake: "1.00", selection, ...(gameId === undefined ? {} : { gameId }) }).pipe(Effect.exit)
-        assert.strictEqual(errorOf(yield* round(noLobby.sessionToken)), "GameRetired")
-        assert.strictEqual(errorOf(yield* round(lobby.sessionToken, "odd-even")), "GameRetired")
-        assert.strictEqual(errorOf(yield* round(lobby.sessionToken, "no-such-game")), "GameNotFound")
+        assert.strictEqual(D.errorTag(yield* round(noLobby.sessionToken)), "GameRetired")
+        assert.strictEqual(D.errorTag(yield* round(lobby.sessionToken, "odd-even")), "GameRetired")
+        assert.strictEqual(D.errorTag(yield* round(lobby.sessionToken, "no-such-game")), "GameNotFound")
         assert.deepStrictEqual(log.begun, [], "no money moved")
-        assert.strictEqual(errorOf(yield* openSession(pending).pipe(Effect.exit)), "GameRetired")
-        assert.strictEqual(errorOf(yield* round(lobby.sessionToken, "mega-ten", [1, 2, 3])), "success")
+        assert.strictEqual(D.errorTag(yield* openSession(pending).pipe(Effect.exit)), "GameRetired")
+        assert.strictEqual(D.errorTag(yield* round(lobby.sessionToken, "mega-ten", [1, 2, 3])), "success")
       }).pipe(Effect.provide(Layer.mergeAll(
         D.merchantRepo([merchant]),
         D.operatorDetails([], D.player("ETB")),

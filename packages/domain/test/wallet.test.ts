@@ -14,11 +14,7 @@ const settings = { userDetailsUrl: "https://op.example/details", webhookUrl: "ht
 const merchant = D.makeMerchant({ MerchantSettings: D.makeSettings(settings) })
 const noWebhook = D.makeMerchant({ id: MerchantId.make(9), email: "x@example.com", MerchantSettings: D.makeSettings({ userDetailsUrl: settings.userDetailsUrl }) })
 
-const claims = (fields: Partial<LaunchClaims> = {}) =>
-  new LaunchClaims({
-    iss: "gw", aud: "launch", sub: "p-1", jti: crypto.randomUUID(), iat: 0, exp: Math.floor(Date.now() / 1000) + 60,
-    mid: MerchantId.make(7), gid: "odd-even", sid: "s-1", mode: "real", cur: "ETB", lobby: true, ...fields
-  })
+const claims = D.makeClaims
 
 const world = (log: LedgerLog, draw = 7) =>
   Layer.mergeAll(
@@ -32,8 +28,6 @@ const world = (log: LedgerLog, draw = 7) =>
     fixedDraw(draw)
   )
 const newLog = (): LedgerLog => ({ begun: [], settled: [], refused: [], failed: [] })
-const tagOf = (exit: Exit.Exit<unknown, { readonly _tag: string }>) =>
-  Exit.isSuccess(exit) ? "success" : Exit.findErrorOption(exit).pipe((o) => (o._tag === "Some" ? o.value._tag : "defect"))
 
 const play = (fields: Partial<LaunchClaims>, stake: string, selection = "odd") =>
   Effect.gen(function*() {
@@ -48,11 +42,11 @@ describe("openSession", () => {
       const opened = yield* openSession(launchToken(c))
       assert.strictEqual(opened.balance, "100.00")
       assert.strictEqual(opened.settings.minimumStake, 1)
-      assert.strictEqual(tagOf(yield* openSession(launchToken(c)).pipe(Effect.exit)), "TokenAlreadyUsed")
+      assert.strictEqual(D.errorTag(yield* openSession(launchToken(c)).pipe(Effect.exit)), "TokenAlreadyUsed")
       const demo = yield* openSession(launchToken(claims({ mode: "demo" })))
       assert.strictEqual(demo.balance, "1000.00")
-      assert.strictEqual(tagOf(yield* openSession("garbage").pipe(Effect.exit)), "Unauthorized")
-      assert.strictEqual(tagOf(yield* openSession(launchToken(claims({ exp: 1 }))).pipe(Effect.exit)), "Unauthorized")
+      assert.strictEqual(D.errorTag(yield* openSession("garbage").pipe(Effect.exit)), "Unauthorized")
+      assert.strictEqual(D.errorTag(yield* openSession(launchToken(claims({ exp: 1 }))).pipe(Effect.exit)), "Unauthorized")
     }).pipe(Effect.provide(world(newLog()))))
 })
 
@@ -108,7 +102,7 @@ describe("playRound", () => {
   it.effect("a refused debit closes the round as refused and queues nothing", () => {
     const log = newLog()
     return Effect.gen(function*() {
-      assert.strictEqual(tagOf(yield* play({ sub: "broke" }, "10").pipe(Effect.exit)), "BetRefused")
+      assert.strictEqual(D.errorTag(yield* play({ sub: "broke" }, "10").pipe(Effect.exit)), "BetRefused")
       assert.strictEqual(log.refused.length, 1)
       assert.strictEqual(log.settled.length + log.failed.length, 0)
     }).pipe(Effect.provide(world(log)))
@@ -117,7 +111,7 @@ describe("playRound", () => {
   it.effect("a debit with an unknown outcome fails the round and queues a refund of the stake", () => {
     const log = newLog()
     return Effect.gen(function*() {
-      assert.strictEqual(tagOf(yield* play({ sub: "offline" }, "10").pipe(Effect.exit)), "WalletUnavailable")
+      assert.strictEqual(D.errorTag(yield* play({ sub: "offline" }, "10").pipe(Effect.exit)), "WalletUnavailable")
       const [failed] = log.failed
       assert.strictEqual(failed?.refund.type, "transaction.refund")
       assert.strictEqual(failed?.refund.amount.minor, 1000n)
@@ -130,11 +124,11 @@ describe("playRound", () => {
     return Effect.gen(function*() {
       for (const [stake, selection, tag] of [["0.50", "odd", "ValidationFailed"], ["100.01", "odd", "ValidationFailed"],
         ["1.001", "odd", "ValidationFailed"], ["-1", "odd", "ValidationFailed"], ["10", "seven", "ValidationFailed"]] as const) {
-        assert.strictEqual(tagOf(yield* play({}, stake, selection).pipe(Effect.exit)), tag, stake)
+        assert.strictEqual(D.errorTag(yield* play({}, stake, selection).pipe(Effect.exit)), tag, stake)
       }
-      assert.strictEqual(tagOf(yield* play({ mid: MerchantId.make(9) }, "10").pipe(Effect.exit)), "WebhookUrlNotSet")
+      assert.strictEqual(D.errorTag(yield* play({ mid: MerchantId.make(9) }, "10").pipe(Effect.exit)), "WebhookUrlNotSet")
       assert.strictEqual(log.begun.length, 0)
-      assert.strictEqual(tagOf(yield* playRound("nope", { stake: "1", selection: "odd" }).pipe(Effect.exit)), "SessionExpired")
+      assert.strictEqual(D.errorTag(yield* playRound("nope", { stake: "1", selection: "odd" }).pipe(Effect.exit)), "SessionExpired")
     }).pipe(Effect.provide(world(log)))
   })
 

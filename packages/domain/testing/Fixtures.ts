@@ -1,4 +1,4 @@
-import { DateTime, Effect } from "effect"
+import { DateTime, Effect, Exit } from "effect"
 import type { CurrencyCode } from "../src/Currency.ts"
 import { Game } from "../src/Game.ts"
 import { LaunchClaims } from "../src/LaunchToken.ts"
@@ -79,3 +79,7 @@ export const makeClaims = (overrides: Partial<LaunchClaims> = {}): LaunchClaims 
     ...overrides
   })
 }
+
+/** The `_tag` of an exit's expected error, `"success"`, or `"defect"`: what a use case answered, in one word. */
+export const errorTag = (exit: Exit.Exit<unknown, { readonly _tag: string }>): string =>
+  Exit.isSuccess(exit) ? "success" : Exit.findErrorOption(exit).pipe((o) => (o._tag === "Some" ? o.value._tag : "defect"))
