@@ -11,7 +11,7 @@
 import { Effect, Redacted, Scope } from "effect"
 import { spawn } from "node:child_process"
 import * as PgTest from "@gateway/adapters-pg/testing"
-import { startLine, freePort } from "../apps/server/testing/Gateway.ts"
+import { freePort, startLine } from "@gateway/server/testing"
 import { measure, type Load } from "./autocannon.ts"
 import { killAll, startHelper, track } from "./children.ts"
 import { createMerchant, gatewayEnv, startGateway } from "./gateways.ts"

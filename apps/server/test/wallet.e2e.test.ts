@@ -151,6 +151,16 @@ describe("game sessions and the seamless wallet, served by the real server proce
       assert.strictEqual(r.body.code, "VALIDATION_FAILED")
       assert.include(r.body.detail, field)
     }
+    const debitsBefore = world.wallet.messages().filter((m) => m.body.type === "transaction.debit").length
+    const extra = await call(`${world.gw.url}/api/v1.1/game-api/rounds`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${sessionToken}` },
+      json: { stake: "10.00", selection: "odd", password: null }
+    })
+    assert.strictEqual(extra.status, 400, `an unknown body field is refused, as the document's additionalProperties says: ${extra.text}`)
+    assert.strictEqual(extra.body.code, "VALIDATION_FAILED")
+    assert.include(extra.body.detail, "password")
+    assert.strictEqual(world.wallet.messages().filter((m) => m.body.type === "transaction.debit").length, debitsBefore, "no debit")
     const unknown = await player.bet("not-a-session")
     assert.strictEqual(unknown.status, 401)
   })

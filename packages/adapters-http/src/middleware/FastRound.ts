@@ -19,7 +19,8 @@ import { tagRoute } from "./KeptRoute.ts"
 import { guardFailures, RateLimiter } from "./RateLimiter.ts"
 
 const path = GameSessionsApi.endpoints.play.path
-const decodePlay = Schema.decodeUnknownExit(PlayRequest)
+/** Decoded as the API decodes payloads (`HttpApi.PayloadParseOptions`): an unknown field is refused, by the router's 400. */
+const decodePlay = Schema.decodeUnknownExit(PlayRequest, { onExcessProperty: "error" })
 /** The credential of `Authorization: Bearer <credential>` as the API's bearer security reads it (scheme in any case). */
 const bearerOf = (authorization: string | undefined): string | undefined => {
   if (authorization === undefined || authorization.charCodeAt(6) !== 32 || authorization.slice(0, 6).toLowerCase() !== "bearer") {
