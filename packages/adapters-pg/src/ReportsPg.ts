@@ -6,17 +6,12 @@ import { Reports, type SummaryGroup } from "@gateway/domain/ports/Reports"
 import {
   ggrOf,
   type GroupBy,
-  OperatorRound,
   type ReportRange,
   ReportTimedOut,
   type RoundFilter,
-  RoundTransaction,
-  type TransactionStatus,
   TransactionNotFound,
-  TransactionType,
   TransactionView
 } from "@gateway/domain/Report"
-import { RoundStatus } from "@gateway/domain/Round"
 import { Array as Arr, Effect, Layer, Option, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
@@ -25,115 +20,22 @@ import * as ReportBudget from "./db/ReportBudget.ts"
 import { groupKeys, summaryBatch, summaryPageStatement, sumsStatement } from "./db/SummarySql.ts"
 import { exportGroup, exportRow } from "./db/ExportRows.ts"
 import { isUuid } from "./db/Uuid.ts"
+import {
+  type Cursor,
+  decodeRounds,
+  decodeSummaryPage,
+  decodeSums,
+  decodeTotals,
+  decodeTransactions,
+  type RoundOf,
+  roundBatch,
+  statusOf,
+  type TransactionOf,
+  viewOf,
+  withTransactions
+} from "./db/ReportRows.ts"
 
-export { groupKeys, summaryBatch, summaryPageStatement, sumsStatement }
-
-const RoundRow = Schema.Struct({
-  round_id: Schema.String,
-  game_id: Schema.String,
-  player_id: Schema.String,
-  operator_session_id: Schema.String,
-  mode: Schema.Literals(["real", "demo"]),
-  status: RoundStatus,
-  stake_minor: Schema.BigInt,
-  payout_minor: Schema.NullOr(Schema.BigInt),
-  currency: CurrencyCode,
-  created_at: Schema.DateTimeUtcFromDate,
-  debit_id: Schema.NullOr(Schema.String)
-})
-const TransactionRow = Schema.Struct({
-  round_id: Schema.String,
-  transaction_id: Schema.String,
-  kind: TransactionType,
-  amount_minor: Schema.BigInt,
-  delivery_status: Schema.NullOr(Schema.Literals(["pending", "delivered", "failed"])),
-  round_status: RoundStatus,
-  currency: CurrencyCode
-})
-const SumsRow = Schema.Struct({
-  key: Schema.String,
-  rounds: Schema.Number,
-  bets: Schema.BigIntFromString,
-  wins: Schema.BigIntFromString,
-  refunds: Schema.BigIntFromString
-})
-const decodeRounds = Schema.decodeUnknownEffect(Schema.Array(RoundRow))
-const decodeTransactions = Schema.decodeUnknownEffect(Schema.Array(TransactionRow))
-const decodeSums = Schema.decodeUnknownEffect(Schema.Array(SumsRow))
-const decodeSummaryPage = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({
-  groups: Schema.Number,
-  total_rounds: Schema.Number,
-  total_bets: Schema.BigIntFromString,
-  total_wins: Schema.BigIntFromString,
-  total_refunds: Schema.BigIntFromString,
-  key: Schema.NullOr(Schema.String),
-  rounds: Schema.NullOr(Schema.Number),
-  bets: Schema.NullOr(Schema.BigIntFromString),
-  wins: Schema.NullOr(Schema.BigIntFromString),
-  refunds: Schema.NullOr(Schema.BigIntFromString)
-})))
-const decodeTotals = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ total: Schema.Number })))
-
-/** The debit is never queued: its state follows the round's. */
-const debitStatus = (round: RoundState): TransactionStatus =>
-  round === "settled" ? "delivered" : round === "refused" ? "refused" : round === "failed" ? "unknown" : "pending"
-type RoundState = typeof RoundStatus.Type
-
-const statusOf = (row: typeof TransactionRow.Type): TransactionStatus =>
-  row.kind === "debit" ? debitStatus(row.round_status) : row.delivery_status ?? "unknown"
-
-/** Rounds read per query of {@link Reports.roundStream}: one short query per 1,000 rounds, memory flat. */
-export const roundBatch = 1000
-
-/** Where the next batch of a stream starts: the last round read (the exact `created_at`, as PostgreSQL's text). */
-interface Cursor {
-  readonly createdAt: string
-  readonly id: string
-}
-
-/** The rounds of `rows` with their transactions: the debit from the round, the others (`others`) from the ledger. */
-type RoundOf = typeof RoundRow.Type
-type TransactionOf = typeof TransactionRow.Type
-
-/** Each round of `rows` with its transactions of `others` (all but the debit, from the ledger). */
-const withTransactions = (rows: ReadonlyArray<RoundOf>, others: ReadonlyArray<TransactionOf>) => {
-  const byRound = new Map<string, Array<TransactionOf>>()
-  for (const t of others) {
-    const list = byRound.get(t.round_id)
-    if (list === undefined) byRound.set(t.round_id, [t])
-    else list.push(t)
-  }
-  return rows.map((row) => [row, byRound.get(row.round_id) ?? []] as const)
-}
-
-/** A round as the operator sees it: the debit from the round, the others from the ledger. */
-const viewOf = ([row, others]: readonly [RoundOf, ReadonlyArray<TransactionOf>]) => {
-  const format = (minor: bigint) => Money.format(Money.make(minor, row.currency))
-  const debit = row.debit_id === null ? [] : [
-    new RoundTransaction({
-      transactionId: row.debit_id,
-      type: "debit",
-      amount: format(row.stake_minor),
-      status: debitStatus(row.status)
-    })
-  ]
-  const rest = others.map((t) =>
-    new RoundTransaction({ transactionId: t.transaction_id, type: t.kind, amount: format(t.amount_minor), status: statusOf(t) })
-  )
-  return new OperatorRound({
-    roundId: row.round_id,
-    gameId: row.game_id,
-    playerId: row.player_id,
-    sessionId: row.operator_session_id,
-    mode: row.mode,
-    status: row.status,
-    stake: format(row.stake_minor),
-    payout: row.payout_minor === null ? null : format(row.payout_minor),
-    currency: row.currency,
-    createdAt: row.created_at,
-    transactions: [...debit, ...rest]
-  })
-}
+export { groupKeys, roundBatch, summaryBatch, summaryPageStatement, sumsStatement }
 
 /**
  * Rounds of an export's batch made into views this many at a time, as the CSV takes them: a whole batch at once
