@@ -52,9 +52,12 @@ const readAs = (record: string, separator: string): Array<string> => {
 }
 
 const separators = [",", ";", "\t", "|"]
-/** What a cell must not start with: OWASP's list for a whole cell; inside a record split elsewhere, a formula after blanks. */
-const formula = /^[=+\-@\t\r]/
-const formulaAfterBlanks = /^[\t\r]*[=+\-@]/
+/**
+ * What a cell must not start with: OWASP's list for a whole cell, and a formula after blanks (spaces, tabs, CRs: a
+ * spreadsheet may trim them), also inside a record split elsewhere.
+ */
+const formula = /^(?:[ \t\r]*[=+\-@]|[\t\r])/
+const formulaAfterBlanks = /^[ \t\r]*[=+\-@]/
 
 describe("CSV", () => {
   it("gives back every cell of a record, whatever it holds (RFC 4180 quoting)", () => {
@@ -66,9 +69,10 @@ describe("CSV", () => {
   it("writes untrusted text that a spreadsheet would run as a formula with a leading quote, and nothing else changed", () => {
     fc.assert(fc.property(fc.string({ unit: "binary" }), (text) => {
       const [cell = ""] = parseRecord(Csv.row([{ untrusted: text }]))
-      const guarded = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text
-      assert.strictEqual(cell, /[,;\t|"\r\n][\t\r]*[=+\-@]/.test(text) ? cell : guarded)
-      assert.strictEqual(cell.replaceAll(/'(?=[=+\-@\t\r])/g, ""), text.replaceAll(/'(?=[=+\-@\t\r])/g, ""))
+      const guarded = formula.test(text) ? `'${text}` : text
+      assert.strictEqual(cell, /[,;\t|"\r\n][ \t\r]*[=+\-@]/.test(text) ? cell : guarded)
+      const quotes = /'(?=[ \t\r]*[=+\-@]|[\t\r])/g
+      assert.strictEqual(cell.replaceAll(quotes, ""), text.replaceAll(quotes, ""))
     }))
     assert.strictEqual(Csv.row([{ untrusted: "=1+2" }, "-1.00", { untrusted: "a,\"b\"" }]), "'=1+2,-1.00,\"a,\"\"b\"\"\"\r\n")
   })
@@ -83,6 +87,7 @@ describe("CSV", () => {
       }
     }), { numRuns: 2000 })
     assert.strictEqual(Csv.row([{ untrusted: "x;=1+2;" }]), "\"x;'=1+2;\"\r\n")
+    assert.strictEqual(Csv.row([{ untrusted: " =1+1" }, { untrusted: "a; -2" }]), "' =1+1,\"a;' -2\"\r\n")
     for (const separator of separators) {
       for (const cell of readAs(Csv.row(["r-1", { untrusted: "x;=1+2;" }]), separator)) assert.notMatch(cell, formulaAfterBlanks)
     }

@@ -11,13 +11,13 @@ export type Cell = string | { readonly untrusted: string }
 const needsQuotes = /[",;\t|\r\n]/u
 /**
  * Where a spreadsheet could start a cell running a formula (OWASP "CSV
- * injection"): the start of the text when it begins with `=`, `+`, `-`,
- * `@`, tab or CR; and, inside it, right after a separator, a quote or a line
- * break when `=`, `+`, `-` or `@` follows (after tabs or CRs, if any) — a
- * reader splitting on `;` or tab (Excel does, by locale) starts a cell
- * there, quotes or not.
+ * injection"): the start of the text when it begins with tab or CR, or with
+ * `=`, `+`, `-` or `@` after blanks (spaces, tabs, CRs: some readers trim
+ * them); and, inside it, right after a separator, a quote or a line break
+ * when `=`, `+`, `-` or `@` follows after blanks — a reader splitting on `;`
+ * or tab (Excel does, by locale) starts a cell there, quotes or not.
  */
-const formulaStart = /^(?=[=+\-@\t\r])|(?<=[,;\t|"\r\n])(?=[\t\r]*[=+\-@])/gu
+const formulaStart = /^(?=[ \t\r]*[=+\-@]|[\t\r])|(?<=[,;\t|"\r\n])(?=[ \t\r]*[=+\-@])/gu
 
 const quote = (text: string) => needsQuotes.test(text) ? `"${text.replaceAll("\"", "\"\"")}"` : text
 
