@@ -1,6 +1,6 @@
 import { assert, describe, it } from "vitest"
 import { call } from "@gateway/adapters-http/testing"
-import { playerSession, walletAndGateway } from "./Wallet.ts"
+import { eventually, playerSession, walletAndGateway } from "./Wallet.ts"
 
 const world = walletAndGateway()
 const gameApi = () => `${world.gw.url}/api/v1.1/game-api`
@@ -18,6 +18,9 @@ describe("a retired game stays retired (issue 21 finding 6, CONTRACT §6)", () =
     const played = await noLobby.bet(before.sessionToken, "2.00")
     assert.strictEqual(played.status, 200, played.text)
     const issuedBefore = await noLobby.launch()
+    // The round played before is credited through the outbox, on its own time: counted before the retirement.
+    await eventually(() =>
+      world.wallet.messages().some((m) => m.body.type === "transaction.credit" && m.body.data.roundId === played.body.roundId), 10_000)
 
     const retired = await call(`${noLobby.api}/games/odd-even`, { method: "DELETE", headers: noLobby.admin })
     assert.strictEqual(retired.status, 204, retired.text)
