@@ -6,7 +6,8 @@
  * rounds at the same time (AB_CONN connections each, default 8; AB_RUNS runs
  * of 5 s, default 4), so a machine shared with other work slows both alike:
  * the ratio of their CPU per round is what to read (bench/README.md, "The bet
- * path"). Environment: DATABASE_URL, else an embedded PostgreSQL.
+ * path"). Environment: DATABASE_URL, else an embedded PostgreSQL; AB_FLAGS_A,
+ * AB_FLAGS_B: Node flags for one side.
  */
 import { Effect, Redacted, Scope } from "effect"
 import { spawn } from "node:child_process"
@@ -29,17 +30,18 @@ try {
   const seeded = await seed(url, { first: merchant.id, merchants: 1000, games: 100, operatorUrl: operator.url })
   const tokens = { A: await openSessions(first.url, seeded.fastKeys, 400, "real"), B: await openSessions(first.url, seeded.fastKeys, 400, "real") }
   await first.stop()
-  const start = async (dist: string) => {
+  const start = async (dist: string, extraFlags: string | undefined) => {
     const port = await freePort()
     const line = startLine()
-    const child = track(spawn(process.execPath, [...line.flags, `${dist}/main.mjs`], {
+    const child = track(spawn(process.execPath, [...line.flags, ...(extraFlags?.split(" ").filter(Boolean) ?? []), `${dist}/main.mjs`], {
       env: { ...line.env, PATH: process.env["PATH"] ?? "", PORT: String(port), HOST: "127.0.0.1", ...env }, stdio: ["ignore", "pipe", "pipe"]
     }))
     const u = `http://127.0.0.1:${port}`
     for (let i = 0; i < 300; i++) { try { if ((await fetch(`${u}/health`)).ok) break } catch {} await new Promise((r) => setTimeout(r, 100)) }
     return { url: u, pid: child.pid ?? 0 }
   }
-  const A = await start(distA ?? ""), B = await start(distB ?? "")
+  // AB_FLAGS_A / AB_FLAGS_B: Node flags added to one side's (e.g. a young generation of another size).
+  const A = await start(distA ?? "", process.env["AB_FLAGS_A"]), B = await start(distB ?? "", process.env["AB_FLAGS_B"])
   const bets = (t: ReadonlyArray<string>): Load => {
     const s = rotation(t, Number.POSITIVE_INFINITY)
     return { method: "POST", next: () => ({ path: "/api/v1.1/game-api/rounds", headers: { "content-type": "application/json", authorization: `Bearer ${s()}` }, body: "{\"stake\":\"1.00\",\"selection\":\"odd\"}" }) }

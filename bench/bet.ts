@@ -11,6 +11,7 @@
  * GATEWAY_NODE_OPTIONS.
  */
 import { Effect, Redacted, Scope } from "effect"
+import pg from "pg"
 import { availableParallelism, cpus, loadavg } from "node:os"
 import * as PgTest from "@gateway/adapters-pg/testing"
 import { fire, measure, type Load, type Run, type Target } from "./autocannon.ts"
@@ -18,7 +19,7 @@ import { dbCost, type DbCost, settledOnce, type SettledCheck } from "./bet-db.ts
 import { renderBet, type BetRow, type TwoRow } from "./bet-report.ts"
 import { guard, killAll, startHelper } from "./children.ts"
 import { createMerchant, gatewayEnv, loggedKinds, startGateway, supervise } from "./gateways.ts"
-import { memoryWatch } from "./proc.ts"
+import { cpuMs, memoryWatch } from "./proc.ts"
 import { startToReady } from "./ready.ts"
 import { publish } from "./report.ts"
 import { closeOrDrop, seed, type SeededKey, serverVersion } from "./seed.ts"
@@ -31,6 +32,8 @@ const levels = process.env["BENCH_CONNECTIONS"]?.split(",").map(Number).filter((
 const pairs = quick ? 1 : 3
 /** BENCH_ONLY=gateway: the gateway's rounds with the wallet at once only (for profiling and A/B of its CPU per round). */
 const gatewayOnly = process.env["BENCH_ONLY"] === "gateway"
+/** BENCH_ONLY=breakdown: a round's CPU on each side (server, stub, database, load generator), both servers in turn. */
+const breakdown = process.env["BENCH_ONLY"] === "breakdown"
 const sessionsPerServer = 512
 const began = performance.now()
 const loadAtStart = loadavg()[0] ?? 0
@@ -101,6 +104,36 @@ const main = async (scope: Scope.Scope) => {
   }
   const targets: Record<keyof typeof answered, Target> = { gateway, plain: baseline }
 
+  if (breakdown) {
+    // Where a round's CPU goes, machine-wide: the server, the wallet stub, the database's backends, the load
+    // generator (this process), per round answered; the two servers in turn.
+    const backends = async () => {
+      const client = new pg.Client({ connectionString: databaseUrl })
+      await client.connect()
+      const { rows } = await client.query<{ pid: number }>(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+      )
+      await client.end()
+      return rows.map((row) => row.pid)
+    }
+    for (const who of ["gateway", "plain"] as const) await measure(targets[who], loads[who].fast, 16, 2)
+    const idle = { gateway: cpuMs(gateway.pid), plain: cpuMs(baseline.pid) }
+    await new Promise((resolve) => setTimeout(resolve, 5000))
+    log(`idle for 5 s: gateway ${((cpuMs(gateway.pid) - idle.gateway) / 5).toFixed(1)} ms/s, plain ${((cpuMs(baseline.pid) - idle.plain) / 5).toFixed(1)} ms/s`)
+    for (let i = 0; i < pairs; i++) {
+      for (const who of ["gateway", "plain"] as const) {
+        const pids = await backends()
+        const before = { db: pids.reduce((a, pid) => a + cpuMs(pid), 0), stub: cpuMs(operator.pid), me: process.cpuUsage() }
+        const run = await measure(targets[who], loads[who].fast, 16, seconds)
+        const used = process.cpuUsage(before.me)
+        const per = (ms: number) => (ms / (run.requests * (seconds + 1) / seconds)).toFixed(3)
+        log(`${who} @16: ${brief(run)}; per round: database ${per(pids.reduce((a, pid) => a + cpuMs(pid), 0) - before.db)} ms (${pids.length} backends), stub ${per(cpuMs(operator.pid) - before.stub)} ms, load generator ${per((used.user + used.system) / 1000)} ms`)
+      }
+    }
+    await supervised.current().stop()
+    await baseline.stop()
+    return "breakdown only\n"
+  }
   if (gatewayOnly) {
     await measure(gateway, loads.gateway.fast, 16, 2)
     for (let i = 0; i < pairs + 2; i++) {

@@ -32,6 +32,7 @@ import {
   LaunchKeyStorePg,
   MerchantRepoPg,
   MetricsRefreshPg,
+  OutboxHandoff,
   ReadinessPg,
   ReportsPg,
   RoundLedgerPg,
@@ -152,6 +153,8 @@ export const repositories = (config: GatewayConfig, dataKey: Redacted.Redacted<B
     MerchantCredentialsNode.layer
   ).pipe(
     Layer.provide(DataCipher.layer(dataKey)),
+    // A round's credit goes from its commit straight to this process's worker, leased as a claim is.
+    Layer.provide(OutboxHandoff.layer({ leaseMs: DeliveryWorker.defaultLeaseMs(config.webhookTimeoutMs) })),
     Layer.provideMerge(ChangeFeed.layer()),
     Layer.provideMerge(Database.layer(databaseOptions(config)))
   )

@@ -7,6 +7,7 @@ import { DateTime, Deferred, Duration, Effect, Layer, Queue, Schedule, Schema, S
 import { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { randomUUID } from "node:crypto"
+import { OutboxHandoff } from "./db/Handoff.ts"
 import * as Outbox from "./db/Outbox.ts"
 
 /** How the worker is woken besides LISTEN/NOTIFY. */
@@ -71,6 +72,7 @@ const errorText = (error: string) => error.slice(0, maxErrorLength)
 export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions = {}) {
   const pg = yield* PgClient.PgClient
   const sql = yield* SqlClient
+  const handoff = yield* Effect.serviceOption(OutboxHandoff)
 
   const claim = (limit: number, leaseMs: number) =>
     sql`SELECT id, merchant_id, type, body, attempts, created_at FROM webhook_deliveries_claim(${limit}, ${leaseMs / 1000}::float8)`.pipe(
@@ -214,7 +216,24 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
       return id
     }).pipe(Effect.orDie, Effect.withSpan("DeliveryQueue.enqueueTest"))
 
-  return DeliveryQueue.of({ claim, release, delivered, retryLater, hurry, failed, wakeups, listFailed, redeliver, enqueueTest })
+  const takeHanded = (limit: number) =>
+    Effect.sync(() => handoff._tag === "Some" ? handoff.value.take(limit) : [])
+  const handed = handoff._tag === "Some" ? handoff.value.arrivals : Stream.never
+
+  return DeliveryQueue.of({
+    claim,
+    release,
+    delivered,
+    retryLater,
+    hurry,
+    failed,
+    wakeups,
+    takeHanded,
+    handed,
+    listFailed,
+    redeliver,
+    enqueueTest
+  })
 })
 
 /** The queue on the database of the `PgClient` (LISTEN/NOTIFY needs PostgreSQL itself). */

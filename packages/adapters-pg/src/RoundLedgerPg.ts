@@ -3,17 +3,24 @@ import * as Money from "@gateway/domain/Money"
 import type { PendingRound } from "@gateway/domain/ports/RoundLedger"
 import { RoundLedger } from "@gateway/domain/ports/RoundLedger"
 import { RoundNotFound, RoundStatus, RoundView } from "@gateway/domain/Round"
+import type { MerchantId } from "@gateway/domain/Merchant"
 import type { WalletTransaction } from "@gateway/domain/Wallet"
-import { Duration, Effect, Layer, Schema } from "effect"
+import { DateTime, Duration, Effect, Exit, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { isUuid } from "./db/Uuid.ts"
 import { SessionExpired } from "@gateway/domain/GameSession"
 import type { RoundSeed } from "@gateway/domain/Fairness"
 import type * as Statement from "effect/sql/Statement"
 import { offset, type PageRequest } from "@gateway/domain/Paging"
+import { OutboxHandoff } from "./db/Handoff.ts"
 import * as Outbox from "./db/Outbox.ts"
-import { close, refundRound, settleRound } from "./db/RoundRows.ts"
+import * as Batch from "./db/Batch.ts"
+import { beginRounds, close, refundRound, type SeedRow, settleRounds, type SettlingRound } from "./db/RoundRows.ts"
 import { recoverRound } from "./jobs/StaleDebits.ts"
+
+/** At most this many rounds in one statement; at most this many such statements at once, of each kind. */
+const batchItems = 64
+const batchLanes = 4
 
 /** How often rounds left open by a database failure are tried again. */
 const repairEvery = Duration.millis(250)
@@ -35,14 +42,6 @@ const ViewRow = Schema.Struct({
   server_seed: Schema.NullOr(Schema.String)
 })
 const decodeViews = Schema.decodeUnknownEffect(Schema.Array(ViewRow))
-
-/** The seeds a round draws from, as `begin` reads them (its own statement's columns, not decoded). */
-interface SeedRow {
-  readonly server_seed: string
-  readonly server_seed_hash: string
-  readonly client_seed: string
-  readonly nonce: number
-}
 
 const seedOf = (row: SeedRow): RoundSeed => ({
   serverSeed: row.server_seed,
@@ -85,6 +84,7 @@ const viewOf = (row: typeof ViewRow.Type): RoundView => {
  */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient
+  const handoff = Option.getOrUndefined(yield* Effect.serviceOption(OutboxHandoff))
 
   /**
    * Rounds whose settlement or failure could not be written after their debit went out (the database was
@@ -110,25 +110,35 @@ export const make = Effect.gen(function*() {
     Effect.forkScoped
   )
 
-  // The session's row is locked by the nonce's UPDATE, as by `GameSessionRepo.nextSeed`: a seed rotation waits.
+  // Rounds begin and settle in batches (`db/Batch.ts`): under load, concurrent rounds share one statement and
+  // one commit; a round alone runs at once in a batch of its own.
+  const beginBatch = yield* Batch.make({
+    maxItems: batchItems,
+    lanes: batchLanes,
+    // The session's row is locked by the nonce's UPDATE (as by `GameSessionRepo.nextSeed`: a seed rotation
+    // waits): one round of a session per batch, and none while another of its rounds begins.
+    key: (round: PendingRound) => round.sessionId,
+    run: (rounds) => Effect.map(beginRounds(sql, rounds), (rows) => {
+      const byRound = new Map(rows.map((row) => [row.round_id, row]))
+      return rounds.map((round) => byRound.get(round.roundId))
+    })
+  })
   const begin = Effect.fn("RoundLedger.begin")(function*(round: PendingRound) {
     if (round.debit.roundId !== round.roundId) return yield* Effect.die(new Error("the debit is of another round"))
-    const [seed] = yield* sql<SeedRow>`
-      WITH seed AS (
-        UPDATE game_sessions SET nonce = nonce + 1
-        WHERE id = ${round.sessionId} AND expires_at > now()
-        RETURNING server_seed, server_seed_hash, client_seed, nonce - 1 AS nonce
-      ), begun AS (
-        INSERT INTO rounds (id, session_id, merchant_id, game_id, mode, stake_minor, selection, status, debit_id,
-          server_seed_hash, client_seed, nonce)
-        SELECT ${round.roundId}, ${round.sessionId}, ${round.debit.merchantId}, ${round.gameId}, 'real', ${round.stake},
-          ${round.selection}, 'debiting', ${round.debit.transactionId}, server_seed_hash, client_seed, nonce
-        FROM seed
-      )
-      SELECT server_seed, server_seed_hash, client_seed, nonce::float8 AS nonce FROM seed`
+    const seed = yield* beginBatch(round)
     if (seed === undefined) return yield* new SessionExpired()
     return seedOf(seed)
   }, Effect.catchTag("SqlError", Effect.die))
+
+  const settleBatch = yield* Batch.make({
+    maxItems: batchItems,
+    lanes: batchLanes,
+    key: (round: SettlingRound) => round.roundId,
+    run: (rounds) => Effect.map(settleRounds(sql, rounds), (rows) => {
+      const settled = new Set(rows.map((row) => row.id))
+      return rounds.map((round) => settled.has(round.roundId))
+    })
+  })
 
   const settle = Effect.fn("RoundLedger.settle")(function*(
     roundId: string,
@@ -138,10 +148,25 @@ export const make = Effect.gen(function*() {
   ) {
     if (credit.roundId !== roundId) return yield* Effect.die(new Error("the credit is of another round"))
     const message = yield* Outbox.ofTransaction(credit)
-    const [settled] = yield* settleRound(sql, roundId, outcome, payout, credit, message).pipe(
-      Effect.onError(() => orphaned(roundId))
-    )
-    if (settled === undefined) {
+    // The credit goes to this process's worker right after the commit, leased to it (`db/Handoff.ts`), when
+    // the handoff has room; otherwise it is queued for any worker's claim.
+    const handing = handoff !== undefined && handoff.reserve() ? handoff : undefined
+    const settled = yield* settleBatch({ roundId, outcome, payout, credit, message, leaseSeconds: handing && handing.leaseMs / 1000 })
+      .pipe(Effect.onExit((exit) => {
+        if (handing === undefined) return Effect.void
+        const committed = Exit.isSuccess(exit) && exit.value
+        return committed
+          ? Effect.map(DateTime.now, (createdAt) => handing.hand({
+            id: message.id,
+            merchantId: credit.merchantId as MerchantId, // the merchant's own id, as the round read it
+            type: message.type,
+            body: message.body,
+            attempts: 1,
+            createdAt
+          }))
+          : Effect.sync(handing.cancel)
+      }), Effect.onError(() => orphaned(roundId)))
+    if (!settled) {
       return yield* Effect.die(new Error(`round ${roundId} is not debiting: it was closed already or never begun`))
     }
   }, Effect.catchTag("SqlError", Effect.die))

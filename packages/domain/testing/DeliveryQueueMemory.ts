@@ -120,6 +120,9 @@ export const makeMemoryQueue: Effect.Effect<MemoryQueue> = Effect.gen(function*(
         })
       }),
     wakeups: Stream.fromPubSub(pubsub),
+    // Nothing is queued leased in memory: every message is claimed.
+    takeHanded: () => Effect.succeed([]),
+    handed: Stream.never,
     listFailed: (merchantId, limit) =>
       Effect.sync(() =>
         [...rows.values()]

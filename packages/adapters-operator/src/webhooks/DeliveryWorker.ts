@@ -1,4 +1,4 @@
-import { Clock, Duration, Effect, FiberSet, Layer, Queue, Random, Stream } from "effect"
+import { Clock, DateTime, Duration, Effect, FiberSet, Layer, Queue, Random, Stream } from "effect"
 import { type Delivery, noWebhookUrl } from "@gateway/domain/Delivery"
 import type { Merchant, MerchantId } from "@gateway/domain/Merchant"
 import { DeliveryQueue } from "@gateway/domain/ports/DeliveryQueue"
@@ -57,6 +57,12 @@ const notDelivered = (error: string, status?: number, retryAfter?: number): NotD
 const aheadPerSlot = 4
 
 /**
+ * How long a claim is leased when `leaseMs` is not given: 30 s, or room for the `aheadPerSlot` attempts a claimed
+ * message may wait behind and its own two. Messages handed to the worker by their transaction are leased as long.
+ */
+export const defaultLeaseMs = (timeoutMs: number): number => Math.max(30_000, timeoutMs * (aheadPerSlot + 2))
+
+/**
  * The outbox worker (CONTRACT §5), forked into the current scope: it claims
  * due messages when the queue wakes it (and on a safety tick), sends each to
  * the URL of its type chosen from the merchant's current settings (each
@@ -77,7 +83,7 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
   const merchants = yield* MerchantRepo
   const signed = yield* SignedPost
   const concurrency = options.concurrency ?? 16
-  const leaseMs = options.leaseMs ?? Math.max(30_000, options.timeoutMs * (aheadPerSlot + 2))
+  const leaseMs = options.leaseMs ?? defaultLeaseMs(options.timeoutMs)
   const pollInterval = options.pollInterval ?? Duration.seconds(1)
   const traced = yield* CallSpan.exported
   /** A delivery's attempt and its recorded outcome as the root span of a trace, when traces are exported. */
@@ -180,15 +186,24 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
 
   const wake = yield* Queue.dropping<void>(1)
   const signal = Effect.asVoid(Queue.offer(wake, undefined))
-  yield* Stream.runForEach(queue.wakeups, () => signal).pipe(
+  /** A claim may find messages: something was queued or came due (a wakeup, the tick), or the last claim was full. */
+  let claimWanted = true
+  /** Messages handed to this worker (queued leased by this process) may be waiting: the last take was full, or one arrived. */
+  let handedWaiting = true
+  yield* Stream.runForEach(queue.wakeups, () => Effect.andThen(Effect.sync(() => (claimWanted = true)), signal)).pipe(
     Effect.catchCause((cause) => Effect.logWarning("delivery wakeups stopped; listening again", cause)),
     Effect.andThen(Effect.sleep(pollInterval)),
     Effect.forever,
     Effect.forkScoped
   )
+  yield* Stream.runForEach(queue.handed, () => Effect.andThen(Effect.sync(() => (handedWaiting = true)), signal)).pipe(
+    Effect.catchCause((cause) => Effect.logWarning("delivery handoffs stopped; listening again", cause)),
+    Effect.forever,
+    Effect.forkScoped
+  )
   // The safety tick, one timer for the worker: a step waits for a signal alone, not for a signal raced
   // against a time-out of its own (a timer and a race on every step, i.e. on nearly every message).
-  yield* Effect.forkScoped(Effect.forever(Effect.andThen(Effect.sleep(pollInterval), signal)))
+  yield* Effect.forkScoped(Effect.forever(Effect.andThen(Effect.sleep(pollInterval), Effect.andThen(Effect.sync(() => (claimWanted = true)), signal))))
   yield* recovery.probe.pipe(
     Effect.catchCause((cause) => Effect.logWarning("probing operators behind failed", cause)),
     Effect.andThen(Effect.sleep(Duration.millis(options.probeEveryMs ?? 1000))),
@@ -208,10 +223,13 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
    */
   const startBy = Math.max(0, leaseMs - 2 * options.timeoutMs)
   let active = 0
-  /** The last claim was full: more may be due now. Otherwise the worker waits for a wakeup or the tick. */
-  let mayHaveMore = true
   /** How many more messages the worker can hold: sending, and waiting for a slot. */
   const roomToClaim = () => (aheadPerSlot + 1) * concurrency - active - waiting.length
+  /** Work for the claiming fiber: handed messages and room for them, or a claim wanted and room for a full one. */
+  const workWaiting = () => {
+    const room = roomToClaim()
+    return (handedWaiting && room > 0) || (claimWanted && room >= concurrency)
+  }
   /** Stopping: what waits unsent is given back at once instead of when its lease runs out. */
   yield* Effect.addFinalizer(() => queue.release(waiting.splice(0).map(({ delivery }) => delivery.id)))
   /**
@@ -236,8 +254,8 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
           send(delivery, merchant).pipe(
             Effect.ensuring(Effect.suspend(() => {
               active--
-              // The claiming fiber is woken when a claim may bring more and has room, not after every message.
-              return mayHaveMore && roomToClaim() >= concurrency ? Effect.andThen(startWaiting, signal) : startWaiting
+              // The claiming fiber is woken when a claim or a handoff may bring more and has room, not after every message.
+              return workWaiting() ? Effect.andThen(startWaiting, signal) : startWaiting
             })),
             Effect.flatMap((result) => record(delivery, result)),
             deliverySpan(delivery)
@@ -248,16 +266,27 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
     })
   })
   const step = Effect.gen(function*() {
+    // Handed messages first (no query: their transaction leased them to this process), then a claim when one is
+    // wanted and a full one fits.
     const room = roomToClaim()
-    const batch = room >= concurrency ? yield* queue.claim(room, leaseMs) : []
+    const handed = handedWaiting && room > 0 ? yield* queue.takeHanded(room) : []
+    if (handedWaiting && room > 0) handedWaiting = handed.length === room
+    const left = room - handed.length
+    const claiming = claimWanted && left >= concurrency
+    const claimed = claiming ? yield* queue.claim(left, leaseMs) : []
+    if (claiming) claimWanted = claimed.length === left
+    const batch = claimed.length === 0 ? handed : handed.length === 0 ? claimed : [...handed, ...claimed]
     if (batch.length > 0) {
       const now = yield* Clock.currentTimeMillis
       const current = yield* merchantsNow(batch)
-      for (const delivery of batch) waiting.push({ delivery, merchant: current.get(delivery.merchantId), claimedAt: now })
+      // A handed message's lease began at its commit; a claimed one's now.
+      for (const delivery of handed) {
+        waiting.push({ delivery, merchant: current.get(delivery.merchantId), claimedAt: DateTime.toEpochMillis(delivery.createdAt) })
+      }
+      for (const delivery of claimed) waiting.push({ delivery, merchant: current.get(delivery.merchantId), claimedAt: now })
     }
     yield* startWaiting
-    if (room >= concurrency) mayHaveMore = batch.length === room
-    if (!mayHaveMore || room < concurrency) yield* Queue.take(wake)
+    if (!workWaiting()) yield* Queue.take(wake)
   }).pipe(
     Effect.catchCause((cause) =>
       Effect.andThen(Effect.logError("webhook delivery worker failed; retrying", cause), Effect.sleep(pollInterval))

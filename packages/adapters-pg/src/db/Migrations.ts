@@ -14,6 +14,8 @@ import { m0009_reports_indexes } from "./migrations/0009_reports_indexes.ts"
 import { m0010_round_sums } from "./migrations/0010_round_sums.ts"
 import { m0011_delivery_claim_plan } from "./migrations/0011_delivery_claim_plan.ts"
 import { m0012_player_rounds_index } from "./migrations/0012_player_rounds_index.ts"
+import { m0013_outbox_handoff } from "./migrations/0013_outbox_handoff.ts"
+import { m0014_round_sums_once } from "./migrations/0014_round_sums_once.ts"
 
 /**
  * The schema, one migration per entry keyed `<id>_<name>`. Migrations are
@@ -32,7 +34,9 @@ export const migrations = {
   "0009_reports_indexes": m0009_reports_indexes,
   "0010_round_sums": m0010_round_sums,
   "0011_delivery_claim_plan": m0011_delivery_claim_plan,
-  "0012_player_rounds_index": m0012_player_rounds_index
+  "0012_player_rounds_index": m0012_player_rounds_index,
+  "0013_outbox_handoff": m0013_outbox_handoff,
+  "0014_round_sums_once": m0014_round_sums_once
 }
 
 /** The advisory lock key that serialises concurrent migrators on one database. */

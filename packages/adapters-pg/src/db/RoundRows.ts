@@ -1,3 +1,4 @@
+import type { PendingRound } from "@gateway/domain/ports/RoundLedger"
 import type { WalletTransaction } from "@gateway/domain/Wallet"
 import { Effect, Schema } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
@@ -38,34 +39,101 @@ export const book = (sql: SqlClient, roundId: string, kind: "debit" | "credit" |
   sql`INSERT INTO ledger_entries (round_id, transaction_id, kind, amount_minor, currency)
     VALUES (${roundId}, ${transactionId}, ${kind}, ${amountMinor}, ${currency})`
 
+/** The seeds a round draws from, as {@link beginRounds} reads them (its own statement's columns, not decoded). */
+export interface SeedRow {
+  readonly round_id: string
+  readonly server_seed: string
+  readonly server_seed_hash: string
+  readonly client_seed: string
+  readonly nonce: number
+}
+
 /**
- * Settles a `debiting` round in one statement, so in one transaction and one
- * round trip: the round closed with its outcome and payout, its debit and
- * credit appended to the ledger (in that order) and the credit queued. A
- * round no longer `debiting` matches nothing and the statement writes
- * nothing: no row is returned.
+ * Begins real rounds in one statement, so in one transaction and one round
+ * trip: for each, its session's next nonce taken (the session's row locked)
+ * and the round recorded as `debiting` with its debit and the seeds it draws
+ * from — before the debit is sent. At most one round per session: a session
+ * twice would take one nonce for two rounds. A round whose session has ended
+ * is not written and has no row in the answer.
  */
-export const settleRound = (
-  sql: SqlClient,
-  roundId: string,
-  outcome: string,
-  payout: bigint,
-  credit: WalletTransaction,
-  message: Outbox.OutboxMessage
-) =>
+export const beginRounds = (sql: SqlClient, rounds: ReadonlyArray<PendingRound>) =>
+  sql<SeedRow>`
+    WITH input AS (
+      SELECT * FROM unnest(
+        ${rounds.map((r) => r.roundId)}::uuid[], ${rounds.map((r) => r.sessionId)}::uuid[],
+        ${rounds.map((r) => r.debit.merchantId)}::integer[], ${rounds.map((r) => r.gameId)}::text[],
+        ${rounds.map((r) => String(r.stake))}::bigint[], ${rounds.map((r) => r.selection)}::text[],
+        ${rounds.map((r) => r.debit.transactionId)}::uuid[]
+      ) AS i (round_id, session_id, merchant_id, game_id, stake_minor, selection, debit_id)
+    ), seed AS (
+      UPDATE game_sessions s SET nonce = s.nonce + 1
+      FROM input i
+      WHERE s.id = i.session_id AND s.expires_at > now()
+      RETURNING i.round_id, s.server_seed, s.server_seed_hash, s.client_seed, s.nonce - 1 AS nonce
+    ), begun AS (
+      INSERT INTO rounds (id, session_id, merchant_id, game_id, mode, stake_minor, selection, status, debit_id,
+        server_seed_hash, client_seed, nonce)
+      SELECT i.round_id, i.session_id, i.merchant_id, i.game_id, 'real', i.stake_minor, i.selection, 'debiting',
+        i.debit_id, seed.server_seed_hash, seed.client_seed, seed.nonce
+      FROM input i JOIN seed ON seed.round_id = i.round_id
+    )
+    SELECT round_id::text AS round_id, server_seed, server_seed_hash, client_seed, nonce::float8 AS nonce FROM seed`
+
+/** A round whose debit was accepted, to settle: its outcome, payout and credit, and the credit's message. */
+export interface SettlingRound {
+  readonly roundId: string
+  readonly outcome: string
+  readonly payout: bigint
+  readonly credit: WalletTransaction
+  readonly message: Outbox.OutboxMessage
+  /** Queue the message already leased to this process for this long (`db/Handoff.ts`); else (or 0) unleased. */
+  readonly leaseSeconds: number | undefined
+}
+
+/**
+ * Settles `debiting` rounds in one statement, so in one transaction and one
+ * round trip: each round closed with its outcome and payout and the sums its
+ * ledger will hold (so the ledger's trigger, migration 0014, finds them right
+ * and writes no second version of the round), its debit and credit appended
+ * to the ledger (each round's debit before its credit) and the credit queued
+ * — leased to this process when it has `leaseSeconds`, its first attempt
+ * counted. A round no longer `debiting` matches nothing and writes nothing:
+ * the answer holds the ids of the rounds settled.
+ */
+export const settleRounds = (sql: SqlClient, rounds: ReadonlyArray<SettlingRound>) =>
   sql<{ readonly id: string }>`
-    WITH closed AS (
-      UPDATE rounds SET status = 'settled', outcome = ${outcome}, payout_minor = ${payout}, updated_at = now()
-      WHERE id = ${roundId} AND status = 'debiting'
-      RETURNING id, stake_minor, debit_id
+    WITH input AS (
+      SELECT * FROM unnest(
+        ${rounds.map((r) => r.roundId)}::uuid[], ${rounds.map((r) => r.outcome)}::text[],
+        ${rounds.map((r) => String(r.payout))}::bigint[], ${rounds.map((r) => r.credit.transactionId)}::uuid[],
+        ${rounds.map((r) => r.credit.amount.currency)}::text[], ${rounds.map((r) => r.message.id)}::text[],
+        ${rounds.map((r) => r.message.merchantId)}::integer[], ${rounds.map((r) => r.message.type)}::text[],
+        ${rounds.map((r) => r.message.body)}::text[], ${rounds.map((r) => r.leaseSeconds ?? 0)}::float8[]
+      ) AS i (round_id, outcome, payout_minor, credit_id, currency, message_id, merchant_id, type, body, lease_seconds)
+    ), closed AS (
+      UPDATE rounds r SET status = 'settled', outcome = i.outcome, payout_minor = i.payout_minor, updated_at = now(),
+        ledger_debit_minor = r.ledger_debit_minor + r.stake_minor,
+        ledger_credit_minor = r.ledger_credit_minor + i.payout_minor,
+        ledger_entries = r.ledger_entries + 2
+      FROM input i
+      WHERE r.id = i.round_id AND r.status = 'debiting'
+      RETURNING r.id, r.stake_minor, r.debit_id, i.payout_minor, i.credit_id, i.currency, i.message_id, i.merchant_id,
+        i.type, i.body, i.lease_seconds
     ), booked AS (
       INSERT INTO ledger_entries (round_id, transaction_id, kind, amount_minor, currency)
-      SELECT id, debit_id, 'debit', stake_minor, ${credit.amount.currency} FROM closed
-      UNION ALL
-      SELECT id, ${credit.transactionId}, 'credit', ${credit.amount.minor}, ${credit.amount.currency} FROM closed
+      SELECT id, transaction_id, kind, amount_minor, currency FROM (
+        SELECT id, debit_id AS transaction_id, 'debit' AS kind, stake_minor AS amount_minor, currency, 0 AS position
+        FROM closed
+        UNION ALL
+        SELECT id, credit_id, 'credit', payout_minor, currency, 1 FROM closed
+      ) entries
+      ORDER BY id, position
     ), queued AS (
-      INSERT INTO webhook_deliveries (id, merchant_id, type, body)
-      SELECT ${message.id}, ${message.merchantId}, ${message.type}, ${message.body} FROM closed
+      INSERT INTO webhook_deliveries (id, merchant_id, type, body, lease_until, attempts)
+      SELECT message_id, merchant_id, type, body,
+        CASE WHEN lease_seconds > 0 THEN now() + make_interval(secs => lease_seconds) END,
+        CASE WHEN lease_seconds > 0 THEN 1 ELSE 0 END
+      FROM closed
     )
     SELECT id::text AS id FROM closed`
 

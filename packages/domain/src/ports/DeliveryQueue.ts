@@ -36,6 +36,13 @@ export class DeliveryQueue extends Context.Service<DeliveryQueue, {
   hurry(merchantId: MerchantId, options?: HurryOptions): Effect.Effect<ReadonlyArray<string>>
   /** Emits whenever a message may have become due (queued, redelivered), so delivery starts at once. */
   readonly wakeups: Stream.Stream<void>
+  /**
+   * Up to `limit` messages this process queued already leased to itself, oldest first, taken: they are sent
+   * without a claim (a round's credit, right after its commit). Their attempt is counted.
+   */
+  takeHanded(limit: number): Effect.Effect<ReadonlyArray<Delivery>>
+  /** Emits when messages have been handed to this process's worker since the last {@link takeHanded}. */
+  readonly handed: Stream.Stream<void>
   /** The merchant's failed messages, newest first, at most `limit`. */
   listFailed(merchantId: MerchantId, limit: number): Effect.Effect<ReadonlyArray<FailedDelivery>>
   /** Puts a failed message of the merchant back in the queue, due now; false when there is none with this id. */
