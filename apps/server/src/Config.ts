@@ -121,6 +121,7 @@ export const GatewayConfig = Config.all({
     perMerchant: Config.schema(between(1, 1000), "REPORTS_MAX_PER_MERCHANT").pipe(Config.withDefault(2)),
     exportPauseMs: Config.schema(between(0, 10_000), "REPORTS_EXPORT_PAUSE_MS").pipe(Config.withDefault(30))
   }),
+  shutdownDrainSeconds: Config.schema(between(0, 300), "SHUTDOWN_DRAIN_SECONDS").pipe(Config.withDefault(5)),
   tracing: TracingConfig
 })
 export type GatewayConfig = Config.Success<typeof GatewayConfig>

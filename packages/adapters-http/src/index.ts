@@ -6,6 +6,7 @@
 export { Api } from "./api/Api.ts"
 export * as Problem from "./api/Problem.ts"
 export * as Security from "./api/Security.ts"
+export * as Drain from "./Drain.ts"
 export * as Metrics from "./Metrics.ts"
 export * as AdminAuth from "./middleware/AdminAuth.ts"
 export * as OperatorAuth from "./middleware/OperatorAuth.ts"

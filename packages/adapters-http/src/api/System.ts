@@ -34,7 +34,12 @@ export class SystemApi extends HttpApiGroup.make("system", { topLevel: true })
     HttpApiEndpoint.get("health", "/health", { success: Status })
       .annotate(OpenApi.Summary, "Liveness: 200 while the process is up"),
     HttpApiEndpoint.get("ready", "/ready", { success: Status, error: Problem.response(503, ["NOT_READY"]) })
-      .annotate(OpenApi.Summary, "Readiness: 200 when the database answers, else 503 NOT_READY"),
+      .annotate(OpenApi.Summary, "Readiness: 200 when the database answers, else 503 NOT_READY")
+      .annotate(
+        OpenApi.Description,
+        "503 NOT_READY as well from the moment the instance begins to shut down (SIGTERM), for " +
+          "`SHUTDOWN_DRAIN_SECONDS` before its listener closes, so a load balancer drains it."
+      ),
     HttpApiEndpoint.get("jwks", "/.well-known/jwks.json", { success: HttpApiSchema.WithHeaders(Jwks, jwksCache) })
       .annotate(OpenApi.Summary, "The public keys of launch tokens (JWKS)")
       .annotate(

@@ -4,6 +4,7 @@ import { PrometheusMetrics } from "effect/observability"
 import { Deadline, LaunchKeyStore, MetricsRefresh, Readiness } from "@gateway/domain"
 import { Api } from "../api/Api.ts"
 import * as Problem from "../api/Problem.ts"
+import { Drain } from "../Drain.ts"
 import { Jwks, jwksMaxAgeSeconds, RotatedKey, Status } from "../api/System.ts"
 import * as Metrics from "../Metrics.ts"
 import { guardFailures, RateLimiter } from "../middleware/RateLimiter.ts"
@@ -12,7 +13,8 @@ const ok = new Status({ status: "ok" })
 const jwksCache = { "cache-control": `public, max-age=${jwksMaxAgeSeconds}` as const }
 
 /**
- * Liveness, readiness and the launch-token keys. A readiness check that
+ * Liveness, readiness and the launch-token keys. Once the instance is
+ * shutting down ({@link Drain}) it is not ready. A readiness check that
  * fails, dies or takes longer than 2 s counts as not ready. The answer does
  * not wait for a timed-out check to stop: interrupting a query to a database
  * that no longer answers (frozen, or its host gone) waits for the cancel
@@ -29,6 +31,7 @@ export const SystemLive = HttpApiBuilder.group(
   "system",
   Effect.fn(function*(handlers) {
     const readiness = yield* Readiness
+    const drain = yield* Drain
     const launchKeys = yield* LaunchKeyStore
     const metricsToken = Option.map(yield* Metrics.MetricsToken, Metrics.bearerMatches)
     const gauges = yield* MetricsRefresh
@@ -37,12 +40,16 @@ export const SystemLive = HttpApiBuilder.group(
     return handlers.handleAll({
       health: () => Effect.succeed(ok),
       ready: () =>
-        readiness.check.pipe(
-          Deadline.answerWithin("2 seconds", () => Effect.succeed(false)),
-          Effect.catchCause(() => Effect.succeed(false)),
-          Effect.flatMap((ready) =>
-            ready ? Effect.succeed(ok) : Effect.fail(Problem.make("NOT_READY", "the database does not answer"))
-          )
+        Effect.flatMap(drain.draining, (draining) =>
+          draining
+            ? Effect.fail(Problem.make("NOT_READY", "the instance is shutting down"))
+            : readiness.check.pipe(
+              Deadline.answerWithin("2 seconds", () => Effect.succeed(false)),
+              Effect.catchCause(() => Effect.succeed(false)),
+              Effect.flatMap((ready) =>
+                ready ? Effect.succeed(ok) : Effect.fail(Problem.make("NOT_READY", "the database does not answer"))
+              )
+            )
         ),
       metrics: ({ request }) =>
         Option.isNone(metricsToken)
