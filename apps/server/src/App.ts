@@ -1,7 +1,7 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Option, type Redacted } from "effect"
 import { LaunchPolicy, retiredKeyRetentionSeconds } from "@gateway/domain/LaunchPolicy"
-import { AdminAuth, Drain, HttpLive, Metrics, RateLimiter, RequestLimits } from "@gateway/adapters-http"
+import { AdminAuth, Drain, HttpLive, Metrics, RateLimiter, RequestLimits, RuntimeMetrics } from "@gateway/adapters-http"
 import { HttpIncomingMessage } from "effect/http"
 import {
   DeliveryWorker,
@@ -188,6 +188,7 @@ export const app = (
     AdminAuth.layerTokens(adminTokens),
     RateLimiter.layer({ ...config.rateLimit, trustProxy: config.trustProxy }),
     Metrics.layerToken(config.metricsToken),
+    RuntimeMetrics.layer,
     MetricsRefreshPg.layer(),
     Layer.succeed(HttpIncomingMessage.MaxBodySize, RequestLimits.maxBodySize(config.maxBodyBytes))
   )

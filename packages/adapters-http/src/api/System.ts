@@ -59,7 +59,7 @@ export class SystemApi extends HttpApiGroup.make("system", { topLevel: true })
           "id and `outcome`), `gateway_webhook_deliveries_total` (by event `type` and `result`: delivered, retry, " +
           "failed), `gateway_outbox_pending`, `gateway_outbox_oldest_pending_age_seconds`, `gateway_db_connections` " +
           "(by `state`) and `gateway_db_pool_max_connections` (the gauges are read from the database at most every " +
-          "5 s). With `METRICS_TOKEN` set, `Authorization: Bearer <METRICS_TOKEN>` is required (401 UNAUTHORIZED " +
+          "5 s), and the standard runtime series (`process_*`, `nodejs_*`). With `METRICS_TOKEN` set, `Authorization: Bearer <METRICS_TOKEN>` is required (401 UNAUTHORIZED " +
           "otherwise, charged to the client address like every failed authentication); without it the endpoint " +
           "is open. Labels never carry a path's values, a key or a token."
       ),

@@ -7,6 +7,7 @@ import * as Problem from "../api/Problem.ts"
 import { Drain } from "../Drain.ts"
 import { Jwks, jwksMaxAgeSeconds, RotatedKey, Status } from "../api/System.ts"
 import * as Metrics from "../Metrics.ts"
+import { RuntimeMetrics } from "../RuntimeMetrics.ts"
 import { guardFailures, RateLimiter } from "../middleware/RateLimiter.ts"
 
 const ok = new Status({ status: "ok" })
@@ -22,7 +23,8 @@ const jwksCache = { "cache-control": `public, max-age=${jwksMaxAgeSeconds}` as c
  * (`Deadline.answerWithin`). Metrics are rendered from Effect's metric
  * registry by `PrometheusMetrics` once the gauges read from storage are
  * refreshed (a refresh answers within 2 s, with the last values if need
- * be: the `MetricsRefresh` port's promise); with a metrics token, a
+ * be: the `MetricsRefresh` port's promise), and the runtime's
+ * (`RuntimeMetrics`); with a metrics token, a
  * wrong or missing one is a failed authentication of the client's address
  * (without one, nothing is charged: an open endpoint is never refused).
  */
@@ -36,7 +38,8 @@ export const SystemLive = HttpApiBuilder.group(
     const metricsToken = Option.map(yield* Metrics.MetricsToken, Metrics.bearerMatches)
     const gauges = yield* MetricsRefresh
     const guarded = guardFailures(yield* RateLimiter)
-    const exposition = Effect.andThen(gauges.refresh, PrometheusMetrics.format())
+    const runtime = yield* RuntimeMetrics
+    const exposition = gauges.refresh.pipe(Effect.andThen(runtime.refresh), Effect.andThen(PrometheusMetrics.format()))
     return handlers.handleAll({
       health: () => Effect.succeed(ok),
       ready: () =>
