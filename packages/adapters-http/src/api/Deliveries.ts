@@ -47,13 +47,14 @@ export class DeliveriesApi extends HttpApiGroup.make("deliveries")
     HttpApiEndpoint.post("test", "/merchants/:id/webhook-test", {
       params: id,
       success: TestQueued.pipe(HttpApiSchema.status(202)),
-      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND")
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND", "WEBHOOK_URL_NOT_SET")
     })
       .annotate(OpenApi.Summary, "Send a webhook.test ping")
       .annotate(
         OpenApi.Description,
         "Queues a signed `webhook.test` message, delivered and retried like a credit: to `webhookUrl`, or with " +
-          "`isSeperateWebhookUrl` to `creditWebhookUrl` (falling back to `webhookUrl`)."
+          "`isSeperateWebhookUrl` to `creditWebhookUrl` (falling back to `webhookUrl`). A merchant with no such " +
+          "URL: 422 WEBHOOK_URL_NOT_SET, nothing queued."
       )
   )
   .middleware(AdminAuth)
