@@ -121,12 +121,13 @@ const launchKeys = (config: GatewayConfig) =>
       }).pipe(Layer.provide(LaunchKeys.generatorLayer))
   })
 
-/** The database's settings: where it is, its pools and their statement time-outs. */
+/** The database's settings: where it is, its pools and their statement time-outs, whether it is migrated at start. */
 export const databaseOptions = (config: GatewayConfig): Database.DatabaseOptions => ({
   url: config.databaseUrl,
   dataDir: config.dataDir,
   statementTimeoutMs: config.database.statementTimeoutMs,
-  reports: { maxConnections: config.reports.maxConnections, statementTimeoutMs: config.reports.statementTimeoutMs }
+  reports: { maxConnections: config.reports.maxConnections, statementTimeoutMs: config.reports.statementTimeoutMs },
+  migrate: config.migrateOnStart
 })
 
 /**

@@ -154,6 +154,7 @@ export const GatewayConfig = Config.all({
     perMerchant: Config.schema(between(1, 1000), "REPORTS_MAX_PER_MERCHANT").pipe(Config.withDefault(2)),
     exportPauseMs: Config.schema(between(0, 10_000), "REPORTS_EXPORT_PAUSE_MS").pipe(Config.withDefault(30))
   }),
+  migrateOnStart: Config.schema(AnyCaseBoolean, "MIGRATE_ON_START").pipe(Config.withDefault(true)),
   shutdownDrainSeconds: Config.schema(between(0, 300), "SHUTDOWN_DRAIN_SECONDS").pipe(Config.withDefault(5)),
   tracing: TracingConfig
 })

@@ -61,6 +61,15 @@ describe("GatewayConfig", () => {
       }
     }))
 
+  it.effect("MIGRATE_ON_START: true by default", () =>
+    Effect.gen(function*() {
+      for (const [env, migrate] of [[{}, true], [{ MIGRATE_ON_START: "false" }, false], [{ MIGRATE_ON_START: "No" }, false]] as const) {
+        const config = value(yield* read(env))
+        assert.strictEqual(config === "failure" ? config : config.migrateOnStart, migrate, JSON.stringify(env))
+      }
+      assert.strictEqual((yield* read({ MIGRATE_ON_START: "later" }))._tag, "Failure")
+    }))
+
   it.effect("WEBHOOK_RETRY_SCHEDULE: comma-separated seconds", () =>
     Effect.gen(function*() {
       const tiny = value(yield* read({ WEBHOOK_RETRY_SCHEDULE: "0.05, 0.05,1" }))
