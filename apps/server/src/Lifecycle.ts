@@ -1,10 +1,10 @@
 import { Drain } from "@gateway/adapters-http"
 import { Database } from "@gateway/adapters-pg"
 import { Effect, Layer, Option } from "effect"
-import manifest from "../../../package.json" with { type: "json" }
+import manifest from "../package.json" with { type: "json" }
 import type { GatewayConfig } from "./Config.ts"
 
-/** The gateway's version: the root package's, the one a release is named after. */
+/** The gateway's version: the server package's (`apps/server/package.json`), the one a release is named after. */
 export const version: string = manifest.version
 
 /**

@@ -169,7 +169,7 @@ describe("starting and stopping the server", () => {
       const env = { ...base(), ALLOW_PRIVATE_OPERATOR_URLS: "true", SHUTDOWN_DRAIN_SECONDS: String(drainSeconds) }
       gw = await spawnGateway(env)
       const [started] = logLines(gw.output(), "gateway started")
-      const manifest: unknown = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "..", "package.json"), "utf8"))
+      const manifest: unknown = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8"))
       assert.deepInclude(started, {
         version: typeof manifest === "object" && manifest !== null && "version" in manifest ? manifest.version : "?",
         database: "external"
