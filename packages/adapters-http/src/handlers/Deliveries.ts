@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { DeliveryQueue, MerchantRepo, Wallet } from "@gateway/domain"
 import { Api } from "../api/Api.ts"
-import { FailedDeliveries, maxListed, TestQueued } from "../api/Deliveries.ts"
+import { Deliveries, maxListed, TestQueued } from "../api/Deliveries.ts"
 import * as Problem from "../api/Problem.ts"
 
 /**
@@ -19,10 +19,10 @@ export const DeliveriesLive = HttpApiBuilder.group(
     const exists = (id: Parameters<typeof merchants.findById>[0]) =>
       merchants.findById(id).pipe(Effect.mapError(Problem.fromDomain))
     return handlers.handleAll({
-      listFailed: ({ params }) =>
+      list: ({ params, query }) =>
         exists(params.id).pipe(
-          Effect.andThen(deliveries.listFailed(params.id, maxListed)),
-          Effect.map((data) => new FailedDeliveries({ data }))
+          Effect.andThen(deliveries.list(params.id, query.status, maxListed)),
+          Effect.map((data) => new Deliveries({ data }))
         ),
       redeliver: ({ params }) =>
         Effect.gen(function*() {
