@@ -12,6 +12,7 @@ import { Database, Migrations } from "@gateway/adapters-pg"
 import { randomUUID } from "node:crypto"
 import { databaseOptions, repositories } from "./App.ts"
 import { GatewayConfig } from "./Config.ts"
+import { version } from "./Lifecycle.ts"
 import * as Secrets from "./Secrets.ts"
 
 /** The database and the repositories, configured from the environment. */
@@ -119,7 +120,7 @@ const gateway = Command.make("gateway").pipe(
 )
 
 gateway.pipe(
-  Command.run({ version: "1.1.0" }),
+  Command.run({ version }),
   Effect.tapCause((cause) => Console.error(`error: ${cause.reasons.map((r) => r._tag === "Fail" ? String(r.error?.message ?? r.error) : "unexpected failure").join("; ")}`)),
   Effect.provide(NodeServices.layer),
   NodeRuntime.runMain({ disableErrorReporting: true })
