@@ -211,7 +211,8 @@ describe("starting and stopping the server", () => {
       assert.deepStrictEqual([...new Set(open.map((s) => s.health))], [200], "/health meanwhile, on new connections")
       const firstRefused = seen.find((s) => s.ready === "refused")?.ms ?? 0
       assert.isAtLeast(firstRefused, drainSeconds * 1000 - 100, "the listener closes after the drain")
-      assert.isAtMost(open.at(-1)?.ms ?? 0, drainSeconds * 1000 + 2000)
+      // Soon after the drain (slack for a loaded machine: each sample is two requests).
+      assert.isAtMost(open.at(-1)?.ms ?? 0, drainSeconds * 1000 + 5000)
       assert.isDefined(inflight)
       const answer = await inflight
       assert.strictEqual(answer.status, 200, answer.text)
