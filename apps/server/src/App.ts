@@ -1,7 +1,7 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Option, type Redacted } from "effect"
 import { LaunchPolicy, retiredKeyRetentionSeconds } from "@gateway/domain/LaunchPolicy"
-import { AdminAuth, HttpLive, Metrics, RateLimiter, RequestLimits } from "@gateway/adapters-http"
+import { AdminAuth, Drain, HttpLive, Metrics, RateLimiter, RequestLimits, RuntimeMetrics } from "@gateway/adapters-http"
 import { HttpIncomingMessage } from "effect/http"
 import {
   DeliveryWorker,
@@ -42,6 +42,7 @@ import { createServer, type Server, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import { GatewayConfig, publicBaseUrl } from "./Config.ts"
 import * as Connections from "./Connections.ts"
+import * as Lifecycle from "./Lifecycle.ts"
 import * as Logging from "./Logging.ts"
 import * as Secrets from "./Secrets.ts"
 import * as Tracing from "./Tracing.ts"
@@ -121,12 +122,13 @@ const launchKeys = (config: GatewayConfig) =>
       }).pipe(Layer.provide(LaunchKeys.generatorLayer))
   })
 
-/** The database's settings: where it is, its pools and their statement time-outs. */
+/** The database's settings: where it is, its pools and their statement time-outs, whether it is migrated at start. */
 export const databaseOptions = (config: GatewayConfig): Database.DatabaseOptions => ({
   url: config.databaseUrl,
   dataDir: config.dataDir,
   statementTimeoutMs: config.database.statementTimeoutMs,
-  reports: { maxConnections: config.reports.maxConnections, statementTimeoutMs: config.reports.statementTimeoutMs }
+  reports: { maxConnections: config.reports.maxConnections, statementTimeoutMs: config.reports.statementTimeoutMs },
+  migrate: config.migrateOnStart
 })
 
 /**
@@ -165,9 +167,10 @@ export const repositories = (config: GatewayConfig, dataKey: Redacted.Redacted<B
  * catalogue is in memory for everyone); the delivery worker and the
  * background jobs read the repositories themselves. Every call to an
  * operator goes through one signed-POST path with one cache of merchant keys.
- * Releasing it stops accepting connections, lets in-flight requests finish,
- * closes the pool and stops an embedded database; the trace exporter, built
- * first, is released last, sending the spans still buffered.
+ * Releasing it first drains (`/ready` 503 for `SHUTDOWN_DRAIN_SECONDS`, see
+ * `Lifecycle.running`), then stops accepting connections, lets in-flight
+ * requests finish, closes the pool and stops an embedded database; the trace
+ * exporter, built first, is released last, sending the spans still buffered.
  */
 export const app = (
   config: GatewayConfig,
@@ -189,6 +192,7 @@ export const app = (
     AdminAuth.layerTokens(adminTokens),
     RateLimiter.layer({ ...config.rateLimit, trustProxy: config.trustProxy }),
     Metrics.layerToken(config.metricsToken),
+    RuntimeMetrics.layer,
     MetricsRefreshPg.layer(),
     Layer.succeed(HttpIncomingMessage.MaxBodySize, RequestLimits.maxBodySize(config.maxBodyBytes))
   )
@@ -205,9 +209,13 @@ export const app = (
   const signedPost = SignedPost.layer.pipe(
     Layer.provide([MerchantSigningKeys.layer(), OperatorHttp.layer(config.allowPrivateOperatorUrls)])
   )
-  return Layer.mergeAll(HttpLive.pipe(Layer.provide(server), Layer.provide(httpPorts)), background).pipe(
+  const serving = Layer.mergeAll(HttpLive.pipe(Layer.provide(server), Layer.provide(httpPorts)), background)
+  return Lifecycle.running(config).pipe(
+    Layer.provide(serving),
     Layer.provide(signedPost),
     Layer.provide(repositories(config, dataKey)),
+    Layer.provide(Lifecycle.stopped),
+    Layer.provide(Drain.layer),
     Layer.provide([Layer.succeed(LaunchPolicy, launchPolicy(config)), Logging.layer(config)]),
     Layer.provide(Tracing.layer(config.tracing))
   )

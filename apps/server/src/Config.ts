@@ -1,4 +1,4 @@
-import { Config, Option, Redacted, Schema, SchemaTransformation } from "effect"
+import { Config, LogLevel, Option, Redacted, Schema, SchemaTransformation } from "effect"
 import { defaultSchedule } from "@gateway/domain/RetrySchedule"
 
 const between = (minimum: number, maximum: number) => Schema.Int.check(Schema.isBetween({ minimum, maximum }))
@@ -9,6 +9,39 @@ const Delay = Schema.String.check(
   Schema.decodeTo(Schema.NumberFromString.pipe(
     Schema.decodeTo(Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 7 * 86_400 })))
   ))
+)
+
+/**
+ * One of `literals`, in any case and with blanks around it (`debug`,
+ * ` Debug`, `DEBUG`), decoded to the literal as written: the values a
+ * person types into an environment file.
+ */
+export const AnyCase = <const L extends string>(literals: ReadonlyArray<L>) => {
+  const byLowerCase = new Map<string, string>(literals.map((literal) => [literal.toLowerCase(), literal]))
+  return Schema.String.pipe(
+    Schema.decodeTo(
+      Schema.String,
+      SchemaTransformation.transform({
+        decode: (text: string) => byLowerCase.get(text.trim().toLowerCase()) ?? text,
+        encode: (text: string) => text
+      })
+    ),
+    Schema.decodeTo(Schema.Literals(literals), SchemaTransformation.passthroughSupertype())
+  )
+}
+
+/** `true`/`false` (and `yes`/`no`, `on`/`off`, `y`/`n`, `1`/`0`) in any case: `TRUE` works. */
+const truthy = ["true", "yes", "on", "y", "1"] as const
+const falsy = ["false", "no", "off", "n", "0"] as const
+type BooleanWord = typeof truthy[number] | typeof falsy[number]
+const AnyCaseBoolean = AnyCase<BooleanWord>([...truthy, ...falsy]).pipe(
+  Schema.decodeTo(
+    Schema.Boolean,
+    SchemaTransformation.transform({
+      decode: (word: BooleanWord) => word === "true" || word === "yes" || word === "on" || word === "y" || word === "1",
+      encode: (value: boolean): BooleanWord => value ? "true" : "false"
+    })
+  )
 )
 
 /** Comma-separated seconds (`"5,300,1800"`) as a non-empty schedule: the form of `WEBHOOK_RETRY_SCHEDULE`. */
@@ -33,7 +66,7 @@ export const ScheduleFromString = Schema.String.pipe(
 export const TracingConfig = Config.all({
   endpoint: Config.option(Config.URL("OTEL_EXPORTER_OTLP_ENDPOINT")),
   tracesEndpoint: Config.option(Config.URL("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")),
-  protocol: Config.schema(Schema.Literals(["http/json", "http/protobuf"]), "OTEL_EXPORTER_OTLP_PROTOCOL").pipe(
+  protocol: Config.schema(AnyCase(["http/json", "http/protobuf"]), "OTEL_EXPORTER_OTLP_PROTOCOL").pipe(
     Config.withDefault("http/json")
   ),
   headers: Config.option(
@@ -58,8 +91,8 @@ export const GatewayConfig = Config.all({
   dataDir: Config.String("DATA_DIR").pipe(Config.withDefault("./.data")),
   databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
   dataEncryptionKey: Config.option(Config.Redacted("DATA_ENCRYPTION_KEY")),
-  logLevel: Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info")),
-  logFormat: Config.schema(Schema.Literals(["json", "pretty"]), "LOG_FORMAT").pipe(
+  logLevel: Config.schema(AnyCase(LogLevel.values), "LOG_LEVEL").pipe(Config.withDefault("Info")),
+  logFormat: Config.schema(AnyCase(["json", "pretty"]), "LOG_FORMAT").pipe(
     Config.withDefault(process.stdout.isTTY ? "pretty" : "json")
   ),
   auth: Config.all({
@@ -80,7 +113,7 @@ export const GatewayConfig = Config.all({
     Schema.Redacted(Schema.String.check(Schema.isMinLength(16, { message: "must be at least 16 characters" }))),
     "METRICS_TOKEN"
   )),
-  allowPrivateOperatorUrls: Config.Boolean("ALLOW_PRIVATE_OPERATOR_URLS").pipe(Config.withDefault(false)),
+  allowPrivateOperatorUrls: Config.schema(AnyCaseBoolean, "ALLOW_PRIVATE_OPERATOR_URLS").pipe(Config.withDefault(false)),
   detailsTimeoutMs: Config.schema(between(1, 60_000), "DETAILS_TIMEOUT_MS").pipe(Config.withDefault(5000)),
   webhookTimeoutMs: Config.schema(between(1, 60_000), "WEBHOOK_TIMEOUT_MS").pipe(Config.withDefault(5000)),
   webhookRetrySchedule: Config.schema(ScheduleFromString, "WEBHOOK_RETRY_SCHEDULE").pipe(
@@ -95,7 +128,7 @@ export const GatewayConfig = Config.all({
     )
   }),
   maxBodyBytes: Config.schema(between(1024, 10 * 1024 * 1024), "MAX_BODY_BYTES").pipe(Config.withDefault(65_536)),
-  trustProxy: Config.Boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
+  trustProxy: Config.schema(AnyCaseBoolean, "TRUST_PROXY").pipe(Config.withDefault(false)),
   connections: Config.all({
     headersTimeoutMs: Config.schema(between(100, 600_000), "HTTP_HEADERS_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
     requestTimeoutMs: Config.schema(between(100, 600_000), "HTTP_REQUEST_TIMEOUT_MS").pipe(Config.withDefault(30_000)),
@@ -121,6 +154,8 @@ export const GatewayConfig = Config.all({
     perMerchant: Config.schema(between(1, 1000), "REPORTS_MAX_PER_MERCHANT").pipe(Config.withDefault(2)),
     exportPauseMs: Config.schema(between(0, 10_000), "REPORTS_EXPORT_PAUSE_MS").pipe(Config.withDefault(30))
   }),
+  migrateOnStart: Config.schema(AnyCaseBoolean, "MIGRATE_ON_START").pipe(Config.withDefault(true)),
+  shutdownDrainSeconds: Config.schema(between(0, 300), "SHUTDOWN_DRAIN_SECONDS").pipe(Config.withDefault(5)),
   tracing: TracingConfig
 })
 export type GatewayConfig = Config.Success<typeof GatewayConfig>

@@ -8,10 +8,11 @@ import { ApiKeyRepo } from "@gateway/domain/ports/ApiKeyRepo"
 import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
 import { createMerchant } from "@gateway/domain/usecases/CreateMerchant"
 import { AdminAuth } from "@gateway/adapters-http"
-import { Database } from "@gateway/adapters-pg"
+import { Database, Migrations } from "@gateway/adapters-pg"
 import { randomUUID } from "node:crypto"
 import { databaseOptions, repositories } from "./App.ts"
 import { GatewayConfig } from "./Config.ts"
+import { version } from "./Lifecycle.ts"
 import * as Secrets from "./Secrets.ts"
 
 /** The database and the repositories, configured from the environment. */
@@ -27,10 +28,13 @@ const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2)
 const migrate = Command.make("migrate", {}, () =>
   Effect.gen(function*() {
     const config = yield* GatewayConfig
-    yield* Layer.build(Database.layer(databaseOptions(config)))
-    yield* Console.log("migrations applied")
+    const database = yield* Layer.build(Database.layer({ ...databaseOptions(config), migrate: true }))
+    const applied = yield* Migrations.appliedId.pipe(Effect.provide(database))
+    yield* Console.log(`migrations applied: the database schema is at migration ${applied}`)
   }).pipe(Effect.scoped)
-).pipe(Command.withDescription("Apply the database migrations and exit"))
+).pipe(Command.withDescription(
+  "Apply the database migrations and exit (whatever MIGRATE_ON_START says): for rolling upgrades, before the new instances start"
+))
 
 const tokenIssue = Command.make(
   "issue",
@@ -116,7 +120,7 @@ const gateway = Command.make("gateway").pipe(
 )
 
 gateway.pipe(
-  Command.run({ version: "1.1.0" }),
+  Command.run({ version }),
   Effect.tapCause((cause) => Console.error(`error: ${cause.reasons.map((r) => r._tag === "Fail" ? String(r.error?.message ?? r.error) : "unexpected failure").join("; ")}`)),
   Effect.provide(NodeServices.layer),
   NodeRuntime.runMain({ disableErrorReporting: true })

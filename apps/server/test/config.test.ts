@@ -30,6 +30,46 @@ describe("GatewayConfig", () => {
       assert.deepStrictEqual(config.webhookRetrySchedule, [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400])
     }))
 
+  it.effect("enum values are read in any case, as a person types them (LOG_LEVEL=debug works)", () =>
+    Effect.gen(function*() {
+      for (const [env, level, format] of [
+        [{ LOG_LEVEL: "debug", LOG_FORMAT: "JSON" }, "Debug", "json"],
+        [{ LOG_LEVEL: "WARN", LOG_FORMAT: "Pretty" }, "Warn", "pretty"],
+        [{ LOG_LEVEL: " error ", LOG_FORMAT: "json" }, "Error", "json"],
+        [{ LOG_LEVEL: "Info", LOG_FORMAT: "pretty" }, "Info", "pretty"]
+      ] as const) {
+        const config = value(yield* read(env))
+        assert.deepStrictEqual(config === "failure" ? config : [config.logLevel, config.logFormat], [level, format])
+      }
+      const protocol = value(yield* read({ OTEL_EXPORTER_OTLP_PROTOCOL: "HTTP/Protobuf" }))
+      assert.strictEqual(protocol === "failure" ? protocol : protocol.tracing.protocol, "http/protobuf")
+      const flag = value(yield* read({ ALLOW_PRIVATE_OPERATOR_URLS: "TRUE", TRUST_PROXY: "True" }))
+      assert.deepStrictEqual(flag === "failure" ? flag : [flag.allowPrivateOperatorUrls, flag.trustProxy], [true, true])
+      for (const env of [{ LOG_LEVEL: "loud" }, { LOG_FORMAT: "xml" }, { TRUST_PROXY: "maybe" }]) {
+        assert.strictEqual((yield* read(env))._tag, "Failure", JSON.stringify(env))
+      }
+    }))
+
+  it.effect("SHUTDOWN_DRAIN_SECONDS: 5 by default, 0 to 300", () =>
+    Effect.gen(function*() {
+      const byDefault = value(yield* read({}))
+      assert.strictEqual(byDefault === "failure" ? byDefault : byDefault.shutdownDrainSeconds, 5)
+      const none = value(yield* read({ SHUTDOWN_DRAIN_SECONDS: "0" }))
+      assert.strictEqual(none === "failure" ? none : none.shutdownDrainSeconds, 0)
+      for (const bad of ["-1", "301", "soon", "1.5"]) {
+        assert.strictEqual((yield* read({ SHUTDOWN_DRAIN_SECONDS: bad }))._tag, "Failure", bad)
+      }
+    }))
+
+  it.effect("MIGRATE_ON_START: true by default", () =>
+    Effect.gen(function*() {
+      for (const [env, migrate] of [[{}, true], [{ MIGRATE_ON_START: "false" }, false], [{ MIGRATE_ON_START: "No" }, false]] as const) {
+        const config = value(yield* read(env))
+        assert.strictEqual(config === "failure" ? config : config.migrateOnStart, migrate, JSON.stringify(env))
+      }
+      assert.strictEqual((yield* read({ MIGRATE_ON_START: "later" }))._tag, "Failure")
+    }))
+
   it.effect("WEBHOOK_RETRY_SCHEDULE: comma-separated seconds", () =>
     Effect.gen(function*() {
       const tiny = value(yield* read({ WEBHOOK_RETRY_SCHEDULE: "0.05, 0.05,1" }))

@@ -3,6 +3,7 @@ import * as PgTest from "@gateway/adapters-pg/testing"
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { get } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
@@ -66,6 +67,21 @@ const crashable = async (dataDir: string, parents: Array<ChildProcess>) => {
   }
   throw new Error(`gateway did not become healthy: ${output}`)
 }
+
+/** The status of a GET on a connection of its own (no keep-alive), or `refused` when nothing accepts it. */
+const freshGet = (url: string): Promise<number | "refused"> =>
+  new Promise((resolve) => {
+    const request = get(url, { agent: false }, (response) => {
+      response.resume()
+      resolve(response.statusCode ?? 0)
+    })
+    request.on("error", () => resolve("refused"))
+  })
+
+/** The JSON lines of a gateway's output whose message is `message`. */
+const logLines = (output: string, message: string): Array<Record<string, unknown>> =>
+  output.split("\n").filter((line) => line.startsWith("{")).map((line): Record<string, unknown> => JSON.parse(line))
+    .filter((line) => line["message"] === message)
 
 const waitFor = async (done: () => boolean, what: string) => {
   for (const deadline = Date.now() + 5_000; !done(); await new Promise((r) => setTimeout(r, 20))) {
@@ -139,6 +155,75 @@ describe("starting and stopping the server", () => {
       const after = await fetch(`${gw.url}/health`).then(() => "answered", () => "refused")
       assert.strictEqual(after, "refused")
     } finally {
+      await operator.close()
+    }
+  })
+
+  it("drains on SIGTERM: /ready 503 for SHUTDOWN_DRAIN_SECONDS while new connections are served, then the listener closes after the request in flight, with a line at start and at stop", async () => {
+    const operator = await startOperator((r, res) => {
+      setTimeout(() => json(res, 200, { playerId: JSON.parse(r.body).playerId, currency: "ETB", balance: "5.00" }), 2500)
+    })
+    const drainSeconds = 2
+    let gw: Gateway | undefined
+    try {
+      const env = { ...base(), ALLOW_PRIVATE_OPERATOR_URLS: "true", SHUTDOWN_DRAIN_SECONDS: String(drainSeconds) }
+      gw = await spawnGateway(env)
+      const [started] = logLines(gw.output(), "gateway started")
+      const manifest: unknown = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8"))
+      assert.deepInclude(started, {
+        version: typeof manifest === "object" && manifest !== null && "version" in manifest ? manifest.version : "?",
+        database: "external"
+      })
+      assert.match(String(started?.["instance"]), /^operator-gateway\/[0-9a-f]{12}$/)
+      const admin = { authorization: `Bearer ${await adminToken(env.AUTH_JWT_SECRET)}` }
+      const api = `${gw.url}/api/v1.1/operator-api`
+      const merchant = await call(`${api}/create`, {
+        method: "POST", headers: admin,
+        json: { countryCodes: ["ET"], companyName: "Drain Co", email: "drain@example.com", providerId: 1 }
+      })
+      await call(`${api}/merchants/${merchant.body.id}/settings`, {
+        method: "PUT", headers: admin, json: { userDetailsUrl: `${operator.url}/details` }
+      })
+      const key = await call(`${api}/merchants/${merchant.body.id}/api-keys`, { method: "POST", headers: admin })
+      assert.strictEqual(await freshGet(`${gw.url}/ready`), 200)
+
+      const signalled = Date.now()
+      const exit = gw.stop("SIGTERM")
+      const seen: Array<{ readonly ms: number; readonly ready: number | "refused"; readonly health: number | "refused" }> = []
+      let inflight: ReturnType<typeof call> | undefined
+      for (let closed = false; !closed;) {
+        const [ready, health] = [await freshGet(`${gw.url}/ready`), await freshGet(`${gw.url}/health`)]
+        const ms = Date.now() - signalled
+        seen.push({ ms, ready, health })
+        closed = ready === "refused" && health === "refused"
+        // A launch that begins during the drain and ends after the listener closed (the operator answers in 2.5 s).
+        if (inflight === undefined && ready === 503 && ms >= 500) {
+          inflight = call(`${api}/games/generate-launch-url?gameId=odd-even&playerId=p&sessionId=s`, {
+            headers: { "sv-api-key": key.body.apiKey }
+          })
+        }
+        if (ms > 15_000) throw new Error(`still listening 15 s after SIGTERM: ${JSON.stringify(seen)}`)
+        await new Promise((r) => setTimeout(r, 100))
+      }
+      const open = seen.filter((s) => s.ready !== "refused")
+      assert.isNotEmpty(open)
+      assert.deepStrictEqual([...new Set(open.map((s) => s.ready))], [503], "/ready from SIGTERM until the listener closes")
+      assert.deepStrictEqual([...new Set(open.map((s) => s.health))], [200], "/health meanwhile, on new connections")
+      const firstRefused = seen.find((s) => s.ready === "refused")?.ms ?? 0
+      assert.isAtLeast(firstRefused, drainSeconds * 1000 - 100, "the listener closes after the drain")
+      // Soon after the drain (slack for a loaded machine: each sample is two requests).
+      assert.isAtMost(open.at(-1)?.ms ?? 0, drainSeconds * 1000 + 5000)
+      assert.isDefined(inflight)
+      const answer = await inflight
+      assert.strictEqual(answer.status, 200, answer.text)
+      assert.strictEqual(await exit, 0)
+      const output = gw.output()
+      assert.lengthOf(logLines(output, "gateway started"), 1)
+      assert.deepInclude(logLines(output, "gateway stopping")[0], { drainSeconds, instance: started?.["instance"] })
+      assert.lengthOf(logLines(output, "gateway stopped"), 1)
+      assert.isAbove(output.indexOf("\"gateway stopped\""), output.indexOf("\"gateway stopping\""))
+    } finally {
+      await gw?.stop("SIGKILL")
       await operator.close()
     }
   })

@@ -157,6 +157,48 @@ describe("metrics at GET /metrics, from the real server process", () => {
     }
   })
 
+  it("has the standard process and Node.js runtime series, read at each scrape", async () => {
+    const types = (families: ReadonlyArray<{ readonly name: string; readonly type: string }>) =>
+      Object.fromEntries(families.map((family) => [family.name, family.type]))
+    const before = await scrape(world.open, {})
+    await Promise.all(Array.from({ length: 100 }, () => fetch(`${world.open.url}/openapi.json`).then((r) => r.text())))
+    const after = await scrape(world.open, {})
+    assert.deepInclude(types(after.families), {
+      process_cpu_user_seconds_total: "COUNTER",
+      process_cpu_system_seconds_total: "COUNTER",
+      process_cpu_seconds_total: "COUNTER",
+      process_start_time_seconds: "GAUGE",
+      process_resident_memory_bytes: "GAUGE",
+      process_open_fds: "GAUGE",
+      nodejs_heap_size_total_bytes: "GAUGE",
+      nodejs_heap_size_used_bytes: "GAUGE",
+      nodejs_external_memory_bytes: "GAUGE",
+      nodejs_active_resources_total: "GAUGE",
+      nodejs_eventloop_lag_mean_seconds: "GAUGE",
+      nodejs_eventloop_lag_p99_seconds: "GAUGE",
+      nodejs_eventloop_lag_max_seconds: "GAUGE",
+      nodejs_version_info: "GAUGE",
+      nodejs_gc_duration_seconds: "HISTOGRAM"
+    })
+    assert.isAbove(after.value("process_cpu_seconds_total"), before.value("process_cpu_seconds_total"))
+    assert.closeTo(
+      after.value("process_cpu_seconds_total"),
+      after.value("process_cpu_user_seconds_total") + after.value("process_cpu_system_seconds_total"),
+      1e-6
+    )
+    const startedAt = after.value("process_start_time_seconds")
+    assert.isTrue(startedAt > Date.now() / 1000 - 600 && startedAt <= Date.now() / 1000, `start time ${startedAt}`)
+    assert.isAbove(after.value("process_resident_memory_bytes"), 10 * 1024 * 1024)
+    assert.isAbove(after.value("nodejs_heap_size_used_bytes"), 1024 * 1024)
+    assert.isAbove(after.value("process_open_fds"), 3)
+    assert.isAtLeast(after.value("nodejs_eventloop_lag_max_seconds"), after.value("nodejs_eventloop_lag_p99_seconds"))
+    const [major = "", minor = "", patch = ""] = process.versions.node.split(".")
+    assert.strictEqual(after.value("nodejs_version_info", { version: process.version, major, minor, patch }), 1)
+    const collections = ["major", "minor", "incremental", "weakcb"]
+      .reduce((n, kind) => n + after.value("nodejs_gc_duration_seconds_count", { kind }), 0)
+    assert.isAbove(collections, 0, "garbage collections while serving 100 OpenAPI documents")
+  })
+
   it("refuses to start with a METRICS_TOKEN shorter than 16 characters, naming it", async () => {
     const { code, output } = await runToExit({ METRICS_TOKEN: "short" })
     assert.strictEqual(code, 1, output)

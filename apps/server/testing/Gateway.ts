@@ -62,13 +62,25 @@ const waitUntilHealthy = async (url: string, child: ChildProcess, output: () => 
   throw new Error(`gateway did not become healthy: ${output()}`)
 }
 
-/** Spawns `node apps/server/src/main.ts` with `env` and waits for `/health`. */
+/**
+ * Spawns the server as `npm start` runs it with `env` and waits for `/health`.
+ * It stops at once on SIGTERM (`SHUTDOWN_DRAIN_SECONDS=0`) unless `env` asks
+ * for a drain: no balancer watches a test's `/ready`.
+ */
 export const spawnGateway = async (env: Record<string, string>): Promise<Gateway> => {
   const port = await freePort()
   const authSecret = env["AUTH_JWT_SECRET"] ?? randomBytes(32).toString("base64url")
   const line = startLine()
   const child = spawn(process.execPath, [...line.flags, main], {
-    env: { ...line.env, PATH: process.env["PATH"] ?? "", PORT: String(port), HOST: "127.0.0.1", AUTH_JWT_SECRET: authSecret, ...env },
+    env: {
+      ...line.env,
+      PATH: process.env["PATH"] ?? "",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      AUTH_JWT_SECRET: authSecret,
+      SHUTDOWN_DRAIN_SECONDS: "0",
+      ...env
+    },
     stdio: ["ignore", "pipe", "pipe"]
   })
   let output = ""

@@ -179,7 +179,7 @@ describe("webhook deliveries (admin)", () => {
   const headers = async (scope = "read:users write:users") => ({ authorization: `Bearer ${await token({ scope })}` })
   const get = async (path: string, scope?: string) => call(server.url + path, { headers: await headers(scope) })
 
-  it("lists failed deliveries of a merchant; other statuses are 400; reading needs read:users", async () => {
+  it("lists the deliveries of a merchant by status (pending, delivered, failed) or all; another status is 400; reading needs read:users", async () => {
     await Effect.runPromise(Effect.andThen(
       server.deliveries.enqueue({ id: "d-1", merchantId: Merchant.MerchantId.make(1000), type: "transaction.credit", body: "{}" }),
       server.deliveries.service.failed("d-1", "the operator answered HTTP 500", 500)
@@ -190,9 +190,18 @@ describe("webhook deliveries (admin)", () => {
       id: "d-1", merchantId: 1000, type: "transaction.credit", lastError: "the operator answered HTTP 500", lastStatus: 500
     })])
     expect((await get(`${admin}/merchants/7/webhook-deliveries?status=failed`)).body).toEqual({ data: [] })
-    for (const q of ["status=pending", ""]) {
+    await Effect.runPromise(
+      server.deliveries.enqueue({ id: "d-2", merchantId: Merchant.MerchantId.make(1000), type: "transaction.debit", body: "{}" })
+    )
+    const statuses = async (q: string) =>
+      (await get(`${admin}/merchants/1000/webhook-deliveries${q}`)).body.data.map((d: { id: string; status: string }) => [d.id, d.status])
+    expect(await statuses("?status=pending")).toEqual([["d-2", "pending"]])
+    expect(await statuses("?status=failed")).toEqual([["d-1", "failed"]])
+    expect(await statuses("?status=delivered")).toEqual([])
+    expect(await statuses("")).toEqual([["d-2", "pending"], ["d-1", "failed"]])
+    for (const q of ["status=retrying", "status=FAILED&status=failed", "status="]) {
       const bad = await get(`${admin}/merchants/1000/webhook-deliveries?${q}`)
-      expect(bad.status).toBe(400)
+      expect(bad.status, q).toBe(400)
       expect(bad.body.code).toBe("VALIDATION_FAILED")
     }
     expect((await get(`${admin}/merchants/999/webhook-deliveries?status=failed`)).body.code).toBe("MERCHANT_NOT_FOUND")

@@ -1,5 +1,5 @@
 import { PgClient } from "@effect/sql-pg"
-import { type Delivery, FailedDelivery } from "@gateway/domain/Delivery"
+import { type Delivery, DeliveryStatus, FailedDelivery, ListedDelivery } from "@gateway/domain/Delivery"
 import { MerchantId } from "@gateway/domain/Merchant"
 import { DeliveryQueue, type HurryOptions } from "@gateway/domain/ports/DeliveryQueue"
 import { WalletEventType } from "@gateway/domain/Wallet"
@@ -27,6 +27,21 @@ const FailedRow = Schema.Struct({
   failed_at: Schema.DateTimeUtcFromDate
 })
 const decodeFailed = Schema.decodeUnknownEffect(Schema.Array(FailedRow))
+
+const ListedRow = Schema.Struct({
+  id: Schema.String,
+  merchant_id: MerchantId,
+  type: WalletEventType,
+  status: DeliveryStatus,
+  attempts: Schema.Int,
+  last_error: Schema.NullOr(Schema.String),
+  last_status: Schema.NullOr(Schema.Int),
+  created_at: Schema.DateTimeUtcFromDate,
+  next_attempt_at: Schema.NullOr(Schema.DateTimeUtcFromDate),
+  delivered_at: Schema.NullOr(Schema.DateTimeUtcFromDate),
+  failed_at: Schema.NullOr(Schema.DateTimeUtcFromDate)
+})
+const decodeListed = Schema.decodeUnknownEffect(Schema.Array(ListedRow))
 
 const isMerchantId = Schema.is(MerchantId)
 const isEventType = Schema.is(WalletEventType)
@@ -200,6 +215,40 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
       Effect.withSpan("DeliveryQueue.listFailed")
     )
 
+  const list = (merchantId: MerchantId, status: DeliveryStatus | undefined, limit: number) =>
+    (status === undefined
+      ? sql`
+        SELECT id, merchant_id, type, status, attempts, last_error, last_status, created_at, next_attempt_at,
+          delivered_at, failed_at
+        FROM webhook_deliveries WHERE merchant_id = ${merchantId}
+        ORDER BY created_at DESC, id LIMIT ${limit}`
+      : sql`
+        SELECT id, merchant_id, type, status, attempts, last_error, last_status, created_at, next_attempt_at,
+          delivered_at, failed_at
+        FROM webhook_deliveries WHERE merchant_id = ${merchantId} AND status = ${status}
+        ORDER BY created_at DESC, id LIMIT ${limit}`).pipe(
+      Effect.flatMap(decodeListed),
+      Effect.map((rows) =>
+        rows.map((row) =>
+          new ListedDelivery({
+            id: row.id,
+            merchantId: row.merchant_id,
+            type: row.type,
+            status: row.status,
+            attempts: row.attempts,
+            ...(row.last_error === null ? {} : { lastError: row.last_error }),
+            ...(row.last_status === null ? {} : { lastStatus: row.last_status }),
+            createdAt: row.created_at,
+            ...(row.status !== "pending" || row.next_attempt_at === null ? {} : { nextAttemptAt: row.next_attempt_at }),
+            ...(row.delivered_at === null ? {} : { deliveredAt: row.delivered_at }),
+            ...(row.status !== "failed" || row.failed_at === null ? {} : { failedAt: row.failed_at })
+          })
+        )
+      ),
+      Effect.orDie,
+      Effect.withSpan("DeliveryQueue.list")
+    )
+
   const redeliver = (merchantId: MerchantId, id: string) =>
     sql`
       UPDATE webhook_deliveries
@@ -231,6 +280,7 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
     takeHanded,
     handed,
     listFailed,
+    list,
     redeliver,
     enqueueTest
   })

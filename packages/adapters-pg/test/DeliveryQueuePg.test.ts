@@ -228,6 +228,34 @@ describe("DeliveryQueuePg", () => {
         assert.strictEqual(due?.attempts, 1)
       }))
 
+    it.effect("a merchant's messages are listed by any status (pending, delivered, failed) or all, with their dates", () =>
+      Effect.gen(function*() {
+        const queue = yield* DeliveryQueue
+        const { merchantId, ids: [sent = "", gaveUp = "", waiting = ""] } = yield* seed(3)
+        const other = yield* merchant
+        yield* queue.claim(5, 60_000)
+        yield* queue.delivered(sent)
+        yield* queue.failed(gaveUp, "the operator answered HTTP 500", 500)
+        yield* queue.retryLater(waiting, 60, "no answer within 5000 ms")
+        const byStatus = (status?: "pending" | "delivered" | "failed") =>
+          Effect.map(queue.list(merchantId, status, 10), (rows) => rows.map((r) => [r.id, r.status]))
+        assert.deepStrictEqual(yield* byStatus("delivered"), [[sent, "delivered"]])
+        assert.deepStrictEqual(yield* byStatus("failed"), [[gaveUp, "failed"]])
+        assert.deepStrictEqual(yield* byStatus("pending"), [[waiting, "pending"]])
+        assert.sameDeepMembers(yield* byStatus(), [[sent, "delivered"], [gaveUp, "failed"], [waiting, "pending"]])
+        assert.lengthOf(yield* queue.list(merchantId, undefined, 2), 2)
+        assert.deepStrictEqual(yield* queue.list(other.id, undefined, 10), [])
+        const [delivered] = yield* queue.list(merchantId, "delivered", 10)
+        const [failed] = yield* queue.list(merchantId, "failed", 10)
+        const [pending] = yield* queue.list(merchantId, "pending", 10)
+        assert.isDefined(delivered?.deliveredAt)
+        assert.isUndefined(delivered?.failedAt)
+        assert.include(failed, { lastError: "the operator answered HTTP 500", lastStatus: 500, attempts: 1 })
+        assert.isDefined(failed?.failedAt)
+        assert.include(pending, { lastError: "no answer within 5000 ms", attempts: 1 })
+        assert.isAbove(Number(pending?.nextAttemptAt?.epochMilliseconds), Date.now() + 30_000)
+      }))
+
     it.effect("enqueueTest queues a webhook.test ping with its own id form", () =>
       Effect.gen(function*() {
         const queue = yield* DeliveryQueue

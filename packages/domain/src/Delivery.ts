@@ -28,5 +28,25 @@ export class FailedDelivery extends Schema.Class<FailedDelivery>("@gateway/domai
   failedAt: Schema.DateTimeUtcFromString
 }) {}
 
+/** Where a message of the outbox is: waiting to be sent (or retried), delivered (2xx), or failed (retries used up). */
+export const DeliveryStatus = Schema.Literals(["pending", "delivered", "failed"])
+export type DeliveryStatus = typeof DeliveryStatus.Type
+
+/** A message of a merchant's outbox as an admin lists it, with what is known of its attempts. */
+export class ListedDelivery extends Schema.Class<ListedDelivery>("@gateway/domain/ListedDelivery")({
+  id: Schema.String,
+  merchantId: MerchantId,
+  type: WalletEventType,
+  status: DeliveryStatus,
+  attempts: Schema.Int,
+  lastError: Schema.optionalKey(Schema.String),
+  lastStatus: Schema.optionalKey(Schema.Int),
+  createdAt: Schema.DateTimeUtcFromString,
+  /** Pending: when the next attempt is due. */
+  nextAttemptAt: Schema.optionalKey(Schema.DateTimeUtcFromString),
+  deliveredAt: Schema.optionalKey(Schema.DateTimeUtcFromString),
+  failedAt: Schema.optionalKey(Schema.DateTimeUtcFromString)
+}) {}
+
 /** The error recorded when a merchant has no URL for a message (the rule is `Wallet.webhookUrlFor`). */
 export const noWebhookUrl = "no webhook URL configured"

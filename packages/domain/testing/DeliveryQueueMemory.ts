@@ -1,5 +1,5 @@
 import { DateTime, Effect, Layer, PubSub, Stream } from "effect"
-import { type Delivery, FailedDelivery } from "../src/Delivery.ts"
+import { type Delivery, FailedDelivery, ListedDelivery } from "../src/Delivery.ts"
 import type { MerchantId } from "../src/Merchant.ts"
 import { DeliveryQueue } from "../src/ports/DeliveryQueue.ts"
 import type { WalletEventType } from "../src/Wallet.ts"
@@ -19,6 +19,7 @@ export interface QueueRow {
   delays: Array<number>
   readonly createdAt: DateTime.Utc
   failedAt?: DateTime.Utc | undefined
+  deliveredAt?: DateTime.Utc | undefined
 }
 
 /** The in-memory outbox with its rows exposed, and a way to queue messages (waking the workers). */
@@ -82,7 +83,7 @@ export const makeMemoryQueue: Effect.Effect<MemoryQueue> = Effect.gen(function*(
     delivered: (id) =>
       Effect.sync(() => {
         const row = rows.get(id)
-        if (row !== undefined) Object.assign(row, { status: "delivered", leaseUntil: 0 })
+        if (row !== undefined) Object.assign(row, { status: "delivered", leaseUntil: 0, deliveredAt: DateTime.makeUnsafe(Date.now()) })
       }),
     retryLater: (id, delaySeconds, error, status) =>
       Effect.sync(() => {
@@ -138,6 +139,29 @@ export const makeMemoryQueue: Effect.Effect<MemoryQueue> = Effect.gen(function*(
               ...(r.lastStatus === undefined ? {} : { lastStatus: r.lastStatus }),
               createdAt: r.createdAt,
               failedAt: r.failedAt ?? r.createdAt
+            })
+          )
+      ),
+    list: (merchantId, status, limit) =>
+      Effect.sync(() =>
+        [...rows.values()]
+          .map((r) => ({ row: r, status: r.status === "queued" ? "pending" as const : r.status }))
+          .filter((r) => r.row.merchantId === merchantId && (status === undefined || r.status === status))
+          .reverse()
+          .slice(0, limit)
+          .map(({ row: r, status }) =>
+            new ListedDelivery({
+              id: r.id,
+              merchantId: r.merchantId,
+              type: r.type,
+              status,
+              attempts: r.attempts,
+              ...(r.lastError === undefined ? {} : { lastError: r.lastError }),
+              ...(r.lastStatus === undefined ? {} : { lastStatus: r.lastStatus }),
+              createdAt: r.createdAt,
+              ...(status === "pending" ? { nextAttemptAt: DateTime.makeUnsafe(r.dueAt) } : {}),
+              ...(r.deliveredAt === undefined || status !== "delivered" ? {} : { deliveredAt: r.deliveredAt }),
+              ...(r.failedAt === undefined || status !== "failed" ? {} : { failedAt: r.failedAt })
             })
           )
       ),

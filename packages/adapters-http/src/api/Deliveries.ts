@@ -4,9 +4,9 @@ import { Delivery, Merchant, Validation } from "@gateway/domain"
 import * as Problem from "./Problem.ts"
 import { AdminAuth } from "./Security.ts"
 
-/** The answer of the failed-deliveries list. */
-export class FailedDeliveries extends Schema.Class<FailedDeliveries>("@gateway/adapters-http/FailedDeliveries")({
-  data: Schema.Array(Delivery.FailedDelivery)
+/** The answer of the deliveries list. */
+export class Deliveries extends Schema.Class<Deliveries>("@gateway/adapters-http/Deliveries")({
+  data: Schema.Array(Delivery.ListedDelivery)
 }) {}
 
 /** The answer of a webhook test: the id of the queued `webhook.test` message (its `webhook-id`). */
@@ -14,7 +14,7 @@ export class TestQueued extends Schema.Class<TestQueued>("@gateway/adapters-http
   deliveryId: Schema.String
 }) {}
 
-/** The largest number of failed deliveries listed at once (oldest first). */
+/** The largest number of deliveries listed at once (newest first). */
 export const maxListed = 500
 
 const id = { id: Merchant.MerchantId }
@@ -22,16 +22,23 @@ const id = { id: Merchant.MerchantId }
 /** The wallet webhook outbox of a merchant: failed messages, redelivery and a test ping (bearer). */
 export class DeliveriesApi extends HttpApiGroup.make("deliveries")
   .add(
-    HttpApiEndpoint.get("listFailed", "/merchants/:id/webhook-deliveries", {
+    HttpApiEndpoint.get("list", "/merchants/:id/webhook-deliveries", {
       params: id,
-      query: { status: Schema.Literal("failed").annotate({ description: "only `failed` is supported" }) },
-      success: FailedDeliveries,
+      query: {
+        status: Schema.optionalKey(Delivery.DeliveryStatus.annotate({
+          description: "`pending` (waiting to be sent or retried), `delivered` or `failed` (retries used up); " +
+            "absent: every status"
+        }))
+      },
+      success: Deliveries,
       error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND")
     })
-      .annotate(OpenApi.Summary, "List failed webhook deliveries (scope `read:users`)")
+      .annotate(OpenApi.Summary, "List webhook deliveries by status (scope `read:users`)")
       .annotate(
         OpenApi.Description,
-        `Messages whose retries are exhausted, at most ${maxListed}. \`status\` other than \`failed\`: 400 VALIDATION_FAILED.`
+        `The merchant's outbox messages of a \`status\` (every status without one), newest first, at most ${maxListed}, ` +
+          "with their attempts, last error and HTTP status, and when they are due, were delivered or failed. " +
+          "Another `status`: 400 VALIDATION_FAILED."
       ),
     HttpApiEndpoint.post("redeliver", "/merchants/:id/webhook-deliveries/:deliveryId/redeliver", {
       params: { ...id, deliveryId: Schema.String.check(Schema.isMaxLength(64), Validation.isStorableText) },
@@ -47,13 +54,14 @@ export class DeliveriesApi extends HttpApiGroup.make("deliveries")
     HttpApiEndpoint.post("test", "/merchants/:id/webhook-test", {
       params: id,
       success: TestQueued.pipe(HttpApiSchema.status(202)),
-      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND")
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND", "WEBHOOK_URL_NOT_SET")
     })
       .annotate(OpenApi.Summary, "Send a webhook.test ping")
       .annotate(
         OpenApi.Description,
         "Queues a signed `webhook.test` message, delivered and retried like a credit: to `webhookUrl`, or with " +
-          "`isSeperateWebhookUrl` to `creditWebhookUrl` (falling back to `webhookUrl`)."
+          "`isSeperateWebhookUrl` to `creditWebhookUrl` (falling back to `webhookUrl`). A merchant with no such " +
+          "URL: 422 WEBHOOK_URL_NOT_SET, nothing queued."
       )
   )
   .middleware(AdminAuth)

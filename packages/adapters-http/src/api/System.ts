@@ -34,7 +34,12 @@ export class SystemApi extends HttpApiGroup.make("system", { topLevel: true })
     HttpApiEndpoint.get("health", "/health", { success: Status })
       .annotate(OpenApi.Summary, "Liveness: 200 while the process is up"),
     HttpApiEndpoint.get("ready", "/ready", { success: Status, error: Problem.response(503, ["NOT_READY"]) })
-      .annotate(OpenApi.Summary, "Readiness: 200 when the database answers, else 503 NOT_READY"),
+      .annotate(OpenApi.Summary, "Readiness: 200 when the database answers, else 503 NOT_READY")
+      .annotate(
+        OpenApi.Description,
+        "503 NOT_READY as well from the moment the instance begins to shut down (SIGTERM), for " +
+          "`SHUTDOWN_DRAIN_SECONDS` before its listener closes, so a load balancer drains it."
+      ),
     HttpApiEndpoint.get("jwks", "/.well-known/jwks.json", { success: HttpApiSchema.WithHeaders(Jwks, jwksCache) })
       .annotate(OpenApi.Summary, "The public keys of launch tokens (JWKS)")
       .annotate(
@@ -54,7 +59,7 @@ export class SystemApi extends HttpApiGroup.make("system", { topLevel: true })
           "id and `outcome`), `gateway_webhook_deliveries_total` (by event `type` and `result`: delivered, retry, " +
           "failed), `gateway_outbox_pending`, `gateway_outbox_oldest_pending_age_seconds`, `gateway_db_connections` " +
           "(by `state`) and `gateway_db_pool_max_connections` (the gauges are read from the database at most every " +
-          "5 s). With `METRICS_TOKEN` set, `Authorization: Bearer <METRICS_TOKEN>` is required (401 UNAUTHORIZED " +
+          "5 s), and the standard runtime series (`process_*`, `nodejs_*`). With `METRICS_TOKEN` set, `Authorization: Bearer <METRICS_TOKEN>` is required (401 UNAUTHORIZED " +
           "otherwise, charged to the client address like every failed authentication); without it the endpoint " +
           "is open. Labels never carry a path's values, a key or a token."
       ),

@@ -1,11 +1,15 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { DeliveryQueue, MerchantRepo } from "@gateway/domain"
+import { DeliveryQueue, MerchantRepo, Wallet } from "@gateway/domain"
 import { Api } from "../api/Api.ts"
-import { FailedDeliveries, maxListed, TestQueued } from "../api/Deliveries.ts"
+import { Deliveries, maxListed, TestQueued } from "../api/Deliveries.ts"
 import * as Problem from "../api/Problem.ts"
 
-/** The admin side of the webhook outbox. Every endpoint checks that the merchant exists first. */
+/**
+ * The admin side of the webhook outbox. Every endpoint checks that the
+ * merchant exists first; a test ping needs a URL to go to (else 422 at once,
+ * not a day of retries to nowhere).
+ */
 export const DeliveriesLive = HttpApiBuilder.group(
   Api,
   "deliveries",
@@ -15,10 +19,10 @@ export const DeliveriesLive = HttpApiBuilder.group(
     const exists = (id: Parameters<typeof merchants.findById>[0]) =>
       merchants.findById(id).pipe(Effect.mapError(Problem.fromDomain))
     return handlers.handleAll({
-      listFailed: ({ params }) =>
+      list: ({ params, query }) =>
         exists(params.id).pipe(
-          Effect.andThen(deliveries.listFailed(params.id, maxListed)),
-          Effect.map((data) => new FailedDeliveries({ data }))
+          Effect.andThen(deliveries.list(params.id, query.status, maxListed)),
+          Effect.map((data) => new Deliveries({ data }))
         ),
       redeliver: ({ params }) =>
         Effect.gen(function*() {
@@ -32,10 +36,16 @@ export const DeliveriesLive = HttpApiBuilder.group(
           }
         }),
       test: ({ params }) =>
-        exists(params.id).pipe(
-          Effect.andThen(deliveries.enqueueTest(params.id)),
-          Effect.map((deliveryId) => new TestQueued({ deliveryId }))
-        )
+        Effect.gen(function*() {
+          const merchant = yield* exists(params.id)
+          if (Wallet.webhookUrlFor(merchant.MerchantSettings, "webhook.test") === undefined) {
+            return yield* Problem.make(
+              "WEBHOOK_URL_NOT_SET",
+              `merchant ${params.id} has no webhook URL to ping; set webhookUrl (or creditWebhookUrl) in its settings`
+            )
+          }
+          return new TestQueued({ deliveryId: yield* deliveries.enqueueTest(params.id) })
+        })
     })
   })
 )

@@ -4,15 +4,18 @@ import { PrometheusMetrics } from "effect/observability"
 import { Deadline, LaunchKeyStore, MetricsRefresh, Readiness } from "@gateway/domain"
 import { Api } from "../api/Api.ts"
 import * as Problem from "../api/Problem.ts"
+import { Drain } from "../Drain.ts"
 import { Jwks, jwksMaxAgeSeconds, RotatedKey, Status } from "../api/System.ts"
 import * as Metrics from "../Metrics.ts"
+import { RuntimeMetrics } from "../RuntimeMetrics.ts"
 import { guardFailures, RateLimiter } from "../middleware/RateLimiter.ts"
 
 const ok = new Status({ status: "ok" })
 const jwksCache = { "cache-control": `public, max-age=${jwksMaxAgeSeconds}` as const }
 
 /**
- * Liveness, readiness and the launch-token keys. A readiness check that
+ * Liveness, readiness and the launch-token keys. Once the instance is
+ * shutting down ({@link Drain}) it is not ready. A readiness check that
  * fails, dies or takes longer than 2 s counts as not ready. The answer does
  * not wait for a timed-out check to stop: interrupting a query to a database
  * that no longer answers (frozen, or its host gone) waits for the cancel
@@ -20,7 +23,8 @@ const jwksCache = { "cache-control": `public, max-age=${jwksMaxAgeSeconds}` as c
  * (`Deadline.answerWithin`). Metrics are rendered from Effect's metric
  * registry by `PrometheusMetrics` once the gauges read from storage are
  * refreshed (a refresh answers within 2 s, with the last values if need
- * be: the `MetricsRefresh` port's promise); with a metrics token, a
+ * be: the `MetricsRefresh` port's promise), and the runtime's
+ * (`RuntimeMetrics`); with a metrics token, a
  * wrong or missing one is a failed authentication of the client's address
  * (without one, nothing is charged: an open endpoint is never refused).
  */
@@ -29,20 +33,26 @@ export const SystemLive = HttpApiBuilder.group(
   "system",
   Effect.fn(function*(handlers) {
     const readiness = yield* Readiness
+    const drain = yield* Drain
     const launchKeys = yield* LaunchKeyStore
     const metricsToken = Option.map(yield* Metrics.MetricsToken, Metrics.bearerMatches)
     const gauges = yield* MetricsRefresh
     const guarded = guardFailures(yield* RateLimiter)
-    const exposition = Effect.andThen(gauges.refresh, PrometheusMetrics.format())
+    const runtime = yield* RuntimeMetrics
+    const exposition = gauges.refresh.pipe(Effect.andThen(runtime.refresh), Effect.andThen(PrometheusMetrics.format()))
     return handlers.handleAll({
       health: () => Effect.succeed(ok),
       ready: () =>
-        readiness.check.pipe(
-          Deadline.answerWithin("2 seconds", () => Effect.succeed(false)),
-          Effect.catchCause(() => Effect.succeed(false)),
-          Effect.flatMap((ready) =>
-            ready ? Effect.succeed(ok) : Effect.fail(Problem.make("NOT_READY", "the database does not answer"))
-          )
+        Effect.flatMap(drain.draining, (draining) =>
+          draining
+            ? Effect.fail(Problem.make("NOT_READY", "the instance is shutting down"))
+            : readiness.check.pipe(
+              Deadline.answerWithin("2 seconds", () => Effect.succeed(false)),
+              Effect.catchCause(() => Effect.succeed(false)),
+              Effect.flatMap((ready) =>
+                ready ? Effect.succeed(ok) : Effect.fail(Problem.make("NOT_READY", "the database does not answer"))
+              )
+            )
         ),
       metrics: ({ request }) =>
         Option.isNone(metricsToken)

@@ -12,11 +12,15 @@ export const requestIdOf = (request: HttpServerRequest.HttpServerRequest): strin
   return given !== undefined && acceptedId.test(given) ? given : randomUUID()
 }
 
+/** The load balancer's probes: their lines are at DEBUG, so that a probe every second does not flood the log. */
+const probes: ReadonlySet<string> = new Set(["/health", "/ready"])
+
 /**
  * One log line per request — `request` with its method, route pattern (never
  * the path's values, the query string or any header), status, duration in
  * milliseconds and request id — and the request id echoed in
- * `x-request-id`. Every other log line written while the request runs
+ * `x-request-id`, at INFO (DEBUG for `/health` and `/ready`, which load
+ * balancers and orchestrators ask every few seconds). Every other log line written while the request runs
  * carries the same `requestId`. With the JSON logger (`LOG_FORMAT=json`) each
  * is one line of JSON. The same method, route and status, with the
  * duration, count the request in `gateway_http_request_duration_seconds`
@@ -30,6 +34,7 @@ export const logRequests = (routes: RouteTable) =>
     const requestId = requestIdOf(request)
     const path = request.url.split("?")[0] ?? "/"
     const route = routes.route(request.method, path) ?? "(no route)"
+    const log = probes.has(route) ? Effect.logDebug : Effect.logInfo
     return Effect.flatMap(Clock.currentTimeNanos, (started) =>
       httpEffect.pipe(
         Effect.tap((response) =>
@@ -37,7 +42,7 @@ export const logRequests = (routes: RouteTable) =>
             const durationMs = Number(ended - started) / 1e6
             return Effect.andThen(
               Metrics.recordRequest(request.method, route, response.status, durationMs / 1000),
-              Effect.log("request").pipe(Effect.annotateLogs({
+              log("request").pipe(Effect.annotateLogs({
                 method: request.method,
                 route,
                 status: response.status,

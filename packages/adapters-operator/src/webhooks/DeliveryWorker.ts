@@ -144,7 +144,11 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
     const operatorFailed = delay !== undefined && result.error !== noWebhookUrl && result.error !== noMerchant
     recovery.failed(delivery, operatorFailed, result.retryAfter, yield* Clock.currentTimeMillis)
     yield* Metrics.countDelivery(delivery.type, delay === undefined ? "failed" : "retry")
-    yield* Effect.logWarning("webhook delivery failed").pipe(
+    // A retry is routine (WARN); a message whose retries are used up waits for a person (ERROR).
+    const log = delay === undefined
+      ? Effect.logError("webhook delivery failed, retries used up: redeliver it once the operator answers")
+      : Effect.logWarning("webhook delivery failed")
+    yield* log.pipe(
       Effect.annotateLogs({
         deliveryId: delivery.id,
         merchantId: delivery.merchantId,

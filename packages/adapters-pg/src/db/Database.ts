@@ -23,6 +23,12 @@ export interface DatabaseOptions {
   readonly statementTimeoutMs?: number | undefined
   /** The reports' own pool ({@link ReportsDatabase}). Default {@link defaultReports}. */
   readonly reports?: ReportsPoolOptions | undefined
+  /**
+   * Apply the pending migrations first (default true). False (`MIGRATE_ON_START=false`, rolling upgrades):
+   * apply none, and refuse to start on a schema older than this version's ({@link Migrations.latestId}); a newer
+   * one is fine, as migrations only expand the schema an older version reads.
+   */
+  readonly migrate?: boolean | undefined
 }
 
 /** The reports' pool: its size and its connections' `statement_timeout`. */
@@ -82,7 +88,7 @@ const startupError = (what: string) => (error: { readonly message: string }) =>
 /**
  * A migrated database: connects to `url` when given, else starts the embedded PostgreSQL in `<dataDir>/pg` for
  * the life of the layer. Migrations run first on a connection of their own, without a time-out (a backfill may
- * take minutes). Then two pools: `SqlClient`/`PgClient` for everything but reports, and {@link ReportsDatabase};
+ * take minutes), unless `migrate` is false. Then two pools: `SqlClient`/`PgClient` for everything but reports, and {@link ReportsDatabase};
  * every connection of both runs under its pool's `statement_timeout` and gives up on a frozen server after
  * {@link silenceMs}.
  */
@@ -110,11 +116,24 @@ export const layer = (
       Effect.tap((sql) => sql`SELECT 1`),
       Effect.mapError(startupError("cannot connect to the database"))
     )
-    yield* Effect.scoped(
-      PgClient.make({ url, maxConnections: 1, applicationName }).pipe(
-        Effect.flatMap((migrator) => Migrations.run.pipe(Effect.provideService(SqlClient, migrator)))
+    if (options.migrate === false) {
+      const applied = yield* Migrations.appliedId.pipe(
+        Effect.provideService(SqlClient, client),
+        Effect.mapError(startupError("cannot read the schema version"))
       )
-    ).pipe(Effect.mapError(startupError("database migration failed")))
+      if (applied < Migrations.latestId) {
+        return yield* new DatabaseStartupError({
+          message: `the database schema is at migration ${applied} and this version needs ${Migrations.latestId}: ` +
+            "run `gateway migrate` first (MIGRATE_ON_START=false applies none)"
+        })
+      }
+    } else {
+      yield* Effect.scoped(
+        PgClient.make({ url, maxConnections: 1, applicationName }).pipe(
+          Effect.flatMap((migrator) => Migrations.run.pipe(Effect.provideService(SqlClient, migrator)))
+        )
+      ).pipe(Effect.mapError(startupError("database migration failed")))
+    }
     const reports = options.reports ?? defaultReports
     const reportsClient = yield* pool(reports.maxConnections, reports.statementTimeoutMs, reportSettings).pipe(
       Effect.mapError(startupError("cannot connect to the database"))

@@ -39,6 +39,18 @@ export const migrations = {
   "0014_round_sums_once": m0014_round_sums_once
 }
 
+/** The id of the newest migration of this version (`0012_…` → 12). */
+export const latestId: number = Math.max(...Object.keys(migrations).map((key) => Number.parseInt(key, 10)))
+
+/** The id of the newest migration applied to the database; 0 on a database never migrated. */
+export const appliedId: Effect.Effect<number, SqlError, SqlClient> = Effect.gen(function*() {
+  const sql = yield* SqlClient
+  const [table] = yield* sql<{ readonly present: boolean }>`SELECT to_regclass('gateway_migrations') IS NOT NULL AS present`
+  if (table?.present !== true) return 0
+  const [row] = yield* sql<{ readonly latest: number | null }>`SELECT max(migration_id) AS latest FROM gateway_migrations`
+  return row?.latest ?? 0
+})
+
 /** The advisory lock key that serialises concurrent migrators on one database. */
 export const migrationLockKey = 7_246_031_001
 

@@ -1,6 +1,6 @@
 import type { Effect, Stream } from "effect"
 import { Context } from "effect"
-import type { Delivery, FailedDelivery } from "../Delivery.ts"
+import type { Delivery, DeliveryStatus, FailedDelivery, ListedDelivery } from "../Delivery.ts"
 import type { MerchantId } from "../Merchant.ts"
 
 /** Which waiting messages {@link DeliveryQueue.hurry} makes due. */
@@ -45,6 +45,8 @@ export class DeliveryQueue extends Context.Service<DeliveryQueue, {
   readonly handed: Stream.Stream<void>
   /** The merchant's failed messages, newest first, at most `limit`. */
   listFailed(merchantId: MerchantId, limit: number): Effect.Effect<ReadonlyArray<FailedDelivery>>
+  /** The merchant's messages of `status` (every status when undefined), newest first, at most `limit`. */
+  list(merchantId: MerchantId, status: DeliveryStatus | undefined, limit: number): Effect.Effect<ReadonlyArray<ListedDelivery>>
   /** Puts a failed message of the merchant back in the queue, due now; false when there is none with this id. */
   redeliver(merchantId: MerchantId, id: string): Effect.Effect<boolean>
   /** Queues a `webhook.test` ping for the merchant; its id. */
