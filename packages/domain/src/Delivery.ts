@@ -17,7 +17,7 @@ export interface Delivery {
 }
 
 /** A message whose retries are exhausted: listed for admins until one redelivers it. */
-export class FailedDelivery extends Schema.Class<FailedDelivery>("@gateway/domain/FailedDelivery")({
+export class FailedDelivery extends Schema.Class<FailedDelivery>("@gateway/domain/FailedDelivery")(Schema.Struct({
   id: Schema.String,
   merchantId: MerchantId,
   type: WalletEventType,
@@ -26,7 +26,10 @@ export class FailedDelivery extends Schema.Class<FailedDelivery>("@gateway/domai
   lastStatus: Schema.optionalKey(Schema.Int),
   createdAt: Schema.DateTimeUtcFromString,
   failedAt: Schema.DateTimeUtcFromString
-}) {}
+}).annotate({
+  identifier: "FailedDelivery",
+  description: "A message whose retries are exhausted: listed for admins until one redelivers it."
+})) {}
 
 /** The error recorded when a merchant has no URL for a message (the rule is `Wallet.webhookUrlFor`). */
 export const noWebhookUrl = "no webhook URL configured"

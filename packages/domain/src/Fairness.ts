@@ -34,13 +34,19 @@ export const RevealedSeed = Schema.Struct({
 export type RevealedSeed = typeof RevealedSeed.Type
 
 /** The body of `PUT /game-api/fairness`. */
-export const RotateRequest = Schema.Struct({ clientSeed: ClientSeed })
+export const RotateRequest = Schema.Struct({ clientSeed: ClientSeed }).annotate({
+  identifier: "ClientSeedChange",
+  description: "The body of `PUT /game-api/fairness`: the client seed of the next rounds."
+})
 
 /** The answer of `PUT /game-api/fairness`: the seed revealed and the new commitment (nonce 0). */
-export class SeedRotated extends Schema.Class<SeedRotated>("@gateway/domain/SeedRotated")({
+export class SeedRotated extends Schema.Class<SeedRotated>("@gateway/domain/SeedRotated")(Schema.Struct({
   previous: RevealedSeed,
   current: Fairness
-}) {}
+}).annotate({
+  identifier: "SeedRotated",
+  description: "The answer of `PUT /game-api/fairness`: the seed revealed and the new commitment (nonce 0)."
+})) {}
 
 /** A session's seeds: the secret server seed, its committed hash and the client seed. */
 export interface SessionSeed {

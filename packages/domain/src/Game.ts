@@ -8,14 +8,17 @@ export const GameId = Schema.String.check(
 export type GameId = typeof GameId.Type
 
 /** An element of the games list, exactly as the seed names its fields. */
-export class Game extends Schema.Class<Game>("@gateway/domain/Game")({
+export class Game extends Schema.Class<Game>("@gateway/domain/Game")(Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   releaseDate: Schema.String,
   baseLaunchUrl: Schema.String,
   category: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2_147_483_647 })),
   imageUrl: Schema.String
-}) {}
+}).annotate({
+  identifier: "Game",
+  description: "An element of the games list, exactly as the seed names its fields."
+})) {}
 
 /** The fields the games list can be sorted by. */
 export const GameSortField = Schema.Literals(["name", "releaseDate", "category", "id"])

@@ -5,7 +5,7 @@ import { LaunchMode } from "./LaunchToken.ts"
 import { MerchantId } from "./Merchant.ts"
 
 /** A player's game session, opened by redeeming a launch token once. */
-export class GameSession extends Schema.Class<GameSession>("@gateway/domain/GameSession")({
+export class GameSession extends Schema.Class<GameSession>("@gateway/domain/GameSession")(Schema.Struct({
   id: Schema.String.check(Schema.isUUID()),
   merchantId: MerchantId,
   playerId: Schema.String,
@@ -16,11 +16,19 @@ export class GameSession extends Schema.Class<GameSession>("@gateway/domain/Game
   lobby: Schema.Boolean,
   createdAt: Schema.DateTimeUtcFromString,
   expiresAt: Schema.DateTimeUtcFromString
-}) {}
+}).annotate({
+  identifier: "GameSession",
+  description: "A player's game session, opened by redeeming a launch token once."
+})) {}
 
 /** The body of `POST /game-api/sessions`. */
 export const RedeemRequest = Schema.Struct({
-  token: Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(4096))
+  token: Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(4096)).annotate({
+    description: "The launch token: the `token` query parameter of the launch URL (a JWT, valid once)"
+  })
+}).annotate({
+  identifier: "RedeemLaunchToken",
+  description: "The body of `POST /game-api/sessions`: the launch token to redeem for a session token."
 })
 
 /** The virtual balance a demo session starts with, in major units of its currency. */
@@ -51,10 +59,13 @@ export const PageSettings = Schema.Struct({
 export type PageSettings = typeof PageSettings.Type
 
 /** The answer of `POST /game-api/sessions`. */
-export class SessionOpened extends Schema.Class<SessionOpened>("@gateway/domain/SessionOpened")({
+export class SessionOpened extends Schema.Class<SessionOpened>("@gateway/domain/SessionOpened")(Schema.Struct({
   sessionToken: Schema.String,
   session: GameSession,
   balance: Schema.String,
   settings: PageSettings,
   fairness: Fairness.annotate({ description: "The committed server seed hash, the client seed and the next nonce (0)" })
-}) {}
+}).annotate({
+  identifier: "SessionOpened",
+  description: "The answer of `POST /game-api/sessions`."
+})) {}

@@ -24,7 +24,7 @@ export type LaunchRequest = typeof LaunchRequest.Type
 export const launchAudience = "launch"
 
 /** The claims of a launch JWT (CONTRACT §3). */
-export class LaunchClaims extends Schema.Class<LaunchClaims>("@gateway/domain/LaunchClaims")({
+export class LaunchClaims extends Schema.Class<LaunchClaims>("@gateway/domain/LaunchClaims")(Schema.Struct({
   iss: Schema.String,
   aud: Schema.Literal(launchAudience),
   sub: Schema.String,
@@ -37,7 +37,10 @@ export class LaunchClaims extends Schema.Class<LaunchClaims>("@gateway/domain/La
   mode: LaunchMode,
   cur: CurrencyCode,
   lobby: Schema.Boolean
-}) {}
+}).annotate({
+  identifier: "LaunchClaims",
+  description: "The claims of a launch JWT (CONTRACT §3)."
+})) {}
 
 /** A public key that verifies launch tokens, as published in the JWKS (RFC 8037 OKP JWK). */
 export const LaunchJwk = Schema.Struct({
@@ -58,10 +61,13 @@ export class TokenAlreadyUsed extends Schema.TaggedError<TokenAlreadyUsed>()("To
 }
 
 /** The answer of `generate-launch-url`. */
-export class LaunchUrl extends Schema.Class<LaunchUrl>("@gateway/domain/LaunchUrl")({
+export class LaunchUrl extends Schema.Class<LaunchUrl>("@gateway/domain/LaunchUrl")(Schema.Struct({
   success: Schema.Literal(true),
   url: Schema.String
-}) {}
+}).annotate({
+  identifier: "LaunchUrl",
+  description: "The answer of `generate-launch-url`."
+})) {}
 
 /** `baseLaunchUrl` with the token appended as the `token` query parameter. */
 export const launchUrl = (baseLaunchUrl: string, token: string): string => {

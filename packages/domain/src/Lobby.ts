@@ -14,7 +14,7 @@ export const PayoutLine = Schema.Struct({
 })
 
 /** The answer of `GET /game-api/games/{gameId}/rules`. */
-export class GameRulesView extends Schema.Class<GameRulesView>("@gateway/domain/GameRulesView")({
+export class GameRulesView extends Schema.Class<GameRulesView>("@gateway/domain/GameRulesView")(Schema.Struct({
   gameId: Schema.String,
   name: Schema.String,
   description: Schema.String,
@@ -25,7 +25,10 @@ export class GameRulesView extends Schema.Class<GameRulesView>("@gateway/domain/
       "`<game>GameProfit` when asked with a session token, else the default"
   }),
   payouts: Schema.Array(PayoutLine)
-}) {}
+}).annotate({
+  identifier: "GameRulesView",
+  description: "The answer of `GET /game-api/games/{gameId}/rules`."
+})) {}
 
 /** A game of the lobby. */
 export const LobbyGame = Schema.Struct({
@@ -37,7 +40,10 @@ export const LobbyGame = Schema.Struct({
 })
 
 /** The answer of `GET /game-api/games`: a page of the built-in games the session may play. */
-export class LobbyList extends Schema.Class<LobbyList>("@gateway/domain/LobbyList")({
+export class LobbyList extends Schema.Class<LobbyList>("@gateway/domain/LobbyList")(Schema.Struct({
   data: Schema.Array(LobbyGame),
   meta: PageMeta
-}) {}
+}).annotate({
+  identifier: "LobbyList",
+  description: "The answer of `GET /game-api/games`: a page of the built-in games the session may play."
+})) {}

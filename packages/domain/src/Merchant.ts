@@ -30,15 +30,18 @@ const Text = (max: number) =>
   Schema.String.check(Schema.isTrimmed(), Schema.isNonEmpty(), Schema.isMaxLength(max), isStorableText)
 
 /** The body of `POST /operator-api/create`. */
-export class CreateMerchantRequest extends Schema.Class<CreateMerchantRequest>("@gateway/domain/CreateMerchantRequest")({
+export class CreateMerchantRequest extends Schema.Class<CreateMerchantRequest>("@gateway/domain/CreateMerchantRequest")(Schema.Struct({
   countryCodes: Schema.NonEmptyArray(CountryCode).check(Schema.isMaxLength(250)),
   companyName: Text(200),
   email: Email,
   providerId: Schema.Int.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(2_147_483_647))
-}) {}
+}).annotate({
+  identifier: "CreateMerchantRequest",
+  description: "The body of `POST /operator-api/create`."
+})) {}
 
 /** A merchant account as the gateway keeps it, without any secret. */
-export class Merchant extends Schema.Class<Merchant>("@gateway/domain/Merchant")({
+export class Merchant extends Schema.Class<Merchant>("@gateway/domain/Merchant")(Schema.Struct({
   id: MerchantId,
   createdAt: Schema.DateTimeUtcFromString,
   updatedAt: Schema.DateTimeUtcFromString,
@@ -55,7 +58,10 @@ export class Merchant extends Schema.Class<Merchant>("@gateway/domain/Merchant")
   MerchantSettings: MerchantSettings,
   isDefaultPassword: Schema.Boolean,
   verifiedEmail: Schema.Boolean
-}) {}
+}).annotate({
+  identifier: "Merchant",
+  description: "A merchant account as the gateway keeps it, without any secret."
+})) {}
 
 /** The admin list of merchants: a page, newest first (by id), optionally searched and filtered by status. */
 export interface MerchantQuery extends PageRequest {
@@ -71,13 +77,16 @@ export const maxMerchantSearchLength = 128
  * The answer of `create`: the Merchant object of the seed with the
  * credentials generated for it. The secrets appear here and nowhere else.
  */
-export class MerchantCreated extends Schema.Class<MerchantCreated>("@gateway/domain/MerchantCreated")({
+export class MerchantCreated extends Schema.Class<MerchantCreated>("@gateway/domain/MerchantCreated")(Schema.Struct({
   ...Merchant.fields,
   password: Schema.String,
   privateKey: Schema.String,
   encryptionKey: Schema.String,
   otpToken: Schema.String
-}) {}
+}).annotate({
+  identifier: "MerchantCreated",
+  description: "The answer of `create`: the Merchant object of the seed with the credentials generated for it. The secrets appear here and nowhere else."
+})) {}
 
 /** No merchant with this id. */
 export class MerchantNotFound extends Schema.TaggedError<MerchantNotFound>()("MerchantNotFound", {

@@ -121,7 +121,9 @@ export class MerchantSettings extends Schema.Class<MerchantSettings>("@gateway/d
     updatedAt: Schema.DateTimeUtcFromString,
     merchantId: Schema.optionalKey(Schema.Int),
     ...SettingsFields
-  }).check(stakesOrdered)
+  }).annotate({
+    description: "A merchant's settings: ids and timestamps always, every other field only once it is set."
+  }).check(stakesOrdered).annotate({ identifier: "MerchantSettings" })
 ) {}
 
 /**

@@ -1,14 +1,17 @@
 import { Schema } from "effect"
 
 /** The page metadata of a list answer, exactly as the seed names it. */
-export class PageMeta extends Schema.Class<PageMeta>("@gateway/domain/PageMeta")({
+export class PageMeta extends Schema.Class<PageMeta>("@gateway/domain/PageMeta")(Schema.Struct({
   currentPage: Schema.Int,
   limit: Schema.Int,
   nextPage: Schema.Int,
   prevPage: Schema.Int,
   totalElements: Schema.Int,
   totalPage: Schema.Int
-}) {}
+}).annotate({
+  identifier: "PageMeta",
+  description: "The page metadata of a list answer, exactly as the seed names it."
+})) {}
 
 /** A page of a list: 1-based `page`, `limit` items per page. */
 export interface PageRequest {

@@ -17,14 +17,17 @@ export const DecimalString = Schema.String.check(
 )
 
 /** The operator's answer about a player. */
-export class PlayerDetails extends Schema.Class<PlayerDetails>("@gateway/domain/PlayerDetails")({
+export class PlayerDetails extends Schema.Class<PlayerDetails>("@gateway/domain/PlayerDetails")(Schema.Struct({
   playerId: Schema.String,
   currency: Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/u, { message: "must be an ISO 4217 code" })),
   balance: DecimalString,
   status: Schema.optionalKey(Schema.Literals(["active", "blocked"])),
   nickname: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(128))),
   country: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2)))
-}) {}
+}).annotate({
+  identifier: "PlayerDetails",
+  description: "The operator's answer about a player."
+})) {}
 
 /** The operator said the player is unknown or blocked. */
 export class PlayerRejected extends Schema.TaggedError<PlayerRejected>()("PlayerRejected", {

@@ -54,22 +54,28 @@ export const TransactionType = Schema.Literals(["debit", "credit", "refund"])
 export type TransactionType = typeof TransactionType.Type
 
 /** A wallet transaction of a round, as a round lists it. */
-export class RoundTransaction extends Schema.Class<RoundTransaction>("@gateway/domain/RoundTransaction")({
+export class RoundTransaction extends Schema.Class<RoundTransaction>("@gateway/domain/RoundTransaction")(Schema.Struct({
   transactionId: Schema.String,
   type: TransactionType,
   amount: Schema.String,
   status: TransactionStatus
-}) {}
+}).annotate({
+  identifier: "RoundTransaction",
+  description: "A wallet transaction of a round, as a round lists it."
+})) {}
 
 /** One wallet transaction with its round (`GET /operator-api/transactions/{transactionId}`). */
-export class TransactionView extends Schema.Class<TransactionView>("@gateway/domain/TransactionView")({
+export class TransactionView extends Schema.Class<TransactionView>("@gateway/domain/TransactionView")(Schema.Struct({
   ...RoundTransaction.fields,
   roundId: Schema.String,
   currency: Schema.String
-}) {}
+}).annotate({
+  identifier: "TransactionView",
+  description: "One wallet transaction with its round (`GET /operator-api/transactions/{transactionId}`)."
+})) {}
 
 /** A round as the operator reconciles it. */
-export class OperatorRound extends Schema.Class<OperatorRound>("@gateway/domain/OperatorRound")({
+export class OperatorRound extends Schema.Class<OperatorRound>("@gateway/domain/OperatorRound")(Schema.Struct({
   roundId: Schema.String,
   gameId: Schema.String,
   playerId: Schema.String,
@@ -81,13 +87,19 @@ export class OperatorRound extends Schema.Class<OperatorRound>("@gateway/domain/
   currency: Schema.String,
   createdAt: Schema.DateTimeUtcFromString,
   transactions: Schema.Array(RoundTransaction)
-}) {}
+}).annotate({
+  identifier: "OperatorRound",
+  description: "A round as the operator reconciles it."
+})) {}
 
 /** A page of the merchant's rounds, newest first. */
-export class OperatorRoundList extends Schema.Class<OperatorRoundList>("@gateway/domain/OperatorRoundList")({
+export class OperatorRoundList extends Schema.Class<OperatorRoundList>("@gateway/domain/OperatorRoundList")(Schema.Struct({
   data: Schema.Array(OperatorRound),
   meta: PageMeta
-}) {}
+}).annotate({
+  identifier: "OperatorRoundList",
+  description: "A page of the merchant's rounds, newest first."
+})) {}
 
 /** Sums of a group, in minor units, as the ledger gives them. */
 export interface Sums {
@@ -121,12 +133,15 @@ export type SummaryRow = typeof SummaryRow.Type
  * A page of the GGR summary of a period (`GET /operator-api/reports/summary`): the groups of the page in key order,
  * the page's `meta` (`totalElements` counts groups), and the `total` of the whole period, not of the page.
  */
-export class Summary extends Schema.Class<Summary>("@gateway/domain/Summary")({
+export class Summary extends Schema.Class<Summary>("@gateway/domain/Summary")(Schema.Struct({
   currency: Schema.String,
   data: Schema.Array(SummaryRow),
   meta: PageMeta,
   total: SummaryFigures
-}) {}
+}).annotate({
+  identifier: "Summary",
+  description: "A page of the GGR summary of a period (`GET /operator-api/reports/summary`): the groups of the page in key order, the page's `meta` (`totalElements` counts groups), and the `total` of the whole period, not of the page."
+})) {}
 
 /**
  * The reports this merchant, or the whole gateway, may run at once are all running: try again after

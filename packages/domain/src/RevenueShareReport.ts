@@ -24,7 +24,7 @@ export const RevenueSharePart = Schema.Struct({
 })
 
 /** The revenue share of a merchant's GGR over a period. */
-export class RevenueShareReport extends Schema.Class<RevenueShareReport>("@gateway/domain/RevenueShareReport")({
+export class RevenueShareReport extends Schema.Class<RevenueShareReport>("@gateway/domain/RevenueShareReport")(Schema.Struct({
   merchantId: Schema.Int,
   companyName: Schema.String,
   currency: Schema.String.annotate({ description: "The merchant's currency (ISO 4217), that of every amount" }),
@@ -46,10 +46,16 @@ export class RevenueShareReport extends Schema.Class<RevenueShareReport>("@gatew
     description: "true when the stored shares add up to more than 100 (saved before the sum was checked): each " +
       "party in order then got at most what the parties before it left of 100 %, and `percent` is what was applied"
   })
-}) {}
+}).annotate({
+  identifier: "RevenueShareReport",
+  description: "The revenue share of a merchant's GGR over a period."
+})) {}
 
 /** A page of merchants' revenue shares. */
-export class RevenueShareList extends Schema.Class<RevenueShareList>("@gateway/domain/RevenueShareList")({
+export class RevenueShareList extends Schema.Class<RevenueShareList>("@gateway/domain/RevenueShareList")(Schema.Struct({
   data: Schema.Array(RevenueShareReport),
   meta: PageMeta
-}) {}
+}).annotate({
+  identifier: "RevenueShareList",
+  description: "A page of merchants' revenue shares."
+})) {}

@@ -23,11 +23,16 @@ export const Outcome = Schema.Unknown.annotate({
 
 /** The body of `POST /game-api/rounds`: a stake as a decimal string, the game's selection and, in a lobby, the game. */
 export const PlayRequest = Schema.Struct({
-  stake: Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(32)),
+  stake: Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(32)).annotate({
+    description: "The stake, a decimal string in the session's currency with at most its minor digits, e.g. \"5.00\""
+  }),
   selection: Selection,
   gameId: Schema.optionalKey(Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(64)).annotate({
     description: "The game to play (a lobby session may play any built-in game); default: the launched game"
   }))
+}).annotate({
+  identifier: "PlayRequest",
+  description: "The body of `POST /game-api/rounds`: the stake, the selection and, in a lobby, the game."
 })
 export type PlayRequest = typeof PlayRequest.Type
 
@@ -38,20 +43,23 @@ export interface Outcome {
 }
 
 /** The answer of a round. Amounts are decimal strings of the session's currency. */
-export class RoundResult extends Schema.Class<RoundResult>("@gateway/domain/RoundResult")({
+export class RoundResult extends Schema.Class<RoundResult>("@gateway/domain/RoundResult")(Schema.Struct({
   roundId: Schema.String,
   gameId: Schema.String,
   outcome: Outcome,
   payout: Schema.String,
   balance: Schema.String,
   fairness: Fairness.annotate({ description: "The seed hash, client seed and nonce this round used" })
-}) {}
+}).annotate({
+  identifier: "RoundResult",
+  description: "The answer of a round. Amounts are decimal strings of the session's currency."
+})) {}
 
 /** Where a round is: real rounds go `debiting` → `settled`, `refused` or `failed`; demo rounds are `settled`. */
 export const RoundStatus = Schema.Literals(["debiting", "settled", "refused", "failed"])
 
 /** A round as its session sees it (`GET /game-api/rounds/{roundId}`). */
-export class RoundView extends Schema.Class<RoundView>("@gateway/domain/RoundView")({
+export class RoundView extends Schema.Class<RoundView>("@gateway/domain/RoundView")(Schema.Struct({
   roundId: Schema.String,
   gameId: Schema.String,
   mode: Schema.Literals(["real", "demo"]),
@@ -62,13 +70,19 @@ export class RoundView extends Schema.Class<RoundView>("@gateway/domain/RoundVie
   payout: Schema.optionalKey(Schema.String),
   createdAt: Schema.DateTimeUtcFromString,
   fairness: Schema.optionalKey(RoundFairness)
-}) {}
+}).annotate({
+  identifier: "RoundView",
+  description: "A round as its session sees it (`GET /game-api/rounds/{roundId}`)."
+})) {}
 
 /** The answer of `GET /game-api/rounds`: a page of the session's rounds, newest first. */
-export class RoundList extends Schema.Class<RoundList>("@gateway/domain/RoundList")({
+export class RoundList extends Schema.Class<RoundList>("@gateway/domain/RoundList")(Schema.Struct({
   data: Schema.Array(RoundView),
   meta: PageMeta
-}) {}
+}).annotate({
+  identifier: "RoundList",
+  description: "The answer of `GET /game-api/rounds`: a page of the session's rounds, newest first."
+})) {}
 
 /** No round with this id in this session. */
 export class RoundNotFound extends Schema.TaggedError<RoundNotFound>()("RoundNotFound", {

@@ -5,14 +5,20 @@ import * as Problem from "./Problem.ts"
 import { AdminAuth } from "./Security.ts"
 
 /** The answer of the failed-deliveries list. */
-export class FailedDeliveries extends Schema.Class<FailedDeliveries>("@gateway/adapters-http/FailedDeliveries")({
+export class FailedDeliveries extends Schema.Class<FailedDeliveries>("@gateway/adapters-http/FailedDeliveries")(Schema.Struct({
   data: Schema.Array(Delivery.FailedDelivery)
-}) {}
+}).annotate({
+  identifier: "FailedDeliveries",
+  description: "The answer of the failed-deliveries list."
+})) {}
 
 /** The answer of a webhook test: the id of the queued `webhook.test` message (its `webhook-id`). */
-export class TestQueued extends Schema.Class<TestQueued>("@gateway/adapters-http/TestQueued")({
+export class TestQueued extends Schema.Class<TestQueued>("@gateway/adapters-http/TestQueued")(Schema.Struct({
   deliveryId: Schema.String
-}) {}
+}).annotate({
+  identifier: "TestQueued",
+  description: "The answer of a webhook test: the id of the queued `webhook.test` message (its `webhook-id`)."
+})) {}
 
 /** The largest number of failed deliveries listed at once (oldest first). */
 export const maxListed = 500

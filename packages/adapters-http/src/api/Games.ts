@@ -39,10 +39,13 @@ export const GamesQuery = {
 }
 
 /** The answer of the games list. */
-export class GameList extends Schema.Class<GameList>("@gateway/adapters-http/GameList")({
+export class GameList extends Schema.Class<GameList>("@gateway/adapters-http/GameList")(Schema.Struct({
   data: Schema.Array(Game.Game),
   meta: Paging.PageMeta
-}) {}
+}).annotate({
+  identifier: "GameList",
+  description: "The answer of the games list."
+})) {}
 
 /**
  * A catalogue URL: an HttpUrl that a URL parser also reads (the pattern alone let `http://[::1` or a port
@@ -54,7 +57,7 @@ const CatalogueUrl = MerchantSettings.HttpUrl.check(
 )
 
 /** The body of a catalogue upsert. */
-export class GameUpsert extends Schema.Class<GameUpsert>("@gateway/adapters-http/GameUpsert")({
+export class GameUpsert extends Schema.Class<GameUpsert>("@gateway/adapters-http/GameUpsert")(Schema.Struct({
   name: Schema.String.check(Schema.isTrimmed(), Schema.isNonEmpty(), Schema.isMaxLength(200), Validation.isStorableText),
   releaseDate: Schema.String.check(
     Schema.isPattern(/^\d{4}-\d{2}-\d{2}(T[0-9:.]+(Z|[+-]\d{2}:\d{2}))?$/u, {
@@ -65,7 +68,10 @@ export class GameUpsert extends Schema.Class<GameUpsert>("@gateway/adapters-http
   // The same bounds as Game.category (a PostgreSQL integer): a larger one was a 500.
   category: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2_147_483_647 })),
   imageUrl: CatalogueUrl
-}) {}
+}).annotate({
+  identifier: "GameUpsert",
+  description: "The body of a catalogue upsert."
+})) {}
 
 const noStore = { "cache-control": Schema.Literal("no-store") }
 

@@ -53,15 +53,21 @@ export const MerchantsQuery = {
 }
 
 /** The answer of the admin merchants list. */
-export class MerchantList extends Schema.Class<MerchantList>("@gateway/adapters-http/MerchantList")({
+export class MerchantList extends Schema.Class<MerchantList>("@gateway/adapters-http/MerchantList")(Schema.Struct({
   data: Schema.Array(Merchant.Merchant),
   meta: Paging.PageMeta
-}) {}
+}).annotate({
+  identifier: "MerchantList",
+  description: "The answer of the admin merchants list."
+})) {}
 
 /** The body of a status change. `closed` is final. */
-export class StatusChange extends Schema.Class<StatusChange>("@gateway/adapters-http/StatusChange")({
+export class StatusChange extends Schema.Class<StatusChange>("@gateway/adapters-http/StatusChange")(Schema.Struct({
   accountStatus: Merchant.AccountStatus
-}) {}
+}).annotate({
+  identifier: "StatusChange",
+  description: "The body of a status change. `closed` is final."
+})) {}
 
 /** The optional body of a key issue (an empty body is `null`); the prefix defaults to `sv_live`. */
 export const IssueApiKey = [
@@ -70,12 +76,15 @@ export const IssueApiKey = [
 ] as const
 
 /** A key just issued; the full `apiKey` is shown only here. */
-export class IssuedApiKey extends Schema.Class<IssuedApiKey>("@gateway/adapters-http/IssuedApiKey")({
+export class IssuedApiKey extends Schema.Class<IssuedApiKey>("@gateway/adapters-http/IssuedApiKey")(Schema.Struct({
   apiKey: Schema.String,
   prefix: ApiKey.ApiKeyPrefix,
   slug: Schema.String,
   createdAt: Schema.String
-}) {}
+}).annotate({
+  identifier: "IssuedApiKey",
+  description: "A key just issued; the full `apiKey` is shown only here."
+})) {}
 
 /** Merchant accounts: creation (the seed's `create`) and administration (bearer). */
 export class MerchantsApi extends HttpApiGroup.make("merchants")

@@ -5,19 +5,28 @@ import * as Problem from "./Problem.ts"
 import { AdminAuth } from "./Security.ts"
 
 /** The answer of `/health` and `/ready`. */
-export class Status extends Schema.Class<Status>("@gateway/adapters-http/Status")({
+export class Status extends Schema.Class<Status>("@gateway/adapters-http/Status")(Schema.Struct({
   status: Schema.Literal("ok")
-}) {}
+}).annotate({
+  identifier: "Status",
+  description: "The answer of `/health` and `/ready`."
+})) {}
 
 /** The JWK Set of the launch-token keys (RFC 7517). */
-export class Jwks extends Schema.Class<Jwks>("@gateway/adapters-http/Jwks")({
+export class Jwks extends Schema.Class<Jwks>("@gateway/adapters-http/Jwks")(Schema.Struct({
   keys: Schema.Array(LaunchJwk)
-}) {}
+}).annotate({
+  identifier: "Jwks",
+  description: "The JWK Set of the launch-token keys (RFC 7517)."
+})) {}
 
 /** The answer of a key rotation: the id of the key that signs from now on. */
-export class RotatedKey extends Schema.Class<RotatedKey>("@gateway/adapters-http/RotatedKey")({
+export class RotatedKey extends Schema.Class<RotatedKey>("@gateway/adapters-http/RotatedKey")(Schema.Struct({
   kid: Schema.String
-}) {}
+}).annotate({
+  identifier: "RotatedKey",
+  description: "The answer of a key rotation: the id of the key that signs from now on."
+})) {}
 
 /** How long verifiers may cache the JWKS; a signer picks up a rotation within the same time. */
 export const jwksMaxAgeSeconds = 60
