@@ -7,8 +7,8 @@ import { examples } from "../src/api/Examples.ts"
 /**
  * `/openapi.json` as integrators read it: every operation and webhook shows an example of each body it takes and
  * answers, every parameter has a description and an example, and every example is valid against its schema (ajv,
- * JSON Schema 2020-12, the dialect of OpenAPI 3.1) and decodes with the gateway's own Schema. Schema names and
- * response descriptions are for people, not the code's identifiers.
+ * JSON Schema 2020-12, the dialect of OpenAPI 3.1) and decodes with the gateway's own Schema; every field is described.
+ * Schema names and response descriptions are for people, not the code's identifiers.
  */
 const doc: any = OpenApi.fromApi(Api)
 const schemas: Record<string, any> = doc.components.schemas
@@ -117,6 +117,26 @@ describe("the OpenAPI document's examples and descriptions", () => {
       }
     })
     expect(refused).toEqual([])
+  })
+
+  it("describes every field of every body", () => {
+    const undescribed: Array<string> = []
+    const visit = (schema: any, where: string): void => {
+      if (typeof schema !== "object" || schema === null) return
+      for (const [name, property] of Object.entries<any>(schema.properties ?? {})) {
+        if (property.$ref === undefined && typeof property.description !== "string") undescribed.push(`${where}.${name}`)
+        visit(property, `${where}.${name}`)
+      }
+      if (schema.items !== undefined) visit(schema.items, `${where}[]`)
+      for (const arm of [...(schema.anyOf ?? []), ...(schema.allOf ?? [])]) visit(arm, where)
+    }
+    for (const [name, schema] of Object.entries(schemas)) visit(schema, name)
+    for (const { name, op } of operations) {
+      for (const [status, response] of Object.entries<any>({ request: op.requestBody ?? {}, ...op.responses })) {
+        for (const media of Object.values<any>(response.content ?? {})) visit(media.schema, `${name} ${status}`)
+      }
+    }
+    expect(undescribed).toEqual([])
   })
 
   it("names schemas and describes responses for people", () => {

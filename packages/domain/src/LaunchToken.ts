@@ -44,12 +44,12 @@ export class LaunchClaims extends Schema.Class<LaunchClaims>("@gateway/domain/La
 
 /** A public key that verifies launch tokens, as published in the JWKS (RFC 8037 OKP JWK). */
 export const LaunchJwk = Schema.Struct({
-  kty: Schema.Literal("OKP"),
-  crv: Schema.Literal("Ed25519"),
-  x: Schema.String,
-  kid: Schema.String,
-  alg: Schema.Literal("EdDSA"),
-  use: Schema.Literal("sig")
+  kty: Schema.Literal("OKP").annotate({ description: "Key type: an octet key pair (RFC 8037)" }),
+  crv: Schema.Literal("Ed25519").annotate({ description: "The curve" }),
+  x: Schema.String.annotate({ description: "The public key, base64url" }),
+  kid: Schema.String.annotate({ description: "The key's id: the `kid` in the header of the tokens it verifies" }),
+  alg: Schema.Literal("EdDSA").annotate({ description: "The signature algorithm" }),
+  use: Schema.Literal("sig").annotate({ description: "Signatures" })
 }).annotate({ identifier: "LaunchJwk" })
 export type LaunchJwk = typeof LaunchJwk.Type
 
@@ -62,8 +62,8 @@ export class TokenAlreadyUsed extends Schema.TaggedError<TokenAlreadyUsed>()("To
 
 /** The answer of `generate-launch-url`. */
 export class LaunchUrl extends Schema.Class<LaunchUrl>("@gateway/domain/LaunchUrl")(Schema.Struct({
-  success: Schema.Literal(true),
-  url: Schema.String
+  success: Schema.Literal(true).annotate({ description: "Always `true`" }),
+  url: Schema.String.annotate({ description: "The launch URL: the game's `baseLaunchUrl` with a one-time `token` query parameter; open it in the player's browser" })
 }).annotate({
   identifier: "LaunchUrl",
   description: "The answer of `generate-launch-url`."

@@ -6,7 +6,7 @@ import { AdminAuth } from "./Security.ts"
 
 /** The answer of the failed-deliveries list. */
 export class FailedDeliveries extends Schema.Class<FailedDeliveries>("@gateway/adapters-http/FailedDeliveries")(Schema.Struct({
-  data: Schema.Array(Delivery.FailedDelivery)
+  data: Schema.Array(Delivery.FailedDelivery).annotate({ description: "The failed messages, oldest first" })
 }).annotate({
   identifier: "FailedDeliveries",
   description: "The answer of the failed-deliveries list."
@@ -14,7 +14,7 @@ export class FailedDeliveries extends Schema.Class<FailedDeliveries>("@gateway/a
 
 /** The answer of a webhook test: the id of the queued `webhook.test` message (its `webhook-id`). */
 export class TestQueued extends Schema.Class<TestQueued>("@gateway/adapters-http/TestQueued")(Schema.Struct({
-  deliveryId: Schema.String
+  deliveryId: Schema.String.annotate({ description: "The queued message's id (its `webhook-id`)" })
 }).annotate({
   identifier: "TestQueued",
   description: "The answer of a webhook test: the id of the queued `webhook.test` message (its `webhook-id`)."

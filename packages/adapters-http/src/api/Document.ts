@@ -8,6 +8,8 @@ import { examples } from "./Examples.ts"
  * - A parameter takes its schema's `description` and first example up (Effect leaves them inside `schema`, where
  *   Redocly, Scalar and openapi-typescript do not show them for the parameter).
  * - A response described only by its schema's identifier is described by the schema's description.
+ * - A property that may be `null` is described by its non-null alternative, one with checks by their description
+ *   (Effect writes a description given after a check into the check's `allOf`).
  * - Bodies that are not JSON (CSV, HTML, SVG, Prometheus text) get an example of their text.
  */
 
@@ -136,6 +138,35 @@ const withResponseDocs = (
   return { ...response, ...described, ...single, content: withText }
 }
 
+/** A property described only inside its `anyOf` (a nullable one) or `allOf` (its checks) takes that description. */
+const describedIn = (schema: any): string | undefined =>
+  typeof schema?.description === "string"
+    ? schema.description
+    : [...(schema?.anyOf ?? []), ...(schema?.allOf ?? [])].map(describedIn).find((d) => d !== undefined)
+
+/** An `allOf` arm that only held a description, once hoisted, goes; an `allOf` of one schema becomes that schema. */
+const withoutBareDescriptions = (property: any): any => {
+  if (!Array.isArray(property.allOf) || typeof property.description !== "string") return property
+  const { allOf, ...rest } = property
+  const arms = allOf.filter((arm: any) => !(Object.keys(arm).length === 1 && typeof arm.description === "string"))
+  if (arms.length === 0) return rest
+  if (arms.length === 1 && Object.keys(rest).every((key) => key === "description")) return { ...arms[0], ...rest }
+  return { ...rest, allOf: arms }
+}
+
+const withPropertyDocs = (schema: any): any => {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return schema
+  const out: Record<string, any> = { ...schema }
+  if (out["properties"] !== undefined) {
+    out["properties"] = Object.fromEntries(Object.entries<any>(out["properties"]).map(([name, property]) => {
+      const described = property.description === undefined ? describedIn(property) : undefined
+      return [name, withPropertyDocs(withoutBareDescriptions(described === undefined ? property : { ...property, description: described }))]
+    }))
+  }
+  if (out["items"] !== undefined) out["items"] = withPropertyDocs(out["items"])
+  return out
+}
+
 /** `OpenApi.Transform` of the Api: examples and descriptions where the annotations cannot put them (above). */
 export const withExamples = (spec: Record<string, any>): Record<string, any> => {
   const schemas: Record<string, any> = { ...spec["components"]?.schemas }
@@ -144,6 +175,7 @@ export const withExamples = (spec: Record<string, any>): Record<string, any> => 
     if (schemas[name] === undefined) throw new Error(`an example names ${name}, which the document does not have`)
     schemas[name] = { ...schemas[name], examples: [value] }
   }
+  for (const [name, schema] of Object.entries(schemas)) schemas[name] = withPropertyDocs(schema)
   const paths: Record<string, any> = {}
   for (const [path, item] of Object.entries<Record<string, any>>(spec["paths"] ?? {})) {
     const next: Record<string, any> = { ...item }

@@ -86,7 +86,7 @@ const merchant: typeof Merchant.Merchant.Encoded = {
   hashedClientId: "5f2b9c1e7a3d4b6f8e0a2c4d6e8f0a1b3c5d7e9f1a2b4c6d8e0f2a4b6c8d0e1f",
   phoneNumber: "",
   providerId: 7,
-  publicKey: "MCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=",
+  publicKey: "-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=\n-----END PUBLIC KEY-----\n",
   MerchantSettings: settings,
   isDefaultPassword: true,
   verifiedEmail: false
@@ -236,8 +236,8 @@ export const examples: ReadonlyArray<Example> = [
     MerchantSettings: { id: 118, createdAt: at, updatedAt: at, merchantId: 42 },
     updatedAt: at,
     password: "Xq7!vR2m#Lp9sT4w",
-    privateKey: "MC4CAQAwBQYDK2VwBCIEINTuctv5E1hK1bbY8fdp+K06/nwoy/HU++CXqI9EdVhC",
-    encryptionKey: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+    privateKey: "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEINTuctv5E1hK1bbY8fdp+K06/nwoy/HU++CXqI9EdVhC\n-----END PRIVATE KEY-----\n",
+    encryptionKey: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwZ3x1Qk8sJ0c=",
     otpToken: "482913"
   }),
   example(Merchants.MerchantList, { data: [merchant], meta: meta(1) }),
@@ -290,7 +290,6 @@ export const examples: ReadonlyArray<Example> = [
   example(GameSession.RedeemRequest, {
     token: "eyJhbGciOiJFZERTQSIsImtpZCI6ImxhdW5jaC0yMDI2LTExLTI1In0.eyJhdWQiOiJsYXVuY2gifQ.c2lnbmF0dXJl"
   }),
-  example(Round.PlayRequest, { stake: "5.00", selection: "odd" }),
   example(Fairness.RotateRequest, { clientSeed: "blue-moon" }),
   example(Fairness.SeedRotated, {
     previous: {

@@ -6,7 +6,7 @@ import { AdminAuth } from "./Security.ts"
 
 /** The answer of `/health` and `/ready`. */
 export class Status extends Schema.Class<Status>("@gateway/adapters-http/Status")(Schema.Struct({
-  status: Schema.Literal("ok")
+  status: Schema.Literal("ok").annotate({ description: "Always `ok`" })
 }).annotate({
   identifier: "Status",
   description: "The answer of `/health` and `/ready`."
@@ -14,7 +14,7 @@ export class Status extends Schema.Class<Status>("@gateway/adapters-http/Status"
 
 /** The JWK Set of the launch-token keys (RFC 7517). */
 export class Jwks extends Schema.Class<Jwks>("@gateway/adapters-http/Jwks")(Schema.Struct({
-  keys: Schema.Array(LaunchJwk)
+  keys: Schema.Array(LaunchJwk).annotate({ description: "The keys that verify launch tokens: the current one and those still in their overlap window" })
 }).annotate({
   identifier: "Jwks",
   description: "The JWK Set of the launch-token keys (RFC 7517)."
@@ -22,7 +22,7 @@ export class Jwks extends Schema.Class<Jwks>("@gateway/adapters-http/Jwks")(Sche
 
 /** The answer of a key rotation: the id of the key that signs from now on. */
 export class RotatedKey extends Schema.Class<RotatedKey>("@gateway/adapters-http/RotatedKey")(Schema.Struct({
-  kid: Schema.String
+  kid: Schema.String.annotate({ description: "The new key's id" })
 }).annotate({
   identifier: "RotatedKey",
   description: "The answer of a key rotation: the id of the key that signs from now on."
