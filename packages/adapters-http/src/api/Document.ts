@@ -8,6 +8,7 @@ import { examples } from "./Examples.ts"
  * - A parameter takes its schema's `description` and first example up (Effect leaves them inside `schema`, where
  *   Redocly, Scalar and openapi-typescript do not show them for the parameter).
  * - A response described only by its schema's identifier is described by the schema's description.
+ * - A non-empty array is written without a one-item `prefixItems` (the same constraint, which some tools misread).
  * - A property that may be `null` is described by its non-null alternative, one with checks by their description
  *   (Effect writes a description given after a check into the check's `allOf`).
  * - Bodies that are not JSON (CSV, HTML, SVG, Prometheus text) get an example of their text.
@@ -154,9 +155,21 @@ const withoutBareDescriptions = (property: any): any => {
   return { ...rest, allOf: arms }
 }
 
+/**
+ * A non-empty array is `prefixItems: [X]` + `items: X` + `minItems: 1` from Effect; `items: X` + `minItems: 1` says
+ * the same, and tools that read `prefixItems` as a tuple (openapi-typescript 6: `[X]`) then type it right.
+ */
+const withoutOneItemPrefix = (schema: Record<string, any>): Record<string, any> => {
+  const prefix = schema["prefixItems"]
+  if (!Array.isArray(prefix) || prefix.length !== 1 || (schema["minItems"] ?? 0) < 1) return schema
+  if (JSON.stringify(prefix[0]) !== JSON.stringify(schema["items"])) return schema
+  const { prefixItems: _, ...rest } = schema
+  return rest
+}
+
 const withPropertyDocs = (schema: any): any => {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return schema
-  const out: Record<string, any> = { ...schema }
+  const out: Record<string, any> = withoutOneItemPrefix(schema)
   if (out["properties"] !== undefined) {
     out["properties"] = Object.fromEntries(Object.entries<any>(out["properties"]).map(([name, property]) => {
       const described = property.description === undefined ? describedIn(property) : undefined
