@@ -244,7 +244,7 @@ export const examples: ReadonlyArray<Example> = [
   example(Merchants.StatusChange, { accountStatus: "suspended" }),
   example(Merchants.IssueApiKey[0], { prefix: "sv_live" }),
   example(Merchants.IssuedApiKey, {
-    apiKey: "sv_live_9f8e7d6c5b4a39281706f5e4d3c2b1a0.k3y5lug42",
+    apiKey: "sv_live.Xk3mQ9vR2pL7sT4wZ8yB1nC6dF0gH5jK-a_MeP2uV9q.k3y5lug42",
     prefix: "sv_live",
     slug: "k3y5lug42",
     createdAt: at
@@ -271,7 +271,7 @@ export const examples: ReadonlyArray<Example> = [
   example(Deliveries.TestQueued, { deliveryId: "msg_1f3e5d7c-9b2a-4c6e-8d0f-2a4c6e8f0b1d" }),
   example(GameSession.GameSession, session),
   example(GameSession.SessionOpened, {
-    sessionToken: "gs_Yl0xTXpBeU5pMHhNUzB5TlZRd09Ub3pNRG93TUM0d01EQmE",
+    sessionToken: "q3Zt8Yv1mK0xR7pW2sN5bJ9cL4hD6fG-aE_uT0oI2yQ",
     session,
     balance: "250.00",
     settings: { hideBalance: false, logo1xUrl: "https://cdn.casino.example/logo.png", minimumStake: 0.5, maximumStake: 500 },

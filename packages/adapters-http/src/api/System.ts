@@ -37,14 +37,23 @@ const jwksCache = { "cache-control": Schema.Literal(`public, max-age=${jwksMaxAg
 export const metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
 const PrometheusText = Schema.String.pipe(HttpApiSchema.asText({ contentType: metricsContentType }))
 
+/**
+ * What the probes and the JWKS can refuse: they take no input and no credential, so only a body over
+ * `MAX_BODY_BYTES` (a GET with a body), which every route refuses before reading it.
+ */
+const tooLarge = Problem.response(413, ["PAYLOAD_TOO_LARGE"])
+
 /** Liveness and readiness probes, metrics, and the launch-token keys. */
 export class SystemApi extends HttpApiGroup.make("system", { topLevel: true })
   .add(
-    HttpApiEndpoint.get("health", "/health", { success: Status })
+    HttpApiEndpoint.get("health", "/health", { success: Status, error: tooLarge })
       .annotate(OpenApi.Summary, "Liveness: 200 while the process is up"),
-    HttpApiEndpoint.get("ready", "/ready", { success: Status, error: Problem.response(503, ["NOT_READY"]) })
+    HttpApiEndpoint.get("ready", "/ready", { success: Status, error: [tooLarge, Problem.response(503, ["NOT_READY"])] })
       .annotate(OpenApi.Summary, "Readiness: 200 when the database answers, else 503 NOT_READY"),
-    HttpApiEndpoint.get("jwks", "/.well-known/jwks.json", { success: HttpApiSchema.WithHeaders(Jwks, jwksCache) })
+    HttpApiEndpoint.get("jwks", "/.well-known/jwks.json", {
+      success: HttpApiSchema.WithHeaders(Jwks, jwksCache),
+      error: tooLarge
+    })
       .annotate(OpenApi.Summary, "The public keys of launch tokens (JWKS)")
       .annotate(
         OpenApi.Description,
