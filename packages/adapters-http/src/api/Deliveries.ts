@@ -41,7 +41,7 @@ export class DeliveriesApi extends HttpApiGroup.make("deliveries")
       ),
     HttpApiEndpoint.post("redeliver", "/merchants/:id/webhook-deliveries/:deliveryId/redeliver", {
       params: { ...id, deliveryId: Schema.String.check(Schema.isMaxLength(64), Validation.isStorableText) },
-      success: HttpApiSchema.Accepted,
+      success: HttpApiSchema.Accepted.annotate({ description: "Queued again, due now; no body" }),
       error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND", "DELIVERY_NOT_FOUND")
     })
       .annotate(OpenApi.Summary, "Redeliver a failed webhook message")

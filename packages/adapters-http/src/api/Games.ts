@@ -140,7 +140,7 @@ export class CatalogueApi extends HttpApiGroup.make("catalogue")
     }).annotate(OpenApi.Summary, "Add or change a game"),
     HttpApiEndpoint.delete("retire", "/games/:id", {
       params: { id: Game.GameId },
-      success: HttpApiSchema.NoContent,
+      success: HttpApiSchema.NoContent.annotate({ description: "Retired: no longer listed or launchable; no body" }),
       error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "GAME_NOT_FOUND")
     }).annotate(OpenApi.Summary, "Retire a game (no longer listed or launchable)")
   )

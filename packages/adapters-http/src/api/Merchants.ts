@@ -156,7 +156,7 @@ export class MerchantsApi extends HttpApiGroup.make("merchants")
       .annotate(OpenApi.Transform, (op) => op.requestBody === undefined ? op : { ...op, requestBody: { ...op.requestBody, required: false } }),
     HttpApiEndpoint.delete("revokeApiKey", "/merchants/:id/api-keys/:slug", {
       params: { ...id, slug: Schema.String.check(Schema.isMaxLength(64), Validation.isStorableText) },
-      success: HttpApiSchema.NoContent,
+      success: HttpApiSchema.NoContent.annotate({ description: "Revoked: the key is refused from now on; no body" }),
       error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND", "API_KEY_NOT_FOUND")
     })
       .annotate(OpenApi.Summary, "Revoke an API key")
