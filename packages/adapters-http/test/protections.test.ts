@@ -226,6 +226,24 @@ describe("request bodies", () => {
     expect(JSON.parse(answer.body)).toMatchObject({ code: "PAYLOAD_TOO_LARGE" })
   })
 
+  it("refuses a body over the limit on a route that takes none, as the document says (GET /health)", async () => {
+    const server = await serve({})
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(new URL(`${server.url}/health`), {
+        method: "GET",
+        headers: { "content-length": String(1024 * 1024) }
+      }, (response) => {
+        let body = ""
+        response.on("data", (chunk: Buffer) => body += chunk.toString())
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body }))
+      })
+      request.on("error", reject)
+      request.write("x")
+    })
+    expect(answer.status).toBe(413)
+    expect(JSON.parse(answer.body)).toMatchObject({ code: "PAYLOAD_TOO_LARGE" })
+  })
+
   it("refuses a chunked body with 413 as soon as it passes the limit, while it streams", async () => {
     const server = await serve({})
     const chunk = Buffer.alloc(16 * 1024, 0x61)

@@ -8,14 +8,17 @@ export const GameId = Schema.String.check(
 export type GameId = typeof GameId.Type
 
 /** An element of the games list, exactly as the seed names its fields. */
-export class Game extends Schema.Class<Game>("@gateway/domain/Game")({
-  id: Schema.String,
-  name: Schema.String,
-  releaseDate: Schema.String,
-  baseLaunchUrl: Schema.String,
-  category: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2_147_483_647 })),
-  imageUrl: Schema.String
-}) {}
+export class Game extends Schema.Class<Game>("@gateway/domain/Game")(Schema.Struct({
+  id: Schema.String.annotate({ description: "The game's id" }),
+  name: Schema.String.annotate({ description: "The game's name" }),
+  releaseDate: Schema.String.annotate({ description: "When the game was released (ISO 8601 date)" }),
+  baseLaunchUrl: Schema.String.annotate({ description: "The game's page; a launch URL is it with the `token` query parameter" }),
+  category: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2_147_483_647 })).annotate({ description: "The game's category (1 table games, 2 colour games, 3 number draws for the built-in ones)" }),
+  imageUrl: Schema.String.annotate({ description: "The game's image" })
+}).annotate({
+  identifier: "Game",
+  description: "A game of the catalogue."
+})) {}
 
 /** The fields the games list can be sorted by. */
 export const GameSortField = Schema.Literals(["name", "releaseDate", "category", "id"])

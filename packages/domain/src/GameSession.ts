@@ -3,24 +3,33 @@ import { CurrencyCode } from "./Currency.ts"
 import { Fairness } from "./Fairness.ts"
 import { LaunchMode } from "./LaunchToken.ts"
 import { MerchantId } from "./Merchant.ts"
+import { UtcTimestamp } from "./Validation.ts"
 
 /** A player's game session, opened by redeeming a launch token once. */
-export class GameSession extends Schema.Class<GameSession>("@gateway/domain/GameSession")({
-  id: Schema.String.check(Schema.isUUID()),
-  merchantId: MerchantId,
-  playerId: Schema.String,
-  gameId: Schema.String,
-  operatorSessionId: Schema.String,
+export class GameSession extends Schema.Class<GameSession>("@gateway/domain/GameSession")(Schema.Struct({
+  id: Schema.String.check(Schema.isUUID()).annotate({ description: "The session's id" }),
+  merchantId: MerchantId.annotate({ description: "The merchant whose player this is" }),
+  playerId: Schema.String.annotate({ description: "The player's id in the operator's system" }),
+  gameId: Schema.String.annotate({ description: "The game launched" }),
+  operatorSessionId: Schema.String.annotate({ description: "The operator's own session id, given at launch" }),
   currency: CurrencyCode,
-  mode: LaunchMode,
-  lobby: Schema.Boolean,
-  createdAt: Schema.DateTimeUtcFromString,
-  expiresAt: Schema.DateTimeUtcFromString
-}) {}
+  mode: LaunchMode.annotate({ description: "`real` (money) or `demo` (virtual balance)" }),
+  lobby: Schema.Boolean.annotate({ description: "Whether the session may play every built-in game (the lobby), not only the one launched" }),
+  createdAt: UtcTimestamp("When the launch token was redeemed (ISO 8601, UTC)"),
+  expiresAt: UtcTimestamp("When the session expires if it stays idle (ISO 8601, UTC); each round moves it on")
+}).annotate({
+  identifier: "GameSession",
+  description: "A player's game session, opened by redeeming a launch token once."
+})) {}
 
 /** The body of `POST /game-api/sessions`. */
 export const RedeemRequest = Schema.Struct({
-  token: Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(4096))
+  token: Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(4096)).annotate({
+    description: "The launch token: the `token` query parameter of the launch URL (a JWT, valid once)"
+  })
+}).annotate({
+  identifier: "RedeemLaunchToken",
+  description: "The body of `POST /game-api/sessions`: the launch token to redeem for a session token."
 })
 
 /** The virtual balance a demo session starts with, in major units of its currency. */
@@ -34,27 +43,30 @@ export class SessionExpired extends Schema.TaggedError<SessionExpired>()("Sessio
 }
 
 /** A stake limit as the page gets it: exact, in major units, with at most the currency's fraction digits. */
-const StakeLimit = Schema.Number.annotate({
+const StakeLimit = Schema.Finite.annotate({
   description: "A stake limit in major units of the session's currency, e.g. 12.5; stakes are compared with it exactly"
 })
 
 /** The merchant's branding and stake settings a game page needs. */
 export const PageSettings = Schema.Struct({
-  hideBalance: Schema.Boolean,
-  logo1xUrl: Schema.optionalKey(Schema.String),
-  logo2xUrl: Schema.optionalKey(Schema.String),
-  cupImageUrl: Schema.optionalKey(Schema.String),
-  fontFamilyUrl: Schema.optionalKey(Schema.String),
-  minimumStake: Schema.optionalKey(StakeLimit),
-  maximumStake: Schema.optionalKey(StakeLimit)
+  hideBalance: Schema.Boolean.annotate({ description: "Whether the page hides the player's balance" }),
+  logo1xUrl: Schema.optionalKey(Schema.String).annotate({ description: "The merchant's logo" }),
+  logo2xUrl: Schema.optionalKey(Schema.String).annotate({ description: "The merchant's logo for high-density screens" }),
+  cupImageUrl: Schema.optionalKey(Schema.String).annotate({ description: "The merchant's cup image" }),
+  fontFamilyUrl: Schema.optionalKey(Schema.String).annotate({ description: "The merchant's web font" }),
+  minimumStake: Schema.optionalKey(StakeLimit).annotate({ description: "The smallest stake allowed, when the merchant set one" }),
+  maximumStake: Schema.optionalKey(StakeLimit).annotate({ description: "The largest stake allowed, when the merchant set one" })
 })
 export type PageSettings = typeof PageSettings.Type
 
 /** The answer of `POST /game-api/sessions`. */
-export class SessionOpened extends Schema.Class<SessionOpened>("@gateway/domain/SessionOpened")({
-  sessionToken: Schema.String,
+export class SessionOpened extends Schema.Class<SessionOpened>("@gateway/domain/SessionOpened")(Schema.Struct({
+  sessionToken: Schema.String.annotate({ description: "The session's bearer token: `Authorization: Bearer <sessionToken>` on the game API" }),
   session: GameSession,
-  balance: Schema.String,
-  settings: PageSettings,
+  balance: Schema.String.annotate({ description: "The player's balance, a decimal string (the operator's, or the demo balance)" }),
+  settings: PageSettings.annotate({ description: "The merchant's branding and stake limits for the page" }),
   fairness: Fairness.annotate({ description: "The committed server seed hash, the client seed and the next nonce (0)" })
-}) {}
+}).annotate({
+  identifier: "SessionOpened",
+  description: "The answer of `POST /game-api/sessions`."
+})) {}

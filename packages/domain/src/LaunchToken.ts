@@ -24,7 +24,7 @@ export type LaunchRequest = typeof LaunchRequest.Type
 export const launchAudience = "launch"
 
 /** The claims of a launch JWT (CONTRACT §3). */
-export class LaunchClaims extends Schema.Class<LaunchClaims>("@gateway/domain/LaunchClaims")({
+export class LaunchClaims extends Schema.Class<LaunchClaims>("@gateway/domain/LaunchClaims")(Schema.Struct({
   iss: Schema.String,
   aud: Schema.Literal(launchAudience),
   sub: Schema.String,
@@ -37,16 +37,19 @@ export class LaunchClaims extends Schema.Class<LaunchClaims>("@gateway/domain/La
   mode: LaunchMode,
   cur: CurrencyCode,
   lobby: Schema.Boolean
-}) {}
+}).annotate({
+  identifier: "LaunchClaims",
+  description: "The claims of a launch JWT (CONTRACT §3)."
+})) {}
 
 /** A public key that verifies launch tokens, as published in the JWKS (RFC 8037 OKP JWK). */
 export const LaunchJwk = Schema.Struct({
-  kty: Schema.Literal("OKP"),
-  crv: Schema.Literal("Ed25519"),
-  x: Schema.String,
-  kid: Schema.String,
-  alg: Schema.Literal("EdDSA"),
-  use: Schema.Literal("sig")
+  kty: Schema.Literal("OKP").annotate({ description: "Key type: an octet key pair (RFC 8037)" }),
+  crv: Schema.Literal("Ed25519").annotate({ description: "The curve" }),
+  x: Schema.String.annotate({ description: "The public key, base64url" }),
+  kid: Schema.String.annotate({ description: "The key's id: the `kid` in the header of the tokens it verifies" }),
+  alg: Schema.Literal("EdDSA").annotate({ description: "The signature algorithm" }),
+  use: Schema.Literal("sig").annotate({ description: "Signatures" })
 }).annotate({ identifier: "LaunchJwk" })
 export type LaunchJwk = typeof LaunchJwk.Type
 
@@ -58,10 +61,13 @@ export class TokenAlreadyUsed extends Schema.TaggedError<TokenAlreadyUsed>()("To
 }
 
 /** The answer of `generate-launch-url`. */
-export class LaunchUrl extends Schema.Class<LaunchUrl>("@gateway/domain/LaunchUrl")({
-  success: Schema.Literal(true),
-  url: Schema.String
-}) {}
+export class LaunchUrl extends Schema.Class<LaunchUrl>("@gateway/domain/LaunchUrl")(Schema.Struct({
+  success: Schema.Literal(true).annotate({ description: "Always `true`" }),
+  url: Schema.String.annotate({ description: "The launch URL: the game's `baseLaunchUrl` with a one-time `token` query parameter; open it in the player's browser" })
+}).annotate({
+  identifier: "LaunchUrl",
+  description: "The answer of `generate-launch-url`."
+})) {}
 
 /** `baseLaunchUrl` with the token appended as the `token` query parameter. */
 export const launchUrl = (baseLaunchUrl: string, token: string): string => {

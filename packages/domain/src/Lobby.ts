@@ -8,36 +8,42 @@ export const PayoutLine = Schema.Struct({
     description: "What it returns per unit staked (stake included), 4 fraction digits; the payout is the stake " +
       "times this, rounded down to the currency's minor unit"
   }),
-  picks: Schema.optionalKey(Schema.Int),
-  hits: Schema.optionalKey(Schema.Int),
-  selection: Schema.optionalKey(Schema.String)
+  picks: Schema.optionalKey(Schema.Int).annotate({ description: "Numbers picked (lotto, mega-ten), when the line depends on it" }),
+  hits: Schema.optionalKey(Schema.Int).annotate({ description: "Picked numbers drawn, when the line depends on it" }),
+  selection: Schema.optionalKey(Schema.String).annotate({ description: "The selection this line pays, when it depends on it" })
 })
 
 /** The answer of `GET /game-api/games/{gameId}/rules`. */
-export class GameRulesView extends Schema.Class<GameRulesView>("@gateway/domain/GameRulesView")({
-  gameId: Schema.String,
-  name: Schema.String,
-  description: Schema.String,
-  selectionSchema: Schema.Unknown.annotate({ description: "The JSON Schema (draft 2020-12) of the game's selection" }),
-  examples: Schema.Array(Schema.Unknown),
+export class GameRulesView extends Schema.Class<GameRulesView>("@gateway/domain/GameRulesView")(Schema.Struct({
+  gameId: Schema.String.annotate({ description: "The game's id" }),
+  name: Schema.String.annotate({ description: "The game's name, for people" }),
+  description: Schema.String.annotate({ description: "How the game is played, for people" }),
+  selectionSchema: Schema.Unknown.annotateKey({ description: "The JSON Schema (draft 2020-12) of the game's selection" }),
+  examples: Schema.Array(Schema.Unknown).annotate({ description: "Valid selections, for a first round" }),
   rtp: Schema.String.annotate({
     description: "The return to player in percent with 2 decimals, e.g. \"97.50\": 100 − the merchant's " +
       "`<game>GameProfit` when asked with a session token, else the default"
   }),
-  payouts: Schema.Array(PayoutLine)
-}) {}
+  payouts: Schema.Array(PayoutLine).annotate({ description: "The pay table" })
+}).annotate({
+  identifier: "GameRulesView",
+  description: "The answer of `GET /game-api/games/{gameId}/rules`."
+})) {}
 
 /** A game of the lobby. */
 export const LobbyGame = Schema.Struct({
-  id: Schema.String,
-  name: Schema.String,
-  category: Schema.Int,
-  imageUrl: Schema.String,
-  rtp: Schema.String
+  id: Schema.String.annotate({ description: "The game's id" }),
+  name: Schema.String.annotate({ description: "The game's name, for people" }),
+  category: Schema.Int.annotate({ description: "The game's category" }),
+  imageUrl: Schema.String.annotate({ description: "The game's image" }),
+  rtp: Schema.String.annotate({ description: "The return to player in percent, e.g. \"97.30\"" })
 })
 
 /** The answer of `GET /game-api/games`: a page of the built-in games the session may play. */
-export class LobbyList extends Schema.Class<LobbyList>("@gateway/domain/LobbyList")({
-  data: Schema.Array(LobbyGame),
+export class LobbyList extends Schema.Class<LobbyList>("@gateway/domain/LobbyList")(Schema.Struct({
+  data: Schema.Array(LobbyGame).annotate({ description: "The games of this page" }),
   meta: PageMeta
-}) {}
+}).annotate({
+  identifier: "LobbyList",
+  description: "The answer of `GET /game-api/games`: a page of the built-in games the session may play."
+})) {}

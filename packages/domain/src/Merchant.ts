@@ -3,7 +3,7 @@ import { CountryCode } from "./Country.ts"
 import { CurrencyCode } from "./Currency.ts"
 import { MerchantSettings } from "./MerchantSettings.ts"
 import type { PageRequest } from "./Paging.ts"
-import { isStorableText } from "./Validation.ts"
+import { isStorableText, UtcTimestamp } from "./Validation.ts"
 
 /** The numeric id of a merchant account. */
 export const MerchantId = Schema.Int.check(Schema.isGreaterThan(0)).pipe(Schema.brand("MerchantId"))
@@ -30,32 +30,38 @@ const Text = (max: number) =>
   Schema.String.check(Schema.isTrimmed(), Schema.isNonEmpty(), Schema.isMaxLength(max), isStorableText)
 
 /** The body of `POST /operator-api/create`. */
-export class CreateMerchantRequest extends Schema.Class<CreateMerchantRequest>("@gateway/domain/CreateMerchantRequest")({
-  countryCodes: Schema.NonEmptyArray(CountryCode).check(Schema.isMaxLength(250)),
-  companyName: Text(200),
-  email: Email,
-  providerId: Schema.Int.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(2_147_483_647))
-}) {}
+export class CreateMerchantRequest extends Schema.Class<CreateMerchantRequest>("@gateway/domain/CreateMerchantRequest")(Schema.Struct({
+  countryCodes: Schema.NonEmptyArray(CountryCode).check(Schema.isMaxLength(250)).annotate({ description: "The countries the merchant serves (ISO 3166-1 alpha-2); the first is its `country`" }),
+  companyName: Text(200).annotateKey({ description: "The merchant's company name" }),
+  email: Email.annotate({ description: "The merchant's e-mail address: its login, unique (compared case-insensitively)" }),
+  providerId: Schema.Int.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(2_147_483_647)).annotate({ description: "The id of the provider the merchant belongs to" })
+}).annotate({
+  identifier: "CreateMerchantRequest",
+  description: "The body of `POST /operator-api/create`."
+})) {}
 
 /** A merchant account as the gateway keeps it, without any secret. */
-export class Merchant extends Schema.Class<Merchant>("@gateway/domain/Merchant")({
-  id: MerchantId,
-  createdAt: Schema.DateTimeUtcFromString,
-  updatedAt: Schema.DateTimeUtcFromString,
-  email: Schema.String,
-  accountStatus: AccountStatus,
-  clientId: Schema.String,
-  companyName: Schema.String,
-  country: Schema.String,
+export class Merchant extends Schema.Class<Merchant>("@gateway/domain/Merchant")(Schema.Struct({
+  id: MerchantId.annotate({ description: "The merchant's id" }),
+  createdAt: UtcTimestamp("When the account was created (ISO 8601, UTC)"),
+  updatedAt: UtcTimestamp("When the account last changed (ISO 8601, UTC)"),
+  email: Schema.String.annotate({ description: "The merchant's e-mail address" }),
+  accountStatus: AccountStatus.annotate({ description: "`active`, `suspended` (its keys and links refused) or `closed` (final)" }),
+  clientId: Schema.String.annotate({ description: "The merchant's client id, a UUID" }),
+  companyName: Schema.String.annotate({ description: "The merchant's company name" }),
+  country: Schema.String.annotate({ description: "The merchant's country (ISO 3166-1 alpha-2): the first of `countryCodes`" }),
   currency: CurrencyCode,
-  hashedClientId: Schema.String,
-  phoneNumber: Schema.String,
-  providerId: Schema.Int,
-  publicKey: Schema.String,
+  hashedClientId: Schema.String.annotate({ description: "The hex SHA-256 of `clientId`" }),
+  phoneNumber: Schema.String.annotate({ description: "The merchant's phone number; empty until it gives one" }),
+  providerId: Schema.Int.annotate({ description: "The id of the provider the merchant belongs to" }),
+  publicKey: Schema.String.annotate({ description: "The merchant's Ed25519 public key (PEM, SPKI): verifies the `v1a` signatures of the gateway's calls" }),
   MerchantSettings: MerchantSettings,
-  isDefaultPassword: Schema.Boolean,
-  verifiedEmail: Schema.Boolean
-}) {}
+  isDefaultPassword: Schema.Boolean.annotate({ description: "Whether the generated password is still unchanged" }),
+  verifiedEmail: Schema.Boolean.annotate({ description: "Whether the e-mail address was verified with `otpToken`" })
+}).annotate({
+  identifier: "Merchant",
+  description: "A merchant account as the gateway keeps it, without any secret."
+})) {}
 
 /** The admin list of merchants: a page, newest first (by id), optionally searched and filtered by status. */
 export interface MerchantQuery extends PageRequest {
@@ -71,13 +77,16 @@ export const maxMerchantSearchLength = 128
  * The answer of `create`: the Merchant object of the seed with the
  * credentials generated for it. The secrets appear here and nowhere else.
  */
-export class MerchantCreated extends Schema.Class<MerchantCreated>("@gateway/domain/MerchantCreated")({
+export class MerchantCreated extends Schema.Class<MerchantCreated>("@gateway/domain/MerchantCreated")(Schema.Struct({
   ...Merchant.fields,
-  password: Schema.String,
-  privateKey: Schema.String,
-  encryptionKey: Schema.String,
-  otpToken: Schema.String
-}) {}
+  password: Schema.String.annotate({ description: "The generated back-office password, shown once; stored only as a slow hash" }),
+  privateKey: Schema.String.annotate({ description: "The merchant's Ed25519 private key (PEM, PKCS#8), shown once; the gateway signs `v1a` with it" }),
+  encryptionKey: Schema.String.annotate({ description: "The Standard Webhooks secret (`whsec_…`) the gateway signs `v1` with: verify the calls with it" }),
+  otpToken: Schema.String.annotate({ description: "The 6-digit code that verifies the e-mail address, shown once" })
+}).annotate({
+  identifier: "MerchantCreated",
+  description: "A merchant just created, with the credentials generated for it: its secrets appear here and nowhere else."
+})) {}
 
 /** No merchant with this id. */
 export class MerchantNotFound extends Schema.TaggedError<MerchantNotFound>()("MerchantNotFound", {

@@ -3,7 +3,7 @@ import { type CurrencyCode, minorUnits } from "./Currency.ts"
 import { GameProfit } from "./games/Rtp.ts"
 import * as Money from "./Money.ts"
 import { checkShares, parties, shareFields, sharesOf } from "./RevenueShare.ts"
-import { isStorableText, ValidationFailed } from "./Validation.ts"
+import { isStorableText, UtcTimestamp, ValidationFailed } from "./Validation.ts"
 
 /**
  * An absolute http(s) URL, as operators configure their Details and webhook addresses. The pattern is
@@ -14,7 +14,7 @@ export const HttpUrl = Schema.String.check(
   Schema.isMaxLength(2048),
   isStorableText,
   Schema.isPattern(/^[Hh][Tt][Tt][Pp][Ss]?:\/\/[^\s/?#@]+(?:[/?#]\S*)?$/u, { message: "must be an absolute http(s) URL" })
-).annotate({ identifier: "HttpUrl", format: "uri" })
+).annotate({ format: "uri" })
 
 const Share = Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 100 }))
 
@@ -73,33 +73,33 @@ const StakeText = Schema.String.check(
 const StakeInput = Schema.Union([Stake, StakeText])
 
 const settingsSchemas = {
-  agentPercentProfit: Share,
-  callbackUrl: HttpUrl,
-  colorGameProfit: Share,
-  cupImageUrl: HttpUrl,
-  fontFamilyUrl: HttpUrl,
+  agentPercentProfit: Share.annotate({ description: "The agent's share of the GGR in percent, 0 to 100 (the admins' to set; all five add up to at most 100)" }),
+  callbackUrl: HttpUrl.annotate({ description: "Where the game page sends the player back (the lobby or home button)" }),
+  colorGameProfit: Share.annotate({ description: "The house edge of color-game in percent, 1 to 15 (its RTP is 100 − this); default the game's own" }),
+  cupImageUrl: HttpUrl.annotate({ description: "The merchant's cup image, shown by the game page" }),
+  fontFamilyUrl: HttpUrl.annotate({ description: "A web font for the game page" }),
   frameAncestors: FrameAncestors,
-  hideBalance: Schema.Boolean,
-  logo1xUrl: HttpUrl,
-  logo2xUrl: HttpUrl,
-  minimumStake: Stake,
-  maximumStake: Stake,
-  lottoGameProfit: Share,
-  megaTenGameProfit: Share,
-  merchantPercentProfit: Share,
-  oddEvenGameProfit: Share,
-  providerPercentProfit: Share,
-  shopDetailsUrl: HttpUrl,
-  singleGameProfit: Share,
-  superProviderPercentProfit: Share,
-  underOverGameProfit: Share,
-  userDetailsUrl: HttpUrl,
-  userPercentProfit: Share,
-  webhookUrl: HttpUrl,
-  creditWebhookUrl: HttpUrl,
-  debitWebhookUrl: HttpUrl,
-  refundWebhookUrl: HttpUrl,
-  isSeperateWebhookUrl: Schema.Boolean
+  hideBalance: Schema.Boolean.annotate({ description: "Whether the game page hides the player's balance" }),
+  logo1xUrl: HttpUrl.annotate({ description: "The merchant's logo, shown by the game page" }),
+  logo2xUrl: HttpUrl.annotate({ description: "The merchant's logo for high-density screens" }),
+  minimumStake: Stake.annotate({ description: "The smallest stake a round may have, in major units of the merchant's currency" }),
+  maximumStake: Stake.annotate({ description: "The largest stake a round may have, in major units of the merchant's currency" }),
+  lottoGameProfit: Share.annotate({ description: "The house edge of lotto in percent, 1 to 15 (its RTP is 100 − this); default the game's own" }),
+  megaTenGameProfit: Share.annotate({ description: "The house edge of mega-ten in percent, 1 to 15 (its RTP is 100 − this); default the game's own" }),
+  merchantPercentProfit: Share.annotate({ description: "The merchant's share of the GGR in percent, 0 to 100 (the admins' to set; all five add up to at most 100)" }),
+  oddEvenGameProfit: Share.annotate({ description: "The house edge of odd-even in percent, 1 to 15 (its RTP is 100 − this); default the game's own" }),
+  providerPercentProfit: Share.annotate({ description: "The provider's share of the GGR in percent, 0 to 100 (the admins' to set; all five add up to at most 100)" }),
+  shopDetailsUrl: HttpUrl.annotate({ description: "The merchant's shop details URL (kept for the back office; the gateway does not call it)" }),
+  singleGameProfit: Share.annotate({ description: "The house edge of single in percent, 1 to 15 (its RTP is 100 − this); default the game's own" }),
+  superProviderPercentProfit: Share.annotate({ description: "The super provider's share of the GGR in percent, 0 to 100 (the admins' to set; all five add up to at most 100)" }),
+  underOverGameProfit: Share.annotate({ description: "The house edge of under-over in percent, 1 to 15 (its RTP is 100 − this); default the game's own" }),
+  userDetailsUrl: HttpUrl.annotate({ description: "The Details URL: the gateway asks it who a player is at each real-mode launch" }),
+  userPercentProfit: Share.annotate({ description: "The user's share of the GGR in percent, 0 to 100 (the admins' to set; all five add up to at most 100)" }),
+  webhookUrl: HttpUrl.annotate({ description: "The wallet webhook URL: debits, credits, refunds and test pings are POSTed to it" }),
+  creditWebhookUrl: HttpUrl.annotate({ description: "Where credits go instead of `webhookUrl`, when `isSeperateWebhookUrl`" }),
+  debitWebhookUrl: HttpUrl.annotate({ description: "Where debits go instead of `webhookUrl`, when `isSeperateWebhookUrl`" }),
+  refundWebhookUrl: HttpUrl.annotate({ description: "Where refunds go instead of `webhookUrl`, when `isSeperateWebhookUrl`" }),
+  isSeperateWebhookUrl: Schema.Boolean.annotate({ description: "Whether debits, credits and refunds each go to their own URL (the name is spelt so for compatibility)" })
 } as const
 
 /** The settings fields an operator or admin may change, every one optional, named exactly as in the seed. */
@@ -116,12 +116,14 @@ const stakesOrdered = Schema.makeFilter((s: SettingsValues) =>
 /** The MerchantSettings object of the seed: ids and timestamps required, everything else optional. */
 export class MerchantSettings extends Schema.Class<MerchantSettings>("@gateway/domain/MerchantSettings")(
   Schema.Struct({
-    id: Schema.Int,
-    createdAt: Schema.DateTimeUtcFromString,
-    updatedAt: Schema.DateTimeUtcFromString,
-    merchantId: Schema.optionalKey(Schema.Int),
+    id: Schema.Int.annotate({ description: "The settings' id" }),
+    createdAt: UtcTimestamp("When the settings were created (ISO 8601, UTC)"),
+    updatedAt: UtcTimestamp("When the settings last changed (ISO 8601, UTC)"),
+    merchantId: Schema.optionalKey(Schema.Int.annotate({ description: "The merchant's id" })),
     ...SettingsFields
-  }).check(stakesOrdered)
+  }).annotate({
+    description: "A merchant's settings: ids and timestamps always, every other field only once it is set."
+  }).check(stakesOrdered).annotate({ identifier: "MerchantSettings" })
 ) {}
 
 /**
@@ -131,15 +133,19 @@ export class MerchantSettings extends Schema.Class<MerchantSettings>("@gateway/d
  */
 export const SettingsChange = Schema.Struct({
   ...Struct.map(Struct.map(settingsSchemas, Schema.NullOr), Schema.optionalKey),
-  minimumStake: Schema.optionalKey(Schema.NullOr(StakeInput)),
-  maximumStake: Schema.optionalKey(Schema.NullOr(StakeInput)),
+  minimumStake: Schema.optionalKey(Schema.NullOr(StakeInput)).annotate({
+    description: "The smallest stake, in major units: a JSON number or a decimal string; null clears it"
+  }),
+  maximumStake: Schema.optionalKey(Schema.NullOr(StakeInput)).annotate({
+    description: "The largest stake, in major units: a JSON number or a decimal string; null clears it"
+  }),
   // A game's house edge is bounded when it is set (a value stored before the bound is clamped when played).
-  oddEvenGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit)),
-  underOverGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit)),
-  colorGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit)),
-  lottoGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit)),
-  megaTenGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit)),
-  singleGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit))
+  oddEvenGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit.annotate({ description: "The house edge of odd-even in percent, 1 to 15 (its RTP is 100 − this); default the game's own" }))),
+  underOverGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit.annotate({ description: "The house edge of under-over in percent, 1 to 15 (its RTP is 100 − this); default the game's own" }))),
+  colorGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit.annotate({ description: "The house edge of color-game in percent, 1 to 15 (its RTP is 100 − this); default the game's own" }))),
+  lottoGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit.annotate({ description: "The house edge of lotto in percent, 1 to 15 (its RTP is 100 − this); default the game's own" }))),
+  megaTenGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit.annotate({ description: "The house edge of mega-ten in percent, 1 to 15 (its RTP is 100 − this); default the game's own" }))),
+  singleGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit.annotate({ description: "The house edge of single in percent, 1 to 15 (its RTP is 100 − this); default the game's own" })))
 }).annotate({ identifier: "SettingsChange" })
 export type SettingsChange = typeof SettingsChange.Type
 

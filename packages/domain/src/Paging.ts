@@ -1,14 +1,17 @@
 import { Schema } from "effect"
 
 /** The page metadata of a list answer, exactly as the seed names it. */
-export class PageMeta extends Schema.Class<PageMeta>("@gateway/domain/PageMeta")({
-  currentPage: Schema.Int,
-  limit: Schema.Int,
-  nextPage: Schema.Int,
-  prevPage: Schema.Int,
-  totalElements: Schema.Int,
-  totalPage: Schema.Int
-}) {}
+export class PageMeta extends Schema.Class<PageMeta>("@gateway/domain/PageMeta")(Schema.Struct({
+  currentPage: Schema.Int.annotate({ description: "This page's number, from 1" }),
+  limit: Schema.Int.annotate({ description: "Items per page" }),
+  nextPage: Schema.Int.annotate({ description: "The next page's number, 0 on the last page" }),
+  prevPage: Schema.Int.annotate({ description: "The previous page's number, 0 on the first page (or past the end)" }),
+  totalElements: Schema.Int.annotate({ description: "Items on all pages" }),
+  totalPage: Schema.Int.annotate({ description: "The number of pages" })
+}).annotate({
+  identifier: "PageMeta",
+  description: "Where a page of a list is: its number, its size and the totals."
+})) {}
 
 /** A page of a list: 1-based `page`, `limit` items per page. */
 export interface PageRequest {

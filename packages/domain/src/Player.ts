@@ -17,14 +17,17 @@ export const DecimalString = Schema.String.check(
 )
 
 /** The operator's answer about a player. */
-export class PlayerDetails extends Schema.Class<PlayerDetails>("@gateway/domain/PlayerDetails")({
-  playerId: Schema.String,
-  currency: Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/u, { message: "must be an ISO 4217 code" })),
-  balance: DecimalString,
-  status: Schema.optionalKey(Schema.Literals(["active", "blocked"])),
-  nickname: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(128))),
-  country: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2)))
-}) {}
+export class PlayerDetails extends Schema.Class<PlayerDetails>("@gateway/domain/PlayerDetails")(Schema.Struct({
+  playerId: Schema.String.annotate({ description: "The player's id: the one the gateway asked about" }),
+  currency: Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/u, { message: "must be an ISO 4217 code" })).annotate({ description: "The player's currency (ISO 4217): must be the merchant's" }),
+  balance: DecimalString.annotate({ description: "The player's balance, a decimal string in major units, e.g. \"250.00\"" }),
+  status: Schema.optionalKey(Schema.Literals(["active", "blocked"])).annotate({ description: "`blocked` refuses the launch (422 PLAYER_REJECTED); default `active`" }),
+  nickname: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(128))).annotate({ description: "A name the game page may show" }),
+  country: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2))).annotate({ description: "The player's country (ISO 3166-1 alpha-2)" })
+}).annotate({
+  identifier: "PlayerDetails",
+  description: "The operator's answer about a player."
+})) {}
 
 /** The operator said the player is unknown or blocked. */
 export class PlayerRejected extends Schema.TaggedError<PlayerRejected>()("PlayerRejected", {

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { PageMeta } from "./Paging.ts"
+import { UtcTimestamp } from "./Validation.ts"
 import { RoundStatus } from "./Round.ts"
 import { ValidationFailed } from "./Validation.ts"
 
@@ -54,40 +55,52 @@ export const TransactionType = Schema.Literals(["debit", "credit", "refund"])
 export type TransactionType = typeof TransactionType.Type
 
 /** A wallet transaction of a round, as a round lists it. */
-export class RoundTransaction extends Schema.Class<RoundTransaction>("@gateway/domain/RoundTransaction")({
-  transactionId: Schema.String,
-  type: TransactionType,
-  amount: Schema.String,
-  status: TransactionStatus
-}) {}
+export class RoundTransaction extends Schema.Class<RoundTransaction>("@gateway/domain/RoundTransaction")(Schema.Struct({
+  transactionId: Schema.String.annotate({ description: "The wallet transaction's id: the `webhook-id` of its message" }),
+  type: TransactionType.annotate({ description: "`debit` (the stake), `credit` (the payout) or `refund` (a debit reversed)" }),
+  amount: Schema.String.annotate({ description: "A decimal string in the round's currency, e.g. \"5.00\"" }),
+  status: TransactionStatus.annotate({ description: "Where the message is: `pending`, `delivered`, `failed`, `refused` or `unknown`" })
+}).annotate({
+  identifier: "RoundTransaction",
+  description: "A wallet transaction of a round, as a round lists it."
+})) {}
 
 /** One wallet transaction with its round (`GET /operator-api/transactions/{transactionId}`). */
-export class TransactionView extends Schema.Class<TransactionView>("@gateway/domain/TransactionView")({
+export class TransactionView extends Schema.Class<TransactionView>("@gateway/domain/TransactionView")(Schema.Struct({
   ...RoundTransaction.fields,
-  roundId: Schema.String,
-  currency: Schema.String
-}) {}
+  roundId: Schema.String.annotate({ description: "The round's id" }),
+  currency: Schema.String.annotate({ description: "The currency of the amounts (ISO 4217)" })
+}).annotate({
+  identifier: "TransactionView",
+  description: "One wallet transaction with its round (`GET /operator-api/transactions/{transactionId}`)."
+})) {}
 
 /** A round as the operator reconciles it. */
-export class OperatorRound extends Schema.Class<OperatorRound>("@gateway/domain/OperatorRound")({
-  roundId: Schema.String,
-  gameId: Schema.String,
-  playerId: Schema.String,
+export class OperatorRound extends Schema.Class<OperatorRound>("@gateway/domain/OperatorRound")(Schema.Struct({
+  roundId: Schema.String.annotate({ description: "The round's id" }),
+  gameId: Schema.String.annotate({ description: "The game's id" }),
+  playerId: Schema.String.annotate({ description: "The player's id in the operator's system" }),
   sessionId: Schema.String.annotate({ description: "The operator's session id (the launch's `sessionId`)" }),
-  mode: Schema.Literals(["real", "demo"]),
-  status: RoundStatus,
-  stake: Schema.String,
-  payout: Schema.NullOr(Schema.String),
-  currency: Schema.String,
-  createdAt: Schema.DateTimeUtcFromString,
-  transactions: Schema.Array(RoundTransaction)
-}) {}
+  mode: Schema.Literals(["real", "demo"]).annotate({ description: "`real` (money) or `demo` (virtual balance)" }),
+  status: RoundStatus.annotate({ description: "`debiting`, then `settled`, `refused` or `failed`" }),
+  stake: Schema.String.annotate({ description: "The stake, a decimal string in the round's currency" }),
+  payout: Schema.NullOr(Schema.String).annotate({ description: "What the round paid (\"0.00\" for a loss); null until it is settled" }),
+  currency: Schema.String.annotate({ description: "The currency of the amounts (ISO 4217)" }),
+  createdAt: UtcTimestamp("When the round was played (ISO 8601, UTC)"),
+  transactions: Schema.Array(RoundTransaction).annotate({ description: "The round's wallet transactions, oldest first" })
+}).annotate({
+  identifier: "OperatorRound",
+  description: "A round as the operator reconciles it."
+})) {}
 
 /** A page of the merchant's rounds, newest first. */
-export class OperatorRoundList extends Schema.Class<OperatorRoundList>("@gateway/domain/OperatorRoundList")({
-  data: Schema.Array(OperatorRound),
+export class OperatorRoundList extends Schema.Class<OperatorRoundList>("@gateway/domain/OperatorRoundList")(Schema.Struct({
+  data: Schema.Array(OperatorRound).annotate({ description: "The rounds of this page, newest first" }),
   meta: PageMeta
-}) {}
+}).annotate({
+  identifier: "OperatorRoundList",
+  description: "A page of the merchant's rounds, newest first."
+})) {}
 
 /** Sums of a group, in minor units, as the ledger gives them. */
 export interface Sums {
@@ -106,27 +119,33 @@ export const ggrOf = (sums: Sums): bigint => sums.bets - sums.wins - sums.refund
 
 /** The figures of a summary: decimal strings, `ggr = bets − wins − refunds`. */
 export const SummaryFigures = Schema.Struct({
-  rounds: Schema.Int,
-  bets: Schema.String,
-  wins: Schema.String,
-  refunds: Schema.String,
-  ggr: Schema.String
+  rounds: Schema.Int.annotate({ description: "Rounds played" }),
+  bets: Schema.String.annotate({ description: "Stakes debited, a decimal string" }),
+  wins: Schema.String.annotate({ description: "Payouts credited, a decimal string" }),
+  refunds: Schema.String.annotate({ description: "Stakes refunded, a decimal string" }),
+  ggr: Schema.String.annotate({ description: "Gross gaming revenue: bets − wins − refunds (negative when the players won)" })
 })
 
 /** A group of a summary: its key and figures. */
-export const SummaryRow = Schema.Struct({ key: Schema.String, ...SummaryFigures.fields })
+export const SummaryRow = Schema.Struct({
+  key: Schema.String.annotate({ description: "The group: a day (`2026-11-25`), a game id or a player id" }),
+  ...SummaryFigures.fields
+})
 export type SummaryRow = typeof SummaryRow.Type
 
 /**
  * A page of the GGR summary of a period (`GET /operator-api/reports/summary`): the groups of the page in key order,
  * the page's `meta` (`totalElements` counts groups), and the `total` of the whole period, not of the page.
  */
-export class Summary extends Schema.Class<Summary>("@gateway/domain/Summary")({
-  currency: Schema.String,
-  data: Schema.Array(SummaryRow),
+export class Summary extends Schema.Class<Summary>("@gateway/domain/Summary")(Schema.Struct({
+  currency: Schema.String.annotate({ description: "The currency of the amounts (ISO 4217)" }),
+  data: Schema.Array(SummaryRow).annotate({ description: "The groups of this page, in key order" }),
   meta: PageMeta,
-  total: SummaryFigures
-}) {}
+  total: SummaryFigures.annotate({ description: "The figures of the whole period, not only of this page" })
+}).annotate({
+  identifier: "Summary",
+  description: "A page of the GGR summary of a period (`GET /operator-api/reports/summary`): the groups of the page in key order, the page's `meta` (`totalElements` counts groups), and the `total` of the whole period, not of the page."
+})) {}
 
 /**
  * The reports this merchant, or the whole gateway, may run at once are all running: try again after

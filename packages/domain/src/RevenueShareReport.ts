@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { PageMeta } from "./Paging.ts"
 import { parties } from "./RevenueShare.ts"
+import { UtcTimestamp } from "./Validation.ts"
 
 /** A party of the revenue share. */
 export const Party = Schema.Literals(parties).annotate({
@@ -24,12 +25,12 @@ export const RevenueSharePart = Schema.Struct({
 })
 
 /** The revenue share of a merchant's GGR over a period. */
-export class RevenueShareReport extends Schema.Class<RevenueShareReport>("@gateway/domain/RevenueShareReport")({
-  merchantId: Schema.Int,
-  companyName: Schema.String,
+export class RevenueShareReport extends Schema.Class<RevenueShareReport>("@gateway/domain/RevenueShareReport")(Schema.Struct({
+  merchantId: Schema.Int.annotate({ description: "The merchant's id" }),
+  companyName: Schema.String.annotate({ description: "The merchant's company name" }),
   currency: Schema.String.annotate({ description: "The merchant's currency (ISO 4217), that of every amount" }),
-  from: Schema.DateTimeUtcFromString.annotate({ description: "Start of the period, inclusive" }),
-  to: Schema.DateTimeUtcFromString.annotate({ description: "End of the period, exclusive" }),
+  from: UtcTimestamp("Start of the period, inclusive (ISO 8601, UTC)"),
+  to: UtcTimestamp("End of the period, exclusive (ISO 8601, UTC)"),
   ggr: Schema.String.annotate({
     description: "A decimal string in the merchant's currency, with its minor digits (`\"1234.57\"` in ETB): " +
       "bets − wins − refunds of the merchant's real-money rounds of the period, as the GGR summary gives it; " +
@@ -46,10 +47,16 @@ export class RevenueShareReport extends Schema.Class<RevenueShareReport>("@gatew
     description: "true when the stored shares add up to more than 100 (saved before the sum was checked): each " +
       "party in order then got at most what the parties before it left of 100 %, and `percent` is what was applied"
   })
-}) {}
+}).annotate({
+  identifier: "RevenueShareReport",
+  description: "The revenue share of a merchant's GGR over a period."
+})) {}
 
 /** A page of merchants' revenue shares. */
-export class RevenueShareList extends Schema.Class<RevenueShareList>("@gateway/domain/RevenueShareList")({
-  data: Schema.Array(RevenueShareReport),
+export class RevenueShareList extends Schema.Class<RevenueShareList>("@gateway/domain/RevenueShareList")(Schema.Struct({
+  data: Schema.Array(RevenueShareReport).annotate({ description: "The merchants of this page" }),
   meta: PageMeta
-}) {}
+}).annotate({
+  identifier: "RevenueShareList",
+  description: "A page of merchants' revenue shares."
+})) {}

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { Fairness, RoundFairness } from "./Fairness.ts"
 import { allRules } from "./games/Games.ts"
 import { PageMeta } from "./Paging.ts"
+import { UtcTimestamp } from "./Validation.ts"
 
 /** What a selection is, for people. */
 export const selectionDescription = "The game's selection, a JSON value: odd-even `\"odd\"`/`\"even\"`; under-over " +
@@ -10,24 +11,29 @@ export const selectionDescription = "The game's selection, a JSON value: odd-eve
   "examples at `GET /api/v1.1/game-api/games/{gameId}/rules`; the game's rules decide (400 naming `selection`)."
 
 /** A game's selection: a JSON value whose shape each game's rules give (`GET game-api/games/{gameId}/rules`). */
-export const Selection = Schema.Unknown.annotate({ description: selectionDescription })
+export const Selection = Schema.Unknown.annotateKey({ description: selectionDescription })
 
 /** Each built-in game's selection schema without its `$schema`, for a document that shows any of them. */
 export const selectionSchemas = allRules.map(({ selectionSchema: { $schema: _, ...schema } }) => schema)
 
 /** What a round showed: a JSON object whose fields depend on the game, always with a `summary` for people. */
-export const Outcome = Schema.Unknown.annotate({
+export const Outcome = Schema.Unknown.annotateKey({
   description: "The draw, as a JSON object whose fields depend on the game (`docs/games.md`), always with " +
     "`summary`, a short text such as `\"17 odd\"`."
 })
 
 /** The body of `POST /game-api/rounds`: a stake as a decimal string, the game's selection and, in a lobby, the game. */
 export const PlayRequest = Schema.Struct({
-  stake: Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(32)),
+  stake: Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(32)).annotate({
+    description: "The stake, a decimal string in the session's currency with at most its minor digits, e.g. \"5.00\""
+  }),
   selection: Selection,
   gameId: Schema.optionalKey(Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(64)).annotate({
     description: "The game to play (a lobby session may play any built-in game); default: the launched game"
   }))
+}).annotate({
+  description: "The body of `POST /game-api/rounds`: the stake, the selection and, in a lobby, the game.",
+  examples: [{ stake: "5.00", selection: "odd" }, { stake: "2.50", selection: [7, 19, 23], gameId: "lotto" }]
 })
 export type PlayRequest = typeof PlayRequest.Type
 
@@ -38,37 +44,46 @@ export interface Outcome {
 }
 
 /** The answer of a round. Amounts are decimal strings of the session's currency. */
-export class RoundResult extends Schema.Class<RoundResult>("@gateway/domain/RoundResult")({
-  roundId: Schema.String,
-  gameId: Schema.String,
-  outcome: Outcome,
-  payout: Schema.String,
-  balance: Schema.String,
+export class RoundResult extends Schema.Class<RoundResult>("@gateway/domain/RoundResult")(Schema.Struct({
+  roundId: Schema.String.annotate({ description: "The round's id" }),
+  gameId: Schema.String.annotate({ description: "The game played" }),
+  outcome: Outcome.annotate({ description: "What the round drew" }),
+  payout: Schema.String.annotate({ description: "What the round paid, a decimal string (\"0.00\" for a loss)" }),
+  balance: Schema.String.annotate({ description: "The player's balance after the round, a decimal string" }),
   fairness: Fairness.annotate({ description: "The seed hash, client seed and nonce this round used" })
-}) {}
+}).annotate({
+  identifier: "RoundResult",
+  description: "The answer of a round. Amounts are decimal strings of the session's currency."
+})) {}
 
 /** Where a round is: real rounds go `debiting` → `settled`, `refused` or `failed`; demo rounds are `settled`. */
 export const RoundStatus = Schema.Literals(["debiting", "settled", "refused", "failed"])
 
 /** A round as its session sees it (`GET /game-api/rounds/{roundId}`). */
-export class RoundView extends Schema.Class<RoundView>("@gateway/domain/RoundView")({
-  roundId: Schema.String,
-  gameId: Schema.String,
-  mode: Schema.Literals(["real", "demo"]),
-  status: RoundStatus,
-  stake: Schema.String,
+export class RoundView extends Schema.Class<RoundView>("@gateway/domain/RoundView")(Schema.Struct({
+  roundId: Schema.String.annotate({ description: "The round's id" }),
+  gameId: Schema.String.annotate({ description: "The game played" }),
+  mode: Schema.Literals(["real", "demo"]).annotate({ description: "`real` (money) or `demo` (virtual balance)" }),
+  status: RoundStatus.annotate({ description: "`debiting`, then `settled`, `refused` or `failed`" }),
+  stake: Schema.String.annotate({ description: "The stake, a decimal string" }),
   selection: Selection,
-  outcome: Schema.optionalKey(Outcome),
-  payout: Schema.optionalKey(Schema.String),
-  createdAt: Schema.DateTimeUtcFromString,
-  fairness: Schema.optionalKey(RoundFairness)
-}) {}
+  outcome: Schema.optionalKey(Outcome).annotate({ description: "What the round drew, once it is settled" }),
+  payout: Schema.optionalKey(Schema.String).annotate({ description: "What the round paid, once it is settled" }),
+  createdAt: UtcTimestamp("When the round was played (ISO 8601, UTC)"),
+  fairness: Schema.optionalKey(RoundFairness).annotate({ description: "The seeds and nonce of the draw, to verify it" })
+}).annotate({
+  identifier: "RoundView",
+  description: "A round as its session sees it (`GET /game-api/rounds/{roundId}`)."
+})) {}
 
 /** The answer of `GET /game-api/rounds`: a page of the session's rounds, newest first. */
-export class RoundList extends Schema.Class<RoundList>("@gateway/domain/RoundList")({
-  data: Schema.Array(RoundView),
+export class RoundList extends Schema.Class<RoundList>("@gateway/domain/RoundList")(Schema.Struct({
+  data: Schema.Array(RoundView).annotate({ description: "The rounds of this page, newest first" }),
   meta: PageMeta
-}) {}
+}).annotate({
+  identifier: "RoundList",
+  description: "The answer of `GET /game-api/rounds`: a page of the session's rounds, newest first."
+})) {}
 
 /** No round with this id in this session. */
 export class RoundNotFound extends Schema.TaggedError<RoundNotFound>()("RoundNotFound", {

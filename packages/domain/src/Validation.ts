@@ -1,4 +1,13 @@
-import { Effect, Schema, SchemaIssue } from "effect"
+import { Effect, Schema, SchemaIssue, SchemaTransformation } from "effect"
+
+/**
+ * A UTC instant, an ISO 8601 string on the wire, described there: Effect writes a description given to
+ * `Schema.DateTimeUtcFromString` on its decoded side, which the OpenAPI document does not show.
+ */
+export const UtcTimestamp = (description: string) =>
+  Schema.String.annotate({ description, examples: ["2026-11-25T09:30:00.000Z"] }).pipe(
+    Schema.decodeTo(Schema.DateTimeUtc, SchemaTransformation.dateTimeUtcFromString)
+  )
 
 /**
  * Input that does not decode. `field` names the offending field as a path

@@ -8,6 +8,7 @@ import { ReportsApi } from "./Reports.ts"
 import { RevenueShareApi } from "./RevenueShare.ts"
 import { SettingsApi } from "./Settings.ts"
 import { SystemApi } from "./System.ts"
+import { withExamples } from "./Document.ts"
 import { withWebhooks } from "./WebhooksDoc.ts"
 
 const description = `The Operator Gateway: merchant accounts, the game catalogue, signed launch URLs, game sessions
@@ -51,6 +52,7 @@ export class Api extends HttpApi.make("operator-gateway")
   // Request bodies are closed, as the document says (`additionalProperties: false`): an unknown or misspelt
   // field is 400 VALIDATION_FAILED naming it, never silently ignored.
   .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error" })
-  // The calls the gateway makes to operators, as the document's `webhooks` section (CONTRACT §8).
-  .annotate(OpenApi.Transform, withWebhooks)
+  // The calls the gateway makes to operators, as the document's `webhooks` section (CONTRACT §8), then the
+  // examples of every schema and the parameters' descriptions (Document.ts).
+  .annotate(OpenApi.Transform, (spec) => withExamples(withWebhooks(spec)))
 {}

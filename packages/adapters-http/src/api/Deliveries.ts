@@ -5,14 +5,20 @@ import * as Problem from "./Problem.ts"
 import { AdminAuth } from "./Security.ts"
 
 /** The answer of the deliveries list. */
-export class Deliveries extends Schema.Class<Deliveries>("@gateway/adapters-http/Deliveries")({
-  data: Schema.Array(Delivery.ListedDelivery)
-}) {}
+export class Deliveries extends Schema.Class<Deliveries>("@gateway/adapters-http/Deliveries")(Schema.Struct({
+  data: Schema.Array(Delivery.ListedDelivery).annotate({ description: "The messages, newest first" })
+}).annotate({
+  identifier: "Deliveries",
+  description: "The answer of the deliveries list."
+})) {}
 
 /** The answer of a webhook test: the id of the queued `webhook.test` message (its `webhook-id`). */
-export class TestQueued extends Schema.Class<TestQueued>("@gateway/adapters-http/TestQueued")({
-  deliveryId: Schema.String
-}) {}
+export class TestQueued extends Schema.Class<TestQueued>("@gateway/adapters-http/TestQueued")(Schema.Struct({
+  deliveryId: Schema.String.annotate({ description: "The queued message's id (its `webhook-id`)" })
+}).annotate({
+  identifier: "TestQueued",
+  description: "The answer of a webhook test: the id of the queued `webhook.test` message (its `webhook-id`)."
+})) {}
 
 /** The largest number of deliveries listed at once (newest first). */
 export const maxListed = 500
@@ -42,7 +48,7 @@ export class DeliveriesApi extends HttpApiGroup.make("deliveries")
       ),
     HttpApiEndpoint.post("redeliver", "/merchants/:id/webhook-deliveries/:deliveryId/redeliver", {
       params: { ...id, deliveryId: Schema.String.check(Schema.isMaxLength(64), Validation.isStorableText) },
-      success: HttpApiSchema.Accepted,
+      success: HttpApiSchema.Accepted.annotate({ description: "Queued again, due now; no body" }),
       error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND", "DELIVERY_NOT_FOUND")
     })
       .annotate(OpenApi.Summary, "Redeliver a failed webhook message")

@@ -39,10 +39,13 @@ export const GamesQuery = {
 }
 
 /** The answer of the games list. */
-export class GameList extends Schema.Class<GameList>("@gateway/adapters-http/GameList")({
-  data: Schema.Array(Game.Game),
+export class GameList extends Schema.Class<GameList>("@gateway/adapters-http/GameList")(Schema.Struct({
+  data: Schema.Array(Game.Game).annotate({ description: "The games of this page" }),
   meta: Paging.PageMeta
-}) {}
+}).annotate({
+  identifier: "GameList",
+  description: "The answer of the games list."
+})) {}
 
 /**
  * A catalogue URL: an HttpUrl that a URL parser also reads (the pattern alone let `http://[::1` or a port
@@ -54,18 +57,24 @@ const CatalogueUrl = MerchantSettings.HttpUrl.check(
 )
 
 /** The body of a catalogue upsert. */
-export class GameUpsert extends Schema.Class<GameUpsert>("@gateway/adapters-http/GameUpsert")({
-  name: Schema.String.check(Schema.isTrimmed(), Schema.isNonEmpty(), Schema.isMaxLength(200), Validation.isStorableText),
+export class GameUpsert extends Schema.Class<GameUpsert>("@gateway/adapters-http/GameUpsert")(Schema.Struct({
+  name: Schema.String.check(Schema.isTrimmed(), Schema.isNonEmpty(), Schema.isMaxLength(200), Validation.isStorableText)
+    .annotateKey({ description: "The game's name, 1 to 200 characters without leading or trailing spaces" }),
   releaseDate: Schema.String.check(
     Schema.isPattern(/^\d{4}-\d{2}-\d{2}(T[0-9:.]+(Z|[+-]\d{2}:\d{2}))?$/u, {
       message: "must be an ISO 8601 date like \"2024-01-01\""
     })
-  ),
-  baseLaunchUrl: CatalogueUrl,
+  ).annotateKey({ description: "When the game was released: an ISO 8601 date, optionally with a time" }),
+  baseLaunchUrl: CatalogueUrl.annotateKey({ description: "The game's page: a launch URL is it with the `token` query parameter" }),
   // The same bounds as Game.category (a PostgreSQL integer): a larger one was a 500.
-  category: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2_147_483_647 })),
-  imageUrl: CatalogueUrl
-}) {}
+  category: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2_147_483_647 })).annotateKey({
+    description: "The game's category, 0 to 2147483647"
+  }),
+  imageUrl: CatalogueUrl.annotateKey({ description: "The game's image" })
+}).annotate({
+  identifier: "GameUpsert",
+  description: "The body of a catalogue upsert."
+})) {}
 
 const noStore = { "cache-control": Schema.Literal("no-store") }
 
@@ -131,7 +140,7 @@ export class CatalogueApi extends HttpApiGroup.make("catalogue")
     }).annotate(OpenApi.Summary, "Add or change a game"),
     HttpApiEndpoint.delete("retire", "/games/:id", {
       params: { id: Game.GameId },
-      success: HttpApiSchema.NoContent,
+      success: HttpApiSchema.NoContent.annotate({ description: "Retired: no longer listed or launchable; no body" }),
       error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "GAME_NOT_FOUND")
     }).annotate(OpenApi.Summary, "Retire a game (no longer listed or launchable)")
   )

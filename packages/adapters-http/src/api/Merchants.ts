@@ -53,29 +53,42 @@ export const MerchantsQuery = {
 }
 
 /** The answer of the admin merchants list. */
-export class MerchantList extends Schema.Class<MerchantList>("@gateway/adapters-http/MerchantList")({
-  data: Schema.Array(Merchant.Merchant),
+export class MerchantList extends Schema.Class<MerchantList>("@gateway/adapters-http/MerchantList")(Schema.Struct({
+  data: Schema.Array(Merchant.Merchant).annotate({ description: "The merchants of this page, newest first" }),
   meta: Paging.PageMeta
-}) {}
+}).annotate({
+  identifier: "MerchantList",
+  description: "The answer of the admin merchants list."
+})) {}
 
 /** The body of a status change. `closed` is final. */
-export class StatusChange extends Schema.Class<StatusChange>("@gateway/adapters-http/StatusChange")({
-  accountStatus: Merchant.AccountStatus
-}) {}
+export class StatusChange extends Schema.Class<StatusChange>("@gateway/adapters-http/StatusChange")(Schema.Struct({
+  accountStatus: Merchant.AccountStatus.annotate({ description: "The new status: `active`, `suspended` or `closed` (final)" })
+}).annotate({
+  identifier: "StatusChange",
+  description: "The body of a status change. `closed` is final."
+})) {}
 
 /** The optional body of a key issue (an empty body is `null`); the prefix defaults to `sv_live`. */
 export const IssueApiKey = [
-  Schema.Struct({ prefix: Schema.optionalKey(ApiKey.ApiKeyPrefix) }).annotate({ identifier: "IssueApiKey" }),
+  Schema.Struct({
+    prefix: Schema.optionalKey(ApiKey.ApiKeyPrefix).annotateKey({
+      description: "`sv_live` (default) or `sv_test` (a key whose launches and rounds never move money)"
+    })
+  }).annotate({ identifier: "IssueApiKey", description: "The optional body of a key issue: the key's prefix" }),
   Schema.Null
 ] as const
 
 /** A key just issued; the full `apiKey` is shown only here. */
-export class IssuedApiKey extends Schema.Class<IssuedApiKey>("@gateway/adapters-http/IssuedApiKey")({
-  apiKey: Schema.String,
-  prefix: ApiKey.ApiKeyPrefix,
-  slug: Schema.String,
-  createdAt: Schema.String
-}) {}
+export class IssuedApiKey extends Schema.Class<IssuedApiKey>("@gateway/adapters-http/IssuedApiKey")(Schema.Struct({
+  apiKey: Schema.String.annotate({ description: "The key, shown only here: send it as `sv-api-key`" }),
+  prefix: ApiKey.ApiKeyPrefix.annotateKey({ description: "`sv_live` or `sv_test`" }),
+  slug: Schema.String.annotate({ description: "The key's public part, to name it when revoking it" }),
+  createdAt: Schema.String.annotate({ description: "When the key was issued (ISO 8601, UTC)" })
+}).annotate({
+  identifier: "IssuedApiKey",
+  description: "A key just issued; the full `apiKey` is shown only here."
+})) {}
 
 /** Merchant accounts: creation (the seed's `create`) and administration (bearer). */
 export class MerchantsApi extends HttpApiGroup.make("merchants")
@@ -143,7 +156,7 @@ export class MerchantsApi extends HttpApiGroup.make("merchants")
       .annotate(OpenApi.Transform, (op) => op.requestBody === undefined ? op : { ...op, requestBody: { ...op.requestBody, required: false } }),
     HttpApiEndpoint.delete("revokeApiKey", "/merchants/:id/api-keys/:slug", {
       params: { ...id, slug: Schema.String.check(Schema.isMaxLength(64), Validation.isStorableText) },
-      success: HttpApiSchema.NoContent,
+      success: HttpApiSchema.NoContent.annotate({ description: "Revoked: the key is refused from now on; no body" }),
       error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND", "API_KEY_NOT_FOUND")
     })
       .annotate(OpenApi.Summary, "Revoke an API key")
@@ -155,7 +168,7 @@ export class MerchantsApi extends HttpApiGroup.make("merchants")
   .annotate(
     OpenApi.Description,
     "Merchant accounts for the provider's admins (bearer JWT; `read:users` to read, `write:users` to " +
-      "write): create a merchant (the seed's `create`), list and read them, change settings and account " +
+      "write): create a merchant, list and read them, change settings and account " +
       "status, issue and revoke API keys."
   )
 {}

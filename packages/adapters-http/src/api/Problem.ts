@@ -188,6 +188,43 @@ export const fromDomain = (error: DomainError): Problem =>
       : undefined
   )
 
+/** A real-looking `detail` of each code, for the document's examples. */
+const details: Record<ProblemCode, string> = {
+  VALIDATION_FAILED: "limit: must be an integer from 1 to 100",
+  UNAUTHORIZED: "missing or invalid credentials",
+  SESSION_EXPIRED: "the game session has expired; launch the game again",
+  BET_REFUSED: "the operator refused the debit",
+  INSUFFICIENT_FUNDS: "the player's balance is lower than the stake",
+  FORBIDDEN: "the token lacks the scope write:users",
+  GAME_NOT_FOUND: "no game with id 'odd-evens'",
+  MERCHANT_NOT_FOUND: "no merchant with id 4242",
+  API_KEY_NOT_FOUND: "no API key with slug 'k3y5lug42' for this merchant",
+  DELIVERY_NOT_FOUND: "no failed delivery with id 'msg_4a6b8c0d-2e4f-4a1b-9c3d-5e6f7a8b9c0d' for this merchant",
+  ROUND_NOT_FOUND: "no round with id '7c1e9a3b-5d2f-4e6a-8b0c-1d3e5f7a9b2c' in this session",
+  TRANSACTION_NOT_FOUND: "no transaction with id 'msg_9d2c4e1a-5b7f-4c3d-8e9a-1b2c3d4e5f60' for this merchant",
+  ROUTE_NOT_FOUND: "no route GET /api/v1.1/operator-api/gamez",
+  METHOD_NOT_ALLOWED: "DELETE is not allowed here",
+  EMAIL_TAKEN: "a merchant with this email exists already",
+  TOKEN_ALREADY_USED: "this launch link was used already; ask the operator for a new one",
+  STATUS_CHANGE_REFUSED: "accountStatus cannot change from 'closed' to 'active': closed is final",
+  GAME_RETIRED: "the game 'odd-even' was retired from the catalogue",
+  PAYLOAD_TOO_LARGE: "the body is larger than 65536 bytes",
+  UNSUPPORTED_MEDIA_TYPE: "the body must be application/json",
+  CURRENCY_MISMATCH: "the player's currency USD is not the merchant's EUR",
+  PLAYER_REJECTED: "the operator does not accept this player",
+  DETAILS_URL_NOT_SET: "the merchant has no userDetailsUrl",
+  WEBHOOK_URL_NOT_SET: "the merchant has no webhookUrl",
+  RATE_LIMITED: "too many requests; try again in 2 s",
+  REPORTS_BUSY: "too many reports are running; try again in 2 s",
+  INTERNAL_ERROR: "an unexpected error; the request id is in x-request-id",
+  OPERATOR_BAD_RESPONSE: "the operator's Details URL answered HTTP 500",
+  WALLET_UNAVAILABLE: "the operator's wallet did not answer the debit",
+  NOT_READY: "the database is not reachable",
+  SERVICE_UNAVAILABLE: "the database is not reachable; try again",
+  REPORT_TIMEOUT: "the report took longer than 10 s; ask for a shorter period",
+  OPERATOR_TIMEOUT: "the operator's Details URL did not answer within 5 s"
+}
+
 const isProblemOf = (status: ProblemStatus, accepted: ReadonlyArray<ProblemCode>) => (u: unknown): u is Problem =>
   u instanceof Problem && u.status === status && accepted.includes(u.code)
 
@@ -197,11 +234,15 @@ export const defaultRetryAfterSeconds = 2
 const declare = (status: ProblemStatus, accepted: ReadonlyArray<ProblemCode>): Schema.Codec<Problem, unknown> => {
   const [only] = accepted
   const Body = Schema.Struct({
-    success: Schema.Literal(false),
-    status: Schema.Literal(status),
-    code: accepted.length === 1 && only !== undefined ? Schema.Literal(only) : Schema.Literals(accepted),
-    title: Schema.String,
-    detail: Schema.String
+    success: Schema.Literal(false).annotate({ description: "Always `false` in an error answer" }),
+    status: Schema.Literal(status).annotate({ description: "The HTTP status, repeated" }),
+    code: (accepted.length === 1 && only !== undefined ? Schema.Literal(only) : Schema.Literals(accepted)).annotate({
+      description: "The stable code of the error: branch on it, not on `title` or `detail`"
+    }),
+    title: Schema.String.annotate({ description: "The status's reason phrase" }),
+    detail: Schema.String.annotate({ description: "What went wrong, for people: names the field or the limit" })
+  }).annotate({
+    examples: accepted.map((code) => ({ success: false, status, code, title: titles[status], detail: details[code] }))
   })
   const description = `${titles[status]}: ${accepted.join(", ")}`
   const encode = (problem: Problem) => ({ ...body(problem), status, code: problem.code })

@@ -5,19 +5,28 @@ import * as Problem from "./Problem.ts"
 import { AdminAuth } from "./Security.ts"
 
 /** The answer of `/health` and `/ready`. */
-export class Status extends Schema.Class<Status>("@gateway/adapters-http/Status")({
-  status: Schema.Literal("ok")
-}) {}
+export class Status extends Schema.Class<Status>("@gateway/adapters-http/Status")(Schema.Struct({
+  status: Schema.Literal("ok").annotate({ description: "Always `ok`" })
+}).annotate({
+  identifier: "Status",
+  description: "The answer of `/health` and `/ready`."
+})) {}
 
 /** The JWK Set of the launch-token keys (RFC 7517). */
-export class Jwks extends Schema.Class<Jwks>("@gateway/adapters-http/Jwks")({
-  keys: Schema.Array(LaunchJwk)
-}) {}
+export class Jwks extends Schema.Class<Jwks>("@gateway/adapters-http/Jwks")(Schema.Struct({
+  keys: Schema.Array(LaunchJwk).annotate({ description: "The keys that verify launch tokens: the current one and those still in their overlap window" })
+}).annotate({
+  identifier: "Jwks",
+  description: "The JWK Set of the launch-token keys (RFC 7517)."
+})) {}
 
 /** The answer of a key rotation: the id of the key that signs from now on. */
-export class RotatedKey extends Schema.Class<RotatedKey>("@gateway/adapters-http/RotatedKey")({
-  kid: Schema.String
-}) {}
+export class RotatedKey extends Schema.Class<RotatedKey>("@gateway/adapters-http/RotatedKey")(Schema.Struct({
+  kid: Schema.String.annotate({ description: "The new key's id" })
+}).annotate({
+  identifier: "RotatedKey",
+  description: "The answer of a key rotation: the id of the key that signs from now on."
+})) {}
 
 /** How long verifiers may cache the JWKS; a signer picks up a rotation within the same time. */
 export const jwksMaxAgeSeconds = 60
@@ -28,19 +37,28 @@ const jwksCache = { "cache-control": Schema.Literal(`public, max-age=${jwksMaxAg
 export const metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
 const PrometheusText = Schema.String.pipe(HttpApiSchema.asText({ contentType: metricsContentType }))
 
+/**
+ * What the probes and the JWKS can refuse: they take no input and no credential, so only a body over
+ * `MAX_BODY_BYTES` (a GET with a body), which every route refuses before reading it.
+ */
+const tooLarge = Problem.response(413, ["PAYLOAD_TOO_LARGE"])
+
 /** Liveness and readiness probes, metrics, and the launch-token keys. */
 export class SystemApi extends HttpApiGroup.make("system", { topLevel: true })
   .add(
-    HttpApiEndpoint.get("health", "/health", { success: Status })
+    HttpApiEndpoint.get("health", "/health", { success: Status, error: tooLarge })
       .annotate(OpenApi.Summary, "Liveness: 200 while the process is up"),
-    HttpApiEndpoint.get("ready", "/ready", { success: Status, error: Problem.response(503, ["NOT_READY"]) })
+    HttpApiEndpoint.get("ready", "/ready", { success: Status, error: [tooLarge, Problem.response(503, ["NOT_READY"])] })
       .annotate(OpenApi.Summary, "Readiness: 200 when the database answers, else 503 NOT_READY")
       .annotate(
         OpenApi.Description,
         "503 NOT_READY as well from the moment the instance begins to shut down (SIGTERM), for " +
           "`SHUTDOWN_DRAIN_SECONDS` before its listener closes, so a load balancer drains it."
       ),
-    HttpApiEndpoint.get("jwks", "/.well-known/jwks.json", { success: HttpApiSchema.WithHeaders(Jwks, jwksCache) })
+    HttpApiEndpoint.get("jwks", "/.well-known/jwks.json", {
+      success: HttpApiSchema.WithHeaders(Jwks, jwksCache),
+      error: tooLarge
+    })
       .annotate(OpenApi.Summary, "The public keys of launch tokens (JWKS)")
       .annotate(
         OpenApi.Description,

@@ -15,10 +15,10 @@ const AmountString = Schema.String.check(
 
 /** The body of a Details call: the player of a real-mode launch (or session redemption). */
 export const DetailsRequest = Schema.Struct({
-  playerId: Schema.String,
+  playerId: Schema.String.annotate({ description: "The player to describe" }),
   sessionId: Schema.String.annotate({ description: "The operator's own session id, as given to generate-launch-url." }),
-  gameId: Schema.String,
-  mode: LaunchToken.LaunchMode,
+  gameId: Schema.String.annotate({ description: "The game being launched" }),
+  mode: LaunchToken.LaunchMode.annotate({ description: "`real` or `demo`" }),
   currency: Schema.optionalKey(Currency.CurrencyCode).annotate({ description: "The launch's `currency` parameter, when given." })
 }).annotate({ identifier: "OperatorDetailsRequest" })
 
@@ -31,12 +31,12 @@ export const TransactionData = Schema.Struct({
   refTransactionId: Schema.optionalKey(Schema.String).annotate({
     description: "The debit that this credit settles or this refund reverses."
   }),
-  roundId: Schema.String,
-  roundClosed: Schema.Boolean,
-  merchantId: Merchant.MerchantId,
-  playerId: Schema.String,
-  sessionId: Schema.String,
-  gameId: Schema.String,
+  roundId: Schema.String.annotate({ description: "The round the money is for" }),
+  roundClosed: Schema.Boolean.annotate({ description: "Whether this message ends the round (a credit or a refund)" }),
+  merchantId: Merchant.MerchantId.annotate({ description: "The merchant's id" }),
+  playerId: Schema.String.annotate({ description: "The player's id" }),
+  sessionId: Schema.String.annotate({ description: "The operator's session id, given at launch" }),
+  gameId: Schema.String.annotate({ description: "The game played" }),
   amount: AmountString,
   currency: Currency.CurrencyCode
 }).annotate({ identifier: "WalletTransactionData" })
@@ -44,7 +44,11 @@ export const TransactionData = Schema.Struct({
 const Timestamp = Schema.String.annotate({ description: "When the message was created (ISO 8601, UTC); the same on every retry." })
 
 const transaction = <T extends Exclude<Wallet.WalletEventType, "webhook.test">>(type: T, identifier: string) =>
-  Schema.Struct({ type: Schema.Literal(type), timestamp: Timestamp, data: TransactionData }).annotate({ identifier })
+  Schema.Struct({
+    type: Schema.Literal(type).annotate({ description: "The message's type" }),
+    timestamp: Timestamp,
+    data: TransactionData.annotate({ description: "The money moved" })
+  }).annotate({ identifier })
 
 export const DebitMessage = transaction("transaction.debit", "WalletDebit")
 export const CreditMessage = transaction("transaction.credit", "WalletCredit")
@@ -52,13 +56,17 @@ export const RefundMessage = transaction("transaction.refund", "WalletRefund")
 
 /** The body of a `webhook.test` ping. */
 export const TestMessage = Schema.Struct({
-  type: Schema.Literal("webhook.test"),
+  type: Schema.Literal("webhook.test").annotate({ description: "The message's type" }),
   timestamp: Timestamp,
-  data: Schema.Struct({ merchantId: Merchant.MerchantId })
+  data: Schema.Struct({
+    merchantId: Merchant.MerchantId.annotate({ description: "The merchant's id" })
+  }).annotate({ description: "The merchant pinged" })
 }).annotate({ identifier: "WalletTest" })
 
 /** The operator's answer to a wallet message: the player's balance after it. */
-export const BalanceReply = Schema.Struct({ balance: Player.DecimalString }).annotate({ identifier: "WalletBalance" })
+export const BalanceReply = Schema.Struct({
+  balance: Player.DecimalString.annotate({ description: "The player's balance after the message, a decimal string" })
+}).annotate({ identifier: "WalletBalance" })
 
 type Assert<T extends true> = T
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false

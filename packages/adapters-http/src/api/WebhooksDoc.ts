@@ -18,21 +18,23 @@ const tagDescription = "What the gateway sends to the operator's Details URL and
   "than 5 minutes away. New fields may be added to the bodies: ignore the ones you do not know. A runnable " +
   "operator: `examples/operator/` in the repository."
 
-const header = (name: string, description: string, pattern?: string) => ({
+const header = (name: string, description: string, example: string, pattern?: string) => ({
   name,
   in: "header",
   required: true,
   description,
+  example,
   schema: { type: "string", ...(pattern === undefined ? {} : { pattern }) }
 })
 
 const signatureHeaders = (id: string) => [
-  header("webhook-id", id),
-  header("webhook-timestamp", "Unix seconds when this attempt was signed (each retry is signed afresh).", "^[0-9]{1,12}$"),
+  header("webhook-id", id, "msg_9d2c4e1a-5b7f-4c3d-8e9a-1b2c3d4e5f60"),
+  header("webhook-timestamp", "Unix seconds when this attempt was signed (each retry is signed afresh).", "1795599737", "^[0-9]{1,12}$"),
   header(
     "webhook-signature",
     "Space-separated signatures of `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64 HMAC-SHA256 with the " +
-      "encryptionKey>` and `v1a,<base64 Ed25519 with the merchant's private key>`. Any one that verifies is enough."
+      "encryptionKey>` and `v1a,<base64 Ed25519 with the merchant's private key>`. Any one that verifies is enough.",
+    "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4= v1a,hnO3f9T8Ytu9HwNXszfzIK0gCpO0nQu8xkcJ0Fs1Kzsm2d0Yk2Jc0m7MMi8xnm0eY1eWG5eG2j8sKQvXyJwYDw=="
   ),
   {
     name: "traceparent",
@@ -40,6 +42,7 @@ const signatureHeaders = (id: string) => [
     required: false,
     description: "W3C Trace Context of this call, only when the gateway exports traces (`OTEL_EXPORTER_OTLP_ENDPOINT`): " +
       "continue the trace in your own spans to see our request and yours as one. Not signed.",
+    example: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
     schema: { type: "string", pattern: "^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$" }
   }
 ]

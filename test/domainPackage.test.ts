@@ -1,0 +1,70 @@
+import { execFile } from "node:child_process"
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+/**
+ * `@gateway/domain` as another team installs it: built (`packages/domain/build.ts`), packed with `npm pack`,
+ * installed from the tarball into a blank project outside the workspace, then used from plain `node` and from a
+ * TypeScript file type-checked with the settings `tsc --init` writes (strict).
+ */
+const root = join(import.meta.dirname, "..")
+const tsc = join(root, "node_modules", ".bin", "tsc")
+const work = mkdtempSync(join(tmpdir(), "gateway-domain-package-"))
+const project = join(work, "consumer")
+const run = promisify(execFile)
+const quiet = { cwd: project, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: "false" } }
+
+const failureText = (error: { stdout?: string; stderr?: string }) => `${error.stdout ?? ""}${error.stderr ?? ""}`
+
+beforeAll(async () => {
+  await run(process.execPath, [join(root, "packages", "domain", "build.ts")], { cwd: root })
+  await run("npm", ["pack", join(root, "packages", "domain", "dist"), "--pack-destination", work], { cwd: work })
+  const tarball = readdirSync(work).find((name) => name.endsWith(".tgz"))
+  if (tarball === undefined) throw new Error("npm pack made no tarball")
+  mkdirSync(project)
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }))
+  await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", join(work, tarball)], quiet)
+  await run(tsc, ["--init"], quiet)
+}, 240_000)
+
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+describe("@gateway/domain installed from its tarball", () => {
+  it("runs with plain node", async () => {
+    const { stdout } = await run(process.execPath, [
+      "-e",
+      "import(\"@gateway/domain\").then(m => console.log(m.Money.format(m.Money.make(1250n, \"EUR\"))))"
+    ], quiet)
+    expect(stdout).toBe("12.50\n")
+  })
+
+  it("loads its testing doubles", async () => {
+    const { stdout } = await run(process.execPath, [
+      "-e",
+      "import(\"@gateway/domain/testing\").then(m => console.log(typeof m.merchantRepo))"
+    ], quiet)
+    expect(stdout).toBe("function\n")
+  })
+
+  it("type-checks a TypeScript consumer with tsc --init's strict settings, and refuses a wrong one", async () => {
+    writeFileSync(
+      join(project, "consumer.ts"),
+      [
+        `import { Schema } from "effect"`,
+        `import { Currency, Money } from "@gateway/domain"`,
+        `import * as Testing from "@gateway/domain/testing"`,
+        `const eur = Schema.decodeUnknownSync(Currency.CurrencyCode)("EUR")`,
+        `export const price: string = Money.format(Money.make(1250n, eur))`,
+        `export const repo = Testing.merchantRepo`
+      ].join("\n")
+    )
+    const checked = await run(tsc, ["-p", ".", "--noEmit"], quiet).then(() => "", failureText)
+    expect(checked).toBe("")
+    writeFileSync(join(project, "consumer.ts"), `import { Money } from "@gateway/domain"\nexport const price = Money.make(1250, "EUR")\n`)
+    const refused = await run(tsc, ["-p", ".", "--noEmit"], quiet).then(() => "", failureText)
+    expect(refused).toMatch(/consumer\.ts.*error TS2345/)
+  })
+})
