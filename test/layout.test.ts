@@ -9,7 +9,7 @@ import { dirname, join, relative, resolve, sep } from "node:path"
  */
 const root = resolve(import.meta.dirname, "..")
 const adapters = ["adapters-http", "adapters-operator", "adapters-pg"]
-const packages = ["domain", ...adapters].map((name) => ({ name, dir: join(root, "packages", name) }))
+const packages = ["domain", ...adapters, "play"].map((name) => ({ name, dir: join(root, "packages", name) }))
 const apps = readdirSync(join(root, "apps")).map((name) => ({ name, dir: join(root, "apps", name) }))
 
 const files = (dir: string): Array<string> =>

@@ -3,6 +3,8 @@ import { Effect, Layer, Option, type Redacted } from "effect"
 import { LaunchPolicy, retiredKeyRetentionSeconds } from "@gateway/domain/LaunchPolicy"
 import { AdminAuth, HttpLive, Metrics, RateLimiter, RequestLimits } from "@gateway/adapters-http"
 import { HttpIncomingMessage } from "effect/http"
+import { PageAssets } from "@gateway/adapters-http/page/PlayPage"
+import { playAssets } from "@gateway/play/assets"
 import {
   DeliveryWorker,
   FairRandomNode,
@@ -187,7 +189,8 @@ export const app = (
     RateLimiter.layer({ ...config.rateLimit, trustProxy: config.trustProxy }),
     Metrics.layerToken(config.metricsToken),
     MetricsRefreshPg.layer(),
-    Layer.succeed(HttpIncomingMessage.MaxBodySize, RequestLimits.maxBodySize(config.maxBodyBytes))
+    Layer.succeed(HttpIncomingMessage.MaxBodySize, RequestLimits.maxBodySize(config.maxBodyBytes)),
+    Layer.sync(PageAssets, playAssets)
   )
   const server = NodeHttpServer.layer(drainingServer(config), {
     port: config.port,

@@ -1,7 +1,25 @@
+import { Context } from "effect"
 import { randomBytes } from "node:crypto"
 import { escapeHtml } from "./Escape.ts"
-import { pageScript } from "./PageScript.ts"
-import { pageStyle } from "./PageStyle.ts"
+
+/**
+ * The page's code: the script and style sheet of the player's page, built
+ * from packages/play (TypeScript modules and CSS files, bundled and minified
+ * by esbuild). The server provides the built bundle; this adapter only
+ * inlines it, under the response's CSP nonce.
+ */
+export interface PageAssets {
+  readonly script: string
+  readonly style: string
+}
+
+/**
+ * The bundle the page inlines. Empty by default (a page that only shows its
+ * markup): the server provides `@gateway/play`'s build.
+ */
+export const PageAssets = Context.Reference<PageAssets>("@gateway/adapters-http/page/PlayPage/PageAssets", {
+  defaultValue: () => ({ script: "", style: "" })
+})
 
 /** What the game page is rendered with; every value is escaped. */
 export interface PageInput {
@@ -68,21 +86,24 @@ unless x ≥ floor(2³²/n)·n, when the next 4 bytes are read instead. Lotto (6
 Color Game three dice of red, green, blue, yellow, white, pink. This page recomputes it with your browser's WebCrypto.</p></details></section>
 </aside></div>`
 
+/** Code put inside `<tag>`: a closing tag in it (a string of the bundle) is escaped, so it cannot end the element early. */
+const inlined = (code: string, tag: "script" | "style"): string => code.replace(new RegExp(`</(${tag})`, "gi"), "<\\/$1")
+
 /**
  * The game page: an iframe-friendly HTML document (100% width and height)
  * whose inline style and script carry the response's nonce. The token, game
  * id and name are passed as escaped `data-` attributes, never as code.
  */
-export const renderPage = (input: PageInput): string => {
+export const renderPage = (input: PageInput, assets: PageAssets): string => {
   const attr = (name: string, value: string) => ` data-${name}="${escapeHtml(value)}"`
   const name = escapeHtml(input.gameName)
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer"><meta name="color-scheme" content="dark"><link rel="icon" href="data:,"><title>${name}</title>
-<style nonce="${input.nonce}">${pageStyle}</style></head>
+<style nonce="${input.nonce}">${inlined(assets.style, "style")}</style></head>
 <body${attr("game", input.gameId)}${attr("name", input.gameName)}${attr("token", input.token ?? "")}>
 ${markup}
-<script nonce="${input.nonce}">${pageScript}</script></body></html>`
+<script nonce="${input.nonce}">${inlined(assets.script, "script")}</script></body></html>`
 }
 
 const defaultAncestors = "*"
