@@ -1,4 +1,5 @@
 import { fatal } from "./notice.ts"
+import { forgetSession } from "./resume.ts"
 import { S } from "./state.ts"
 
 /** An answer of the game API: its status and JSON body (null when there is none); status 0 when offline. */
@@ -71,6 +72,9 @@ export const api = async <T>(method: string, path: string, body?: unknown): Prom
 /** {@link api} within a session: a 401 ends the session on the "expired" screen. */
 export const call = async <T>(method: string, path: string, body?: unknown): Promise<Reply<T>> => {
   const r = await api<T>(method, path, body)
-  if (r.status === 401) fatal("Session expired", MSG["SESSION_EXPIRED"] ?? "")
+  if (r.status === 401) {
+    forgetSession()
+    fatal("Session expired", MSG["SESSION_EXPIRED"] ?? "")
+  }
   return r
 }

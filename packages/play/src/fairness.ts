@@ -3,6 +3,7 @@ import { throwsOf } from "@gateway/domain/games/Throws"
 import { call, problem } from "./api.ts"
 import { $ } from "./dom.ts"
 import { renderHistory } from "./history.ts"
+import { saveSession } from "./resume.ts"
 import { S } from "./state.ts"
 import type { Fairness, Round, Rotated } from "./types.ts"
 
@@ -103,6 +104,7 @@ export const rotate = async (e: Event): Promise<void> => {
   input.value = ""
   msg.className = ""
   msg.textContent = "New seeds in use from nonce " + S.fair.nonce + ". The previous server seed is revealed below: verify its rounds."
+  saveSession()
   renderFair()
   renderHistory()
 }

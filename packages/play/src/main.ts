@@ -7,6 +7,7 @@ import { digitsOf } from "./money.ts"
 import { clearAlert, fatal } from "./notice.ts"
 import { closePanel, nonOpen, showPanel, togglePanel } from "./panels.ts"
 import { openGame, play } from "./play.ts"
+import { savedSession, saveSession } from "./resume.ts"
 import { setupStake } from "./stake.ts"
 import { data, S } from "./state.ts"
 import type { Opened } from "./types.ts"
@@ -32,22 +33,30 @@ const redeemFailed = (r: Reply<unknown>): void => {
   fatal("The game cannot start", problem(r, "The game could not be opened. Please try again."), r.status === 0 || r.status >= 429)
 }
 
-const start = async (): Promise<void> => {
-  const token = data["token"] ?? ""
-  if (token === "") return fatal("This link is incomplete", OPEN_AGAIN)
-  $("notice").hidden = true
-  $("loading").hidden = false
-  const r = await api<Opened>("POST", "/sessions", { token })
-  $("loading").hidden = true
-  if (r.status !== 201 || r.body === null || r.body.session === undefined) return redeemFailed(r)
-  const b = r.body
+/** What a session starts from: a redeemed launch, or the session this tab kept before a reload. */
+interface Begin {
+  readonly launch: string
+  readonly sessionToken: string
+  readonly session: Opened["session"]
+  readonly settings?: Opened["settings"] | undefined
+  readonly balance?: string | null | undefined
+  readonly fairness?: Opened["fairness"] | null | undefined
+  readonly digits?: number
+  readonly game?: string
+  readonly seeds?: Record<string, string>
+}
+
+const begin = async (b: Begin): Promise<void> => {
   S.busy = false
+  S.launch = b.launch
   S.token = b.sessionToken
   S.session = b.session
   S.settings = b.settings ?? {}
   S.currency = b.session.currency
-  S.digits = digitsOf(b.balance, S.currency)
+  S.digits = b.digits ?? digitsOf(b.balance, S.currency)
   S.fair = b.fairness ?? null
+  S.seeds = { ...b.seeds }
+  saveSession()
   brand(S.settings)
   setBalance(b.balance)
   $("mode").hidden = b.session.mode !== "demo"
@@ -57,8 +66,22 @@ const start = async (): Promise<void> => {
   renderHistory()
   if (window.matchMedia("(min-width: 860px)").matches) showPanel("rules")
   if (b.session.lobby) await loadGames()
-  await openGame(b.session.gameId || (data["game"] ?? ""))
+  await openGame(b.game || b.session.gameId || (data["game"] ?? ""))
   void loadHistory()
+}
+
+const start = async (): Promise<void> => {
+  const token = data["token"] ?? ""
+  const saved = savedSession()
+  // A reload (the address no longer has the token), or the framing page reloaded with the link this tab redeemed.
+  if (saved !== undefined && (token === "" || token === saved.launch)) return begin(saved)
+  if (token === "") return fatal("This link is incomplete", OPEN_AGAIN)
+  $("notice").hidden = true
+  $("loading").hidden = false
+  const r = await api<Opened>("POST", "/sessions", { token })
+  $("loading").hidden = true
+  if (r.status !== 201 || r.body === null || r.body.session === undefined) return redeemFailed(r)
+  await begin({ ...r.body, launch: token })
 }
 
 history.replaceState(null, "", location.pathname)

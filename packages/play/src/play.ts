@@ -7,6 +7,7 @@ import { addRound } from "./history.ts"
 import { amount, plain, toMinor } from "./money.ts"
 import { clearAlert, showAlert } from "./notice.ts"
 import { renderPays, renderRules } from "./rules.ts"
+import { saveSession } from "./resume.ts"
 import { spinStop } from "./stages.ts"
 import { readStake } from "./stake.ts"
 import { S } from "./state.ts"
@@ -57,6 +58,7 @@ export const openGame = async (id: string): Promise<void> => {
   view.controls(controls)
   view.stage.idle($("stage"))
   S.busy = false
+  saveSession()
   renderRules()
   selectionChanged()
 }
@@ -130,5 +132,6 @@ export const play = async (): Promise<void> => {
     createdAt: new Date().toISOString(),
     ...(round.fairness === undefined ? {} : { fairness: round.fairness })
   })
+  saveSession()
   done()
 }

@@ -2,6 +2,9 @@ import type { Fairness, GameEntry, Round, Rules, Session, Settings } from "./typ
 
 /** The page's state: one session, the game on show and what the player has done in it. */
 export interface State {
+  /** The launch token redeemed (kept with the session: see resume.ts). */
+  launch: string
+  /** The session token, the bearer of every call after the launch. */
   token: string
   session: Session | null
   settings: Settings
@@ -29,7 +32,7 @@ export interface State {
 export const data = document.body.dataset
 
 export const S: State = {
-  token: "", session: null, settings: {}, currency: "", digits: 2, balance: null, game: "", rules: {}, names: {},
+  launch: "", token: "", session: null, settings: {}, currency: "", digits: 2, balance: null, game: "", rules: {}, names: {},
   games: [], sel: null, picks: [], busy: false, fair: null, rounds: [], seeds: {}, checked: {}
 }
 if (data["game"] !== undefined) S.names[data["game"]] = data["name"] ?? data["game"]
