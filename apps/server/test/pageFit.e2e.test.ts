@@ -91,6 +91,9 @@ const until = async (page: Page, expression: string) => {
   }
 }
 
+/** How many cells or choices the default pick presses: one choice, or a quick pick of the most numbers. */
+const defaults: Record<string, number> = { "odd-even": 1, "under-over": 1, "color-game": 1, "lotto": 6, "mega-ten": 10, "single": 1 }
+
 const pickFor = async (page: Page) => {
   if (await page.locator("#controls .choice").count() > 0) await page.locator("#controls .choice").last().click()
   else if (await page.getByRole("button", { name: "Quick pick" }).count() > 0) await page.getByRole("button", { name: "Quick pick" }).click()
@@ -100,7 +103,7 @@ const pickFor = async (page: Page) => {
 describe("the game page fits its frame", () => {
   for (const viewport of [{ width: 360, height: 640 }, { width: 1280, height: 800 }]) {
     const size = `${viewport.width}x${viewport.height}`
-    it(`at ${size}: no element of any game overflows its container, before and after a round`, async () => {
+    it(`at ${size}: no element of any game overflows its container, before and after a round; Play is ready with a hint`, async () => {
       const page = await browser.context.newPage()
       await page.setViewportSize(viewport)
       await page.emulateMedia({ reducedMotion: "reduce" })
@@ -123,9 +126,16 @@ describe("the game page fits its frame", () => {
         // The controls are the game's once its rules are shown (they are read before the controls are built).
         await until(page, `document.getElementById("r-name").textContent === ${JSON.stringify(name)}`)
         note(`${id} idle`, await misfits(page))
-        await pickFor(page)
+        // A pick is made or made for the player: Play is ready from the start, under a hint of what to do.
+        assert.strictEqual(await page.locator("#play").getAttribute("aria-disabled"), "false", id)
+        assert.match(await page.locator("#result.hint").innerText(), /press Play/, id)
+        // On the phone the player picks; on the desktop Play is pressed at once, with the default pick.
+        if (viewport.width < 860) await pickFor(page)
         await page.locator("#play").click()
         await page.locator("#result.win, #result.loss").waitFor({ timeout: 10_000 })
+        const picked = await page.locator("#controls [aria-pressed=true]").count()
+        if (viewport.width >= 860) assert.strictEqual(picked, defaults[id], `${id}: the default pick`)
+        assert.isAbove(picked, 0, id)
         note(`${id} played`, await misfits(page))
         await page.screenshot({ path: join(resultsDir, `page-fit-${id}-${size}.png`) })
       }

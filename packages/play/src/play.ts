@@ -16,7 +16,8 @@ import { setBalance } from "./wallet.ts"
 
 /** Play is enabled once a pick is made and no round is under way; the pay table follows the pick. */
 export const selectionChanged = (): void => {
-  const ready = viewOf(S.game).selection() !== null && viewOf(S.game).selection() !== undefined
+  const view = viewOf(S.game)
+  const ready = (view.selection() !== null && view.selection() !== undefined) || view.autoPick !== undefined
   $("play").setAttribute("aria-disabled", String(!ready || S.busy))
   renderPays()
 }
@@ -37,7 +38,7 @@ export const openGame = async (id: string): Promise<void> => {
   $("to-lobby").hidden = S.session?.lobby !== true
   const result = $("result")
   result.textContent = ""
-  result.className = "result"
+  result.className = "result hint"
   if (S.rules[id] === undefined) {
     const r = await call<Rules>("GET", "/games/" + encodeURIComponent(id) + "/rules")
     if (r.status === 401) return
@@ -57,6 +58,7 @@ export const openGame = async (id: string): Promise<void> => {
   $("stage").className = "stage"
   view.controls(controls)
   view.stage.idle($("stage"))
+  result.textContent = view.hint
   S.busy = false
   saveSession()
   renderRules()
@@ -67,6 +69,7 @@ export const openGame = async (id: string): Promise<void> => {
 export const play = async (): Promise<void> => {
   if (S.busy) return
   const view = viewOf(S.game)
+  if (view.selection() === null || view.selection() === undefined) view.autoPick?.()
   const selection = view.selection()
   if (selection === null || selection === undefined) {
     showAlert(view.most !== undefined ? "Pick your numbers first." : "Make your pick first.")

@@ -13,9 +13,10 @@ const payOf = (selection: unknown): string => {
   return line === undefined ? "" : times(line.multiplier)
 }
 
-/** A game played by picking one of a few buttons, each showing what it pays. */
-export const choices = (options: ReadonlyArray<Choice>, stage: Stage): GameView => ({
+/** A game played by picking one of a few buttons, each showing what it pays; the first is picked to begin with. */
+export const choices = (options: ReadonlyArray<Choice>, stage: Stage, hint = "Make your pick, then press Play."): GameView => ({
   stage,
+  hint,
   controls: (box) => {
     const row = el("div", "choices c" + options.length)
     row.setAttribute("role", "group")
@@ -34,6 +35,11 @@ export const choices = (options: ReadonlyArray<Choice>, stage: Stage): GameView 
         selectionChanged()
       })
       row.append(b)
+    }
+    const first = options[0]
+    if (first !== undefined && row.firstElementChild !== null) {
+      S.sel = first[0]
+      pressed(row.firstElementChild, true)
     }
     box.append(row)
   },

@@ -4,4 +4,4 @@ import { cubes } from "../stages.ts"
 import { choices } from "./choices.ts"
 
 /** Color Game: one of the six colours, on three colour cubes. */
-export const colorGame = choices(colours.map((c) => [c, cap1(c), "c-" + c] as const), cubes)
+export const colorGame = choices(colours.map((c) => [c, cap1(c), "c-" + c] as const), cubes, "Pick a colour, then press Play: three dice are thrown.")

@@ -23,6 +23,14 @@ const roving = (grid: HTMLElement, cols: number) =>
     to.focus()
   })
 
+/** `k` distinct random numbers of 1…n. */
+const quick = (n: number, k: number): Array<number> => {
+  const pool = Array.from({ length: n }, (_, i) => i + 1)
+  const out: Array<number> = []
+  for (let i = 0; i < k; i++) out.push(pool.splice(rnd(pool.length), 1)[0] ?? 1)
+  return out
+}
+
 const syncPicks = (most: number) => {
   for (const c of cells()) pressed(c, S.picks.includes(Number(c.dataset["n"])))
   const count = document.getElementById("pick-count")
@@ -38,6 +46,11 @@ const syncPicks = (most: number) => {
 export const numbers = (n: number, most: number, cols: number, stage: Stage): GameView => ({
   stage,
   most,
+  hint: most > 1 ? "Pick 1 to " + most + " numbers, or press Play for a quick pick." : "Pick a number, or press Play for a lucky one.",
+  autoPick: () => {
+    S.picks = quick(n, most)
+    syncPicks(most)
+  },
   controls: (box) => {
     const tools = el("div", "gtools")
     const count = el("span", "count")
@@ -47,10 +60,7 @@ export const numbers = (n: number, most: number, cols: number, stage: Stage): Ga
       tools.append(
         btn("", "Quick pick", () => {
           if (S.busy) return
-          const k = S.picks.length || most
-          const pool = Array.from({ length: n }, (_, i) => i + 1)
-          S.picks = []
-          for (let i = 0; i < k; i++) S.picks.push(pool.splice(rnd(pool.length), 1)[0] ?? 1)
+          S.picks = quick(n, S.picks.length || most)
           syncPicks(most)
         }),
         btn("", "Clear", () => {
