@@ -62,7 +62,7 @@ const resumed = async (p: Page, rounds: number) => {
  * (third-party storage), so there a reload still asks for a new link: docs/decisions.md.
  */
 describe("a session survives a reload (CONTRACT §6)", () => {
-  it("resumes the same game, balance, fairness and history after a reload or the same link again; another tab does not", async () => {
+  it("resumes the same game, balance, fairness and history after a reload or the same link again (the stake leaving the balance as a round starts); another tab does not", async () => {
     const page = await browser.context.newPage()
     await page.emulateMedia({ reducedMotion: "reduce" })
     const url = await launch()
@@ -83,9 +83,18 @@ describe("a session survives a reload (CONTRACT §6)", () => {
     assert.isTrue(await page.locator("#notice").isHidden())
     await page.screenshot({ path: join(resultsDir, "page-session-resumed-360x640.png") })
 
-    // It plays on with the same session: the nonce goes on from 1.
+    // It plays on with the same session: the nonce goes on from 1. The stake leaves the balance as the round starts.
+    await page.evaluate(`(() => {
+      window.balances = []
+      new MutationObserver(() => window.balances.push(document.getElementById("balance").textContent))
+        .observe(document.getElementById("balance"), { childList: true, characterData: true, subtree: true })
+    })()`)
     await playLotto(page)
     assert.strictEqual(await page.locator("#f-nonce").textContent(), "2")
+    const minor = (text: string | null) => Math.round(Number((text ?? "").replace(/[^\d.]/g, "")) * 100)
+    const shown = await page.evaluate("window.balances") as Array<string>
+    assert.strictEqual(minor(shown[0] ?? ""), minor(before.balance) - 100, `the stake of 1.00 is taken first: ${shown.join(" | ")}`)
+    assert.strictEqual(shown.at(-1), await page.locator("#balance").textContent())
     const after = await seen(page)
 
     // The same, used, link again in this tab (a framing page reloaded hands it over again): resumed, not refused.

@@ -12,7 +12,7 @@ import { spinStop } from "./stages.ts"
 import { readStake } from "./stake.ts"
 import { S } from "./state.ts"
 import type { Played, Rules } from "./types.ts"
-import { setBalance } from "./wallet.ts"
+import { setBalance, showStakeTaken } from "./wallet.ts"
 
 /** Play is enabled once a pick is made and no round is under way; the pay table follows the pick. */
 export const selectionChanged = (): void => {
@@ -87,6 +87,7 @@ export const play = async (): Promise<void> => {
   line.className = "result"
   line.textContent = "Drawing…"
   view.stage.spin(stage)
+  showStakeTaken(stake)
   const body: Record<string, unknown> = { stake: plain(stake), selection }
   if (S.game !== S.session?.gameId) body["gameId"] = S.game
   const r = await call<Played>("POST", "/rounds", body)
@@ -101,6 +102,7 @@ export const play = async (): Promise<void> => {
     view.stage.idle(stage)
     stage.className = "stage"
     line.textContent = ""
+    showStakeTaken(null)
     done()
     showAlert(problem(r, "The round could not be played. Please try again."))
     return

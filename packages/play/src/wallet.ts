@@ -1,5 +1,5 @@
 import { $, reduced } from "./dom.ts"
-import { amount } from "./money.ts"
+import { amount, money, toMinor } from "./money.ts"
 import { S } from "./state.ts"
 import type { Settings } from "./types.ts"
 
@@ -16,6 +16,17 @@ export const setBalance = (b: unknown): void => {
     void wallet.offsetWidth
     wallet.classList.add("bump")
   }
+}
+
+/**
+ * Shows the balance less the stake while a round is under way (the stake has
+ * left it; the round's answer brings the balance after the win); `null`
+ * shows the balance as it was (the round was not played).
+ */
+export const showStakeTaken = (stake: bigint | null): void => {
+  if (S.balance === null || S.settings.hideBalance === true) return
+  const before = toMinor(S.balance)
+  $("balance").textContent = stake === null || before === null || before < stake ? amount(S.balance) : money(before - stake)
 }
 
 /** The merchant's logo and font (a font file, or a style sheet such as Google Fonts'). */
