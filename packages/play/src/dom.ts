@@ -1,11 +1,17 @@
 /** DOM helpers: every text is set with `textContent`, never parsed as HTML. */
 
-/** The element with this id (the page's markup has every id the code asks for). */
-export const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
+/** The element with this id, of this kind (the page's markup has every id the code asks for). */
+export const byId = <T extends HTMLElement>(id: string, kind: new() => T): T => {
   const found = document.getElementById(id)
-  if (found === null) throw new Error(`no #${id} on the page`)
-  return found as T
+  if (!(found instanceof kind)) throw new Error(`no ${kind.name} #${id} on the page`)
+  return found
 }
+export const $ = (id: string): HTMLElement => byId(id, HTMLElement)
+export const $input = (id: string): HTMLInputElement => byId(id, HTMLInputElement)
+export const $select = (id: string): HTMLSelectElement => byId(id, HTMLSelectElement)
+
+/** The element children of `box` (the page builds them all as HTML elements). */
+export const kids = (box: Element): Array<HTMLElement> => [...box.children].filter((e) => e instanceof HTMLElement)
 
 /** A new element with a class and a text. */
 export const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text?: string | number): HTMLElementTagNameMap[K] => {

@@ -1,7 +1,7 @@
 import * as Draws from "@gateway/domain/games/Draws"
 import { throwsOf } from "@gateway/domain/games/Throws"
 import { call, problem } from "./api.ts"
-import { $ } from "./dom.ts"
+import { $, $input, $select } from "./dom.ts"
 import { renderHistory } from "./history.ts"
 import { saveSession } from "./resume.ts"
 import { S } from "./state.ts"
@@ -72,7 +72,7 @@ export const randomSeed = (): string => hex(crypto.getRandomValues(new Uint8Arra
 export const rotate = async (e: Event): Promise<void> => {
   e.preventDefault()
   if (S.busy) return
-  const input = $<HTMLInputElement>("seed-input")
+  const input = $input("seed-input")
   const msg = $("seed-msg")
   const seed = input.value.trim() || randomSeed()
   if (!/^[!-9;-~]{1,64}$/.test(seed)) {
@@ -111,7 +111,7 @@ export const rotate = async (e: Event): Promise<void> => {
 
 /** Verifies the round picked in the panel, reading it again from the server first. */
 export const verify = async (): Promise<void> => {
-  const id = $<HTMLSelectElement>("verify-round").value
+  const id = $select("verify-round").value
   const out = $("verify-out")
   out.className = ""
   if (id === "") {
@@ -135,7 +135,7 @@ export const verify = async (): Promise<void> => {
     out.textContent = "The server seed of this round is still secret. Change the client seed to reveal it, then verify."
     return
   }
-  if ((crypto as Partial<Crypto>).subtle === undefined) {
+  if (!window.isSecureContext) {
     out.textContent = "This browser cannot compute HMAC-SHA256 here (the page needs https)."
     return
   }

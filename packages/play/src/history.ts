@@ -1,6 +1,6 @@
 import { amount, toMinor } from "./money.ts"
 import { call } from "./api.ts"
-import { $, btn, cap1, el } from "./dom.ts"
+import { $, $select, btn, cap1, el } from "./dom.ts"
 import { seedOf, verify } from "./fairness.ts"
 import { showPanel } from "./panels.ts"
 import { S } from "./state.ts"
@@ -54,14 +54,14 @@ export const renderHistory = (): void => {
     row("Server seed", seedOf(rd) || "secret until you change the client seed", seedOf(rd) !== "")
     const check = btn("", "Verify this round", () => {
       showPanel("fair")
-      $<HTMLSelectElement>("verify-round").value = rd.roundId
+      $select("verify-round").value = rd.roundId
       void verify()
     })
     body.append(dl, check)
     li.append(head, body)
     return li
   }))
-  const pick = $<HTMLSelectElement>("verify-round")
+  const pick = $select("verify-round")
   const current = pick.value
   const checkable = S.rounds.filter((rd) => rd.fairness !== undefined && rd.outcome !== undefined)
   pick.replaceChildren(...checkable.map((rd) => {

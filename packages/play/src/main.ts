@@ -1,5 +1,5 @@
 import { api, detailOf, MSG, problem, type Reply } from "./api.ts"
-import { $ } from "./dom.ts"
+import { $, $input } from "./dom.ts"
 import { randomSeed, renderFair, rotate, verify } from "./fairness.ts"
 import { loadHistory, renderHistory } from "./history.ts"
 import { loadGames, showLobby } from "./lobby.ts"
@@ -94,7 +94,7 @@ $("close-side").addEventListener("click", closePanel)
 $("alert-close").addEventListener("click", clearAlert)
 $("seed-form").addEventListener("submit", (e) => void rotate(e))
 $("seed-random").addEventListener("click", () => {
-  $<HTMLInputElement>("seed-input").value = randomSeed()
+  $input("seed-input").value = randomSeed()
 })
 $("verify").addEventListener("click", () => void verify())
 $("retry").addEventListener("click", () => void start())

@@ -59,9 +59,21 @@ export const savedSession = (): Saved | undefined => {
   try {
     const text = storage()?.getItem(KEY)
     if (text === null || text === undefined) return undefined
-    const saved = JSON.parse(text) as Partial<Saved> | null
-    if (saved === null || typeof saved.sessionToken !== "string" || typeof saved.session !== "object" || saved.session === null) return undefined
-    return saved as Saved
+    const saved: Partial<Saved> | null = JSON.parse(text)
+    if (saved === null || typeof saved !== "object") return undefined
+    const { launch, sessionToken, session, settings, balance, digits, fairness, game, seeds } = saved
+    if (typeof sessionToken !== "string" || typeof session !== "object" || session === null || typeof session.currency !== "string") return undefined
+    return {
+      launch: typeof launch === "string" ? launch : "",
+      sessionToken,
+      session,
+      settings: typeof settings === "object" && settings !== null ? settings : {},
+      balance: typeof balance === "string" ? balance : null,
+      digits: typeof digits === "number" && Number.isInteger(digits) && digits >= 0 && digits <= 8 ? digits : 2,
+      fairness: typeof fairness === "object" ? fairness : null,
+      game: typeof game === "string" ? game : "",
+      seeds: typeof seeds === "object" && seeds !== null ? seeds : {}
+    }
   } catch {
     return undefined
   }

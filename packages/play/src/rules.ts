@@ -1,4 +1,4 @@
-import { $, el } from "./dom.ts"
+import { $, byId, el } from "./dom.ts"
 import { times } from "./money.ts"
 import { S } from "./state.ts"
 
@@ -24,7 +24,7 @@ export const renderPays = (): void => {
     caption = "Pays with " + k + " number" + (k === 1 ? "" : "s") + " picked"
   }
   $("r-caption").textContent = caption
-  $<HTMLTableElement>("r-pays").tBodies[0]?.replaceChildren(...lines.map((p) => {
+  byId("r-pays", HTMLTableElement).tBodies[0]?.replaceChildren(...lines.map((p) => {
     const tr = el("tr")
     tr.append(el("td", "", p.condition), el("td", "", times(p.multiplier)))
     return tr

@@ -1,5 +1,5 @@
 import { colours } from "@gateway/domain/games/Throws"
-import { cap1, el, land, reduced, rnd, wait } from "./dom.ts"
+import { cap1, el, kids, land, reduced, rnd, wait } from "./dom.ts"
 import type { Outcome } from "./types.ts"
 
 /** The stage of a game: what it shows before a round, while the draw is awaited, and how it reveals the outcome. */
@@ -57,8 +57,8 @@ export const markCells = (drawn: ReadonlyArray<number>, hits: ReadonlyArray<numb
 export { cells }
 
 const numbers = (v: unknown): ReadonlyArray<number> => (Array.isArray(v) ? v.filter((n): n is number => typeof n === "number") : [])
-const first = (box: HTMLElement): HTMLElement => box.firstElementChild as HTMLElement
-const last = (box: HTMLElement): HTMLElement => box.lastElementChild as HTMLElement
+const first = (box: HTMLElement): HTMLElement => kids(box)[0] ?? box.appendChild(el("div"))
+const last = (box: HTMLElement): HTMLElement => kids(box).at(-1) ?? box.appendChild(el("div"))
 
 /** One big ball: Odd Even and Single. */
 export const ball: Stage = {
@@ -157,7 +157,7 @@ export const draw = (count: number, size: string, step: number): Stage => ({
     const hits = numbers(o["hits"])
     const drawn = numbers(o["drawn"])
     const shown: Array<number> = []
-    const balls = [...box.children] as Array<HTMLElement>
+    const balls = kids(box)
     for (let i = 0; i < drawn.length; i++) {
       const n = drawn[i] ?? 0
       const b = balls[i] ?? box.appendChild(el("div"))

@@ -1,4 +1,4 @@
-import { $, btn, pressed } from "./dom.ts"
+import { $, $input, btn, kids, pressed } from "./dom.ts"
 import { group, limit, money, plain, toMinor, unit } from "./money.ts"
 import { showAlert } from "./notice.ts"
 import { S } from "./state.ts"
@@ -12,10 +12,10 @@ const capStake = (value: bigint): bigint => {
   if (min !== null && v < min) v = min
   return v < 1n ? 1n : v
 }
-const stakeInput = () => $<HTMLInputElement>("stake")
+const stakeInput = () => $input("stake")
 const syncStake = () => {
   const v = toMinor(stakeInput().value)
-  for (const b of $("presets").children) pressed(b, v !== null && String(v) === (b as HTMLElement).dataset["v"])
+  for (const b of kids($("presets"))) pressed(b, v !== null && String(v) === b.dataset["v"])
 }
 const setStake = (v: bigint) => {
   stakeInput().value = plain(v)

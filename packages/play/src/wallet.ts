@@ -1,4 +1,4 @@
-import { $, reduced } from "./dom.ts"
+import { $, byId, reduced } from "./dom.ts"
 import { amount, money, toMinor } from "./money.ts"
 import { S } from "./state.ts"
 import type { Settings } from "./types.ts"
@@ -31,7 +31,7 @@ export const showStakeTaken = (stake: bigint | null): void => {
 
 /** The merchant's logo and font (a font file, or a style sheet such as Google Fonts'). */
 export const brand = (s: Settings): void => {
-  const logo = $<HTMLImageElement>("logo")
+  const logo = byId("logo", HTMLImageElement)
   const one = typeof s.logo1xUrl === "string" ? s.logo1xUrl : typeof s.logo2xUrl === "string" ? s.logo2xUrl : ""
   if (one !== "") {
     logo.src = one

@@ -1,5 +1,5 @@
 import { selectionChanged } from "../changes.ts"
-import { btn, el, pressed, rnd } from "../dom.ts"
+import { btn, el, kids, pressed, rnd } from "../dom.ts"
 import { showAlert } from "../notice.ts"
 import { cells, type Stage } from "../stages.ts"
 import { S } from "../state.ts"
@@ -8,8 +8,8 @@ import type { GameView } from "./view.ts"
 /** Arrow keys, Home and End move the focus within a grid of `cols` columns (one tab stop for the grid). */
 const roving = (grid: HTMLElement, cols: number) =>
   grid.addEventListener("keydown", (e) => {
-    const all = [...grid.children] as Array<HTMLElement>
-    const i = all.indexOf(document.activeElement as HTMLElement)
+    const all = kids(grid)
+    const i = all.findIndex((c) => c === document.activeElement)
     const moves: Record<string, number> = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: cols, ArrowUp: -cols, Home: -i, End: all.length - 1 - i }
     const d = moves[e.key]
     if (i < 0 || d === undefined) return
@@ -82,7 +82,7 @@ export const numbers = (n: number, most: number, cols: number, stage: Stage): Ga
       grid.append(b)
     }
     grid.addEventListener("click", (e) => {
-      const b = (e.target as Element).closest("button")
+      const b = e.target instanceof Element ? e.target.closest("button") : null
       if (b === null || S.busy) return
       const v = Number(b.dataset["n"])
       if (most === 1) S.picks = [v]
