@@ -75,6 +75,10 @@ describe("a session survives a reload (CONTRACT §6)", () => {
     const before = await seen(page)
     assert.deepStrictEqual({ title: before.title, nonce: before.nonce, rounds: before.rounds }, { title: "Lotto", nonce: "1", rounds: 1 })
     assert.notStrictEqual(page.url(), url, "the page takes the token out of its address")
+    // The history says what was picked and the net result of the round (its payout less the stake).
+    const row = await page.locator("#rounds > li .rhead").first().textContent() ?? ""
+    assert.match(row, /Your pick: (\d+, ){5}\d+ · \d of 6 hit/)
+    assert.match(row, /[+−]\d+\.\d\d ETB|^Lotto0\.00 ETB/)
 
     // A reload (the address has no token any more): the same session, in the game left.
     await page.reload()

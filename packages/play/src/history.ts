@@ -1,4 +1,4 @@
-import { amount, toMinor } from "./money.ts"
+import { amount, money, toMinor } from "./money.ts"
 import { call } from "./api.ts"
 import { $, $select, btn, cap1, el } from "./dom.ts"
 import { seedOf, verify } from "./fairness.ts"
@@ -6,6 +6,8 @@ import { showPanel } from "./panels.ts"
 import { S } from "./state.ts"
 import type { Round } from "./types.ts"
 
+/** A round's net result: "+1.34 ETB", "−1.00 ETB", "0.00 ETB". */
+const signed = (net: bigint): string => (net > 0n ? "+" + money(net) : net < 0n ? "−" + money(-net) : money(net))
 const selectionText = (s: unknown): string => (Array.isArray(s) ? s.join(", ") : typeof s === "string" ? cap1(s) : String(s))
 /** The rounds whose details are open. */
 const open = new Set<string>()
@@ -17,8 +19,9 @@ export const renderHistory = (): void => {
   list.replaceChildren(...S.rounds.map((rd, i) => {
     const f = rd.fairness
     const paid = rd.payout === undefined || rd.payout === null ? null : toMinor(rd.payout)
-    const won = paid !== null && paid > 0n
-    const li = el("li", won ? "win" : "")
+    const staked = toMinor(rd.stake)
+    const net = paid === null || staked === null ? null : paid - staked
+    const li = el("li", net !== null && net > 0n ? "win" : "")
     li.dataset["roundId"] = rd.roundId
     const head = btn("rhead")
     const body = el("div", "rbody")
@@ -28,9 +31,9 @@ export const renderHistory = (): void => {
     head.setAttribute("aria-controls", body.id)
     head.append(
       el("span", "", S.names[rd.gameId] ?? rd.gameId),
-      el("span", "amt", rd.status !== undefined && rd.status !== "settled" ? cap1(rd.status) : won ? "+" + amount(rd.payout) : "No win"),
-      el("small", "", rd.outcome?.summary ?? ""),
-      el("small", "", "Stake " + amount(rd.stake) + (S.checked[rd.roundId] === true ? " · verified" : ""))
+      el("span", "amt", rd.status !== undefined && rd.status !== "settled" ? cap1(rd.status) : net === null ? "" : signed(net)),
+      el("small", "", "Your pick: " + selectionText(rd.selection) + (rd.outcome?.summary ? " · " + rd.outcome.summary : "")),
+      el("small", "", "Stake " + amount(rd.stake) + (paid !== null ? " · paid " + money(paid) : "") + (S.checked[rd.roundId] === true ? " · verified" : ""))
     )
     head.addEventListener("click", () => {
       if (open.has(rd.roundId)) open.delete(rd.roundId)
