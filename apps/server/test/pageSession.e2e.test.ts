@@ -79,6 +79,10 @@ describe("a session survives a reload (CONTRACT §6)", () => {
     const row = await page.locator("#rounds > li .rhead").first().textContent() ?? ""
     assert.match(row, /Your pick: (\d+, ){5}\d+ · \d of 6 hit/)
     assert.match(row, /[+−]\d+\.\d\d ETB|^Lotto0\.00 ETB/)
+    await page.locator("#tab-history").click()
+    await page.locator("#rounds > li .rhead").first().click()
+    await page.screenshot({ path: join(resultsDir, "page-session-history-360x640.png") })
+    await page.locator("#tab-history").click()
 
     // A reload (the address has no token any more): the same session, in the game left.
     await page.reload()
