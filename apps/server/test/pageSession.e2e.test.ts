@@ -129,6 +129,7 @@ describe("a session survives a reload (CONTRACT §6)", () => {
     await other.goto(url)
     await other.locator("#notice:not([hidden])").waitFor()
     assert.match(await other.locator("#notice").innerText(), /already been used/)
+    assert.notMatch(await other.locator("body").innerText(), /operator/i, "players are told of the casino, not an operator")
     await other.close()
     await page.close()
   })

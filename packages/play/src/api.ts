@@ -15,22 +15,22 @@ export interface Problem {
   readonly detail: string
 }
 
-/** Player-facing text for each problem code the page can meet. */
+/** Player-facing text for each problem code the page can meet (players know the casino, not an "operator"). */
 export const MSG: Readonly<Record<string, string>> = {
-  TOKEN_ALREADY_USED: "This game link has already been used. A link opens the game once: open the game again from the operator's site.",
-  SESSION_EXPIRED: "Your game session has expired. Open the game again from the operator's site.",
-  BET_REFUSED: "The operator's wallet refused this bet (not enough funds, or over a limit). Nothing was taken.",
+  TOKEN_ALREADY_USED: "This game link has already been used. A link opens the game once: open the game again from the casino's site.",
+  SESSION_EXPIRED: "Your game session has expired. Open the game again from the casino's site.",
+  BET_REFUSED: "Your casino account refused this bet (not enough funds, or over a limit). Nothing was taken.",
   INSUFFICIENT_FUNDS: "Not enough balance for this stake. Lower the stake and try again.",
-  WALLET_UNAVAILABLE: "The operator's wallet did not answer, so the bet was not placed. Anything taken is refunded automatically. Please try again.",
-  PLAYER_REJECTED: "The operator did not accept your account for this game. Please contact the operator's support.",
-  CURRENCY_MISMATCH: "This game cannot be played in your account's currency. Please contact the operator's support.",
-  DETAILS_URL_NOT_SET: "The operator has not finished setting up real-money play. Please contact the operator's support.",
-  OPERATOR_TIMEOUT: "The operator's system did not answer in time. Please try again.",
-  OPERATOR_BAD_RESPONSE: "The operator's system is not answering properly. Please try again in a moment.",
+  WALLET_UNAVAILABLE: "Your casino account did not answer, so the bet was not placed. Anything taken is refunded automatically. Please try again.",
+  PLAYER_REJECTED: "The casino did not accept your account for this game. Please contact its support.",
+  CURRENCY_MISMATCH: "This game cannot be played in your account's currency. Please contact the casino's support.",
+  DETAILS_URL_NOT_SET: "Real-money play is not set up yet for this game. Please contact the casino's support.",
+  OPERATOR_TIMEOUT: "The casino's system did not answer in time. Please try again.",
+  OPERATOR_BAD_RESPONSE: "The casino's system is not answering properly. Please try again in a moment.",
   RATE_LIMITED: "Too many requests at once. Wait a moment and try again.",
   FORBIDDEN: "This game is not available in this session.",
   GAME_NOT_FOUND: "This game is not available.",
-  GAME_RETIRED: "This game has been withdrawn and can no longer be played. Nothing was taken. Choose another game on the operator's site."
+  GAME_RETIRED: "This game has been withdrawn and can no longer be played. Nothing was taken. Choose another game on the casino's site."
 }
 
 const codeOf = (r: Reply<unknown>): string => (typeof r.body?.code === "string" ? r.body.code : "")

@@ -19,7 +19,7 @@ import { brand, setBalance } from "./wallet.ts"
  * this session's history and verifies rounds.
  */
 
-const OPEN_AGAIN = "Open the game again from the operator's site."
+const OPEN_AGAIN = "Open the game again from the casino's site."
 
 const redeemFailed = (r: Reply<unknown>): void => {
   if (r.status === 401) {
