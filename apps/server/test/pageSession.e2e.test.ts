@@ -84,11 +84,18 @@ describe("a session survives a reload (CONTRACT §6)", () => {
     await page.screenshot({ path: join(resultsDir, "page-session-history-360x640.png") })
     await page.locator("#tab-history").click()
 
+    // Sound is off until turned on, and the choice outlives the reload.
+    const sound = page.locator("#sound")
+    assert.strictEqual(await sound.getAttribute("aria-pressed"), "false")
+    await sound.click()
+    assert.strictEqual(await sound.getAttribute("aria-label"), "Sound on")
+
     // A reload (the address has no token any more): the same session, in the game left.
     await page.reload()
     await resumed(page, 1)
     assert.deepStrictEqual(await seen(page), before)
     assert.isTrue(await page.locator("#notice").isHidden())
+    assert.strictEqual(await sound.getAttribute("aria-pressed"), "true", "sound stays on")
     await page.screenshot({ path: join(resultsDir, "page-session-resumed-360x640.png") })
 
     // It plays on with the same session: the nonce goes on from 1. The stake leaves the balance as the round starts.

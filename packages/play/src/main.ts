@@ -8,6 +8,7 @@ import { clearAlert, fatal } from "./notice.ts"
 import { closePanel, nonOpen, showPanel, togglePanel } from "./panels.ts"
 import { openGame, play } from "./play.ts"
 import { savedSession, saveSession } from "./resume.ts"
+import { setupSound } from "./sound.ts"
 import { setupStake } from "./stake.ts"
 import { data, S } from "./state.ts"
 import type { Opened } from "./types.ts"
@@ -62,6 +63,7 @@ const begin = async (b: Begin): Promise<void> => {
   $("mode").hidden = b.session.mode !== "demo"
   $("tabs").hidden = false
   setupStake()
+  setupSound()
   renderFair()
   renderHistory()
   if (window.matchMedia("(min-width: 860px)").matches) showPanel("rules")

@@ -6,7 +6,7 @@ import { S } from "./state.ts"
 export const fatal = (title: string, text: string, retry = false): void => {
   S.busy = true
   spinStop()
-  for (const id of ["loading", "lobby", "game", "tabs", "to-lobby"]) $(id).hidden = true
+  for (const id of ["loading", "lobby", "game", "tabs", "to-lobby", "sound"]) $(id).hidden = true
   $("app").classList.remove("open")
   $("side").hidden = true
   $("notice-title").textContent = title

@@ -8,6 +8,7 @@ import { amount, plain, toMinor } from "./money.ts"
 import { clearAlert, showAlert } from "./notice.ts"
 import { renderPays, renderRules } from "./rules.ts"
 import { saveSession } from "./resume.ts"
+import { cue } from "./sound.ts"
 import { spinStop } from "./stages.ts"
 import { readStake } from "./stake.ts"
 import { S } from "./state.ts"
@@ -88,6 +89,7 @@ export const play = async (): Promise<void> => {
   line.textContent = "Drawing…"
   view.stage.spin(stage)
   showStakeTaken(stake)
+  cue("draw")
   const body: Record<string, unknown> = { stake: plain(stake), selection }
   if (S.game !== S.session?.gameId) body["gameId"] = S.game
   const r = await call<Played>("POST", "/rounds", body)
@@ -112,6 +114,7 @@ export const play = async (): Promise<void> => {
   const paid = toMinor(round.payout)
   const won = paid !== null ? paid > 0n : Number(round.payout) > 0
   line.className = "result " + (won ? "win" : "loss")
+  cue(won ? "win" : "loss")
   const verdict = el("b", "", won ? "You win " + amount(round.payout) + "!" : "No win this time")
   line.replaceChildren(el("span", "", round.outcome.summary ?? ""), verdict)
   if (won && typeof S.settings.cupImageUrl === "string") {

@@ -42,6 +42,7 @@ const markup = `<div class="app" id="app">
 <img id="logo" alt="" hidden><div class="title"><h1 id="title"></h1><span id="mode" class="badge" hidden>DEMO</span></div>
 <div id="wallet" class="wallet" hidden><small id="balance-label">Balance</small><output id="balance" aria-labelledby="balance-label"></output></div></header>
 <nav class="tabs" id="tabs" aria-label="Game information" hidden><span id="rtp" class="rtp"></span>
+<button type="button" id="sound" class="sound" aria-pressed="false" aria-label="Sound" hidden><svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor"/><path class="on" d="M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/><path class="off" d="M16 9l5 6M21 9l-5 6" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg></button>
 <button type="button" id="tab-rules" aria-pressed="false" aria-controls="p-rules">Rules</button>
 <button type="button" id="tab-history" aria-pressed="false" aria-controls="p-history">History</button>
 <button type="button" id="tab-fair" aria-pressed="false" aria-controls="p-fair">Fair play</button></nav>
