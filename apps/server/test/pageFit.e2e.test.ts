@@ -139,6 +139,10 @@ describe("the game page fits its frame", () => {
         note(`${id} played`, await misfits(page))
         await page.screenshot({ path: join(resultsDir, `page-fit-${id}-${size}.png`) })
       }
+      await page.locator("#auto").click()
+      await page.locator("#autoplay:not([hidden])").waitFor()
+      note("autoplay panel", await misfits(page))
+      await page.screenshot({ path: join(resultsDir, `page-fit-autoplay-${size}.png`) })
       await page.close()
       assert.deepStrictEqual(found, {})
     })

@@ -141,3 +141,60 @@ describe("a session survives a reload (CONTRACT §6)", () => {
     await page.close()
   })
 })
+
+/** Polls an expression in the page (its CSP refuses the eval that `waitForFunction` needs). */
+const until = async (p: Page, expression: string, ms = 30_000) => {
+  const deadline = Date.now() + ms
+  while (!(await p.evaluate(expression))) {
+    if (Date.now() > deadline) throw new Error(`not in time: ${expression}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+/** The net result of each round in the history, oldest first, in minor units. */
+const nets = async (p: Page) =>
+  (await p.locator("#rounds > li .amt").allTextContents()).reverse()
+    .map((t) => (t.startsWith("−") ? -1 : 1) * Math.round(Number(t.replace(/[^\d.]/g, "")) * 100))
+
+describe("autoplay (CONTRACT §12)", () => {
+  it("needs a number of rounds and a loss limit, and stops at either", async () => {
+    const page = await browser.context.newPage()
+    await page.emulateMedia({ reducedMotion: "reduce" })
+    await page.goto(await launch())
+    await page.locator("#game:not([hidden]) #play").waitFor()
+    const auto = page.locator("#auto")
+    const stopped = `document.getElementById("auto").getAttribute("aria-pressed") === "false"`
+
+    await auto.click()
+    assert.strictEqual(await page.locator("#auto-loss").inputValue(), "10.00", "ten stakes by default")
+    await page.locator("#auto-loss").fill("")
+    await page.locator("#auto-start").click()
+    assert.match(await page.locator("#alert-text").innerText(), /Set a loss limit/)
+    await page.locator("#auto-rounds").selectOption("5")
+    await page.locator("#auto-loss").fill("1000")
+    await page.locator("#auto-start").click()
+    assert.match(await auto.innerText(), /^Stop/)
+    await until(page, stopped)
+    assert.match(await page.locator("#auto-status").textContent() ?? "", /5 rounds played/)
+    assert.strictEqual(await page.locator("#f-nonce").textContent(), "5")
+    assert.strictEqual((await nets(page)).length, 5)
+
+    await auto.click()
+    await page.locator("#auto-rounds").selectOption("100")
+    await page.locator("#auto-loss").fill("1.00")
+    await page.locator("#auto-start").click()
+    await until(page, stopped, 120_000)
+    const played = (await nets(page)).slice(5)
+    const status = await page.locator("#auto-status").textContent() ?? ""
+    let total = 0
+    const running = played.map((n) => (total += n))
+    if (/loss limit/.test(status)) {
+      assert.isAtMost(running.at(-1) ?? 0, -100, "it stopped once 1.00 was lost")
+      assert.isTrue(running.slice(0, -1).every((t) => t > -100), `not before: ${running.join(" ")}`)
+    } else {
+      assert.match(status, /100 rounds played/)
+      assert.isTrue(running.every((t) => t > -100))
+    }
+    await page.close()
+  })
+})
+

@@ -1,4 +1,5 @@
 import { call, problem } from "./api.ts"
+import { stopAutoplay } from "./autoplay.ts"
 import { $, btn, el } from "./dom.ts"
 import { showAlert } from "./notice.ts"
 import { openGame } from "./play.ts"
@@ -8,6 +9,7 @@ import type { GameEntry } from "./types.ts"
 /** The lobby: the merchant's games as tiles, the current one marked and focused. */
 export const showLobby = (): void => {
   if (S.busy) return
+  stopAutoplay()
   $("game").hidden = true
   $("lobby").hidden = false
   $("to-lobby").hidden = true

@@ -1,3 +1,4 @@
+import { setupAutoplay } from "./autoplay.ts"
 import { api, detailOf, MSG, problem, type Reply } from "./api.ts"
 import { $, $input } from "./dom.ts"
 import { randomSeed, renderFair, rotate, verify } from "./fairness.ts"
@@ -64,6 +65,7 @@ const begin = async (b: Begin): Promise<void> => {
   $("tabs").hidden = false
   setupStake()
   setupSound()
+  setupAutoplay()
   renderFair()
   renderHistory()
   if (window.matchMedia("(min-width: 860px)").matches) showPanel("rules")

@@ -66,18 +66,22 @@ export const openGame = async (id: string): Promise<void> => {
   selectionChanged()
 }
 
-/** Plays a round: the stage spins while the round is decided, then reveals it; the balance, fairness and history follow. */
-export const play = async (): Promise<void> => {
-  if (S.busy) return
+/**
+ * Plays a round: the stage spins while the round is decided, then reveals it;
+ * the balance, fairness and history follow. Answers the round's net result
+ * (payout less stake, minor units), or null when no round was played.
+ */
+export const play = async (): Promise<bigint | null> => {
+  if (S.busy) return null
   const view = viewOf(S.game)
   if (view.selection() === null || view.selection() === undefined) view.autoPick?.()
   const selection = view.selection()
   if (selection === null || selection === undefined) {
     showAlert(view.most !== undefined ? "Pick your numbers first." : "Make your pick first.")
-    return
+    return null
   }
   const stake = readStake()
-  if (stake === null) return
+  if (stake === null) return null
   clearAlert()
   S.busy = true
   const button = $("play")
@@ -98,7 +102,7 @@ export const play = async (): Promise<void> => {
     button.classList.remove("busy")
     selectionChanged()
   }
-  if (r.status === 401) return
+  if (r.status === 401) return null
   if (!r.ok || r.body === null || r.body.outcome === undefined) {
     spinStop()
     view.stage.idle(stage)
@@ -107,7 +111,7 @@ export const play = async (): Promise<void> => {
     showStakeTaken(null)
     done()
     showAlert(problem(r, "The round could not be played. Please try again."))
-    return
+    return null
   }
   const round = r.body
   await view.stage.reveal(stage, round.outcome, selection)
@@ -142,4 +146,5 @@ export const play = async (): Promise<void> => {
   })
   saveSession()
   done()
+  return (paid ?? 0n) - stake
 }

@@ -61,7 +61,13 @@ const markup = `<div class="app" id="app">
 <input id="stake" inputmode="decimal" autocomplete="off" spellcheck="false" aria-describedby="limits">
 <button type="button" id="double" aria-label="Double the stake">2&#215;</button><span id="cur" class="cur"></span></div>
 <button type="button" id="play" class="play">Play</button>
-<div id="presets" class="presets" role="group" aria-label="Stake presets"></div><span id="limits" class="sr"></span></div>
+<div id="presets" class="presets" role="group" aria-label="Stake presets"></div>
+<button type="button" id="auto" class="auto" aria-pressed="false" aria-controls="autoplay">Auto</button>
+<div id="autoplay" class="autoplay" role="group" aria-label="Autoplay" hidden><label for="auto-rounds">Rounds</label><select id="auto-rounds">
+<option>5</option><option selected>10</option><option>25</option><option>50</option><option>100</option></select>
+<label for="auto-loss">Loss limit</label><input id="auto-loss" inputmode="decimal" autocomplete="off" spellcheck="false">
+<button type="button" id="auto-start" class="play">Start</button><button type="button" id="auto-close" aria-label="Close autoplay">&#215;</button></div>
+<p id="auto-status" class="sr" role="status"></p><span id="limits" class="sr"></span></div>
 </section></main>
 <aside class="side" id="side" aria-label="Rules, history and fairness"><button type="button" class="close" id="close-side">Close</button>
 <section id="p-rules" hidden><h2 id="r-name">Rules</h2><p id="r-desc"></p><p>Return to player: <b id="r-rtp"></b></p>
