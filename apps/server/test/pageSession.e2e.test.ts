@@ -172,7 +172,6 @@ describe("autoplay (CONTRACT §12)", () => {
     await page.locator("#auto-rounds").selectOption("5")
     await page.locator("#auto-loss").fill("1000")
     await page.locator("#auto-start").click()
-    assert.match(await auto.innerText(), /^Stop/)
     await until(page, stopped)
     assert.match(await page.locator("#auto-status").textContent() ?? "", /5 rounds played/)
     assert.strictEqual(await page.locator("#f-nonce").textContent(), "5")
