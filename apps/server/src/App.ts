@@ -3,6 +3,8 @@ import { Effect, Layer, Option, type Redacted } from "effect"
 import { LaunchPolicy, retiredKeyRetentionSeconds } from "@gateway/domain/LaunchPolicy"
 import { AdminAuth, Drain, HttpLive, Metrics, RateLimiter, RequestLimits, RuntimeMetrics } from "@gateway/adapters-http"
 import { HttpIncomingMessage } from "effect/http"
+import { PageAssets } from "@gateway/adapters-http/page/PlayPage"
+import { playAssets } from "@gateway/play/assets"
 import {
   DeliveryWorker,
   FairRandomNode,
@@ -194,7 +196,8 @@ export const app = (
     Metrics.layerToken(config.metricsToken),
     RuntimeMetrics.layer,
     MetricsRefreshPg.layer(),
-    Layer.succeed(HttpIncomingMessage.MaxBodySize, RequestLimits.maxBodySize(config.maxBodyBytes))
+    Layer.succeed(HttpIncomingMessage.MaxBodySize, RequestLimits.maxBodySize(config.maxBodyBytes)),
+    Layer.sync(PageAssets, playAssets)
   )
   const server = NodeHttpServer.layer(drainingServer(config), {
     port: config.port,

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest"
 import { builtinGames } from "@gateway/domain/BuiltinGames"
+import { playAssets } from "@gateway/play/assets"
 import { gameImage } from "../src/page/GameImages.ts"
 import { contentSecurityPolicy, renderPage } from "../src/page/PlayPage.ts"
 
-const page = renderPage({ gameId: "lotto", gameName: "Lotto", token: "t", nonce: "bm9uY2U=" })
+const page = renderPage({ gameId: "lotto", gameName: "Lotto", token: "t", nonce: "bm9uY2U=" }, playAssets())
 const inline = (tag: "script" | "style") =>
   [...page.matchAll(new RegExp(`<${tag} nonce="[^"]+">([\\s\\S]*?)</${tag}>`, "g"))].map((m) => m[1] ?? "")
 

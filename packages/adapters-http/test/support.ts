@@ -28,6 +28,8 @@ import {
   wallet
 } from "@gateway/domain/testing"
 import { GamePagesOptions } from "../src/cache/GamePages.ts"
+import { PageAssets } from "../src/page/PlayPage.ts"
+import { playAssets } from "@gateway/play/assets"
 import type { ResponseCacheOptions } from "../src/cache/ResponseCache.ts"
 import * as AdminAuth from "../src/middleware/AdminAuth.ts"
 import * as RateLimiter from "../src/middleware/RateLimiter.ts"
@@ -103,7 +105,7 @@ export interface Served {
 
 /** Serves the real HttpApi on 127.0.0.1 (random port) over `ports`. */
 export const serve = async <E>(ports: Layer.Layer<AppServices, E>): Promise<Served> => {
-  const runtime = ManagedRuntime.make(Layer.provide(app, ports))
+  const runtime = ManagedRuntime.make(Layer.provide(app, Layer.merge(ports, Layer.sync(PageAssets, playAssets))))
   const server = await runtime.runPromise(Effect.gen(function*() {
     return yield* HttpServer.HttpServer
   }))

@@ -6,7 +6,7 @@ import { Api } from "../api/Api.ts"
 import * as Problem from "../api/Problem.ts"
 import { RateLimiter } from "../middleware/RateLimiter.ts"
 import { gameImage } from "../page/GameImages.ts"
-import { contentSecurityPolicy, newNonce, type PageSources, renderPage } from "../page/PlayPage.ts"
+import { contentSecurityPolicy, newNonce, PageAssets, type PageSources, renderPage } from "../page/PlayPage.ts"
 
 const defaults: PageSources = { frameAncestors: "*" }
 
@@ -34,6 +34,7 @@ export const PlayLive = HttpApiBuilder.group(
     const verifier = yield* LaunchTokenVerifier
     const merchants = yield* MerchantRepo
     const limiter = yield* RateLimiter
+    const assets = yield* PageAssets
     /**
      * The page's sources for the merchant of a launch token, verified but not
      * redeemed (the page redeems it); the defaults for a token that does not
@@ -57,7 +58,7 @@ export const PlayLive = HttpApiBuilder.group(
             gameName: BuiltinGames.builtinGame(params.gameId)?.name ?? params.gameId,
             token: query.token,
             nonce
-          })
+          }, assets)
           return HttpServerResponse.text(html, {
             contentType: "text/html; charset=utf-8",
             headers: {

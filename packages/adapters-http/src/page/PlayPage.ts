@@ -1,7 +1,25 @@
+import { Context } from "effect"
 import { randomBytes } from "node:crypto"
 import { escapeHtml } from "./Escape.ts"
-import { pageScript } from "./PageScript.ts"
-import { pageStyle } from "./PageStyle.ts"
+
+/**
+ * The page's code: the script and style sheet of the player's page, built
+ * from packages/play (TypeScript modules and CSS files, bundled and minified
+ * by esbuild). The server provides the built bundle; this adapter only
+ * inlines it, under the response's CSP nonce.
+ */
+export interface PageAssets {
+  readonly script: string
+  readonly style: string
+}
+
+/**
+ * The bundle the page inlines. Empty by default (a page that only shows its
+ * markup): the server provides `@gateway/play`'s build.
+ */
+export const PageAssets = Context.Reference<PageAssets>("@gateway/adapters-http/page/PlayPage/PageAssets", {
+  defaultValue: () => ({ script: "", style: "" })
+})
 
 /** What the game page is rendered with; every value is escaped. */
 export interface PageInput {
@@ -24,6 +42,7 @@ const markup = `<div class="app" id="app">
 <img id="logo" alt="" hidden><div class="title"><h1 id="title"></h1><span id="mode" class="badge" hidden>DEMO</span></div>
 <div id="wallet" class="wallet" hidden><small id="balance-label">Balance</small><output id="balance" aria-labelledby="balance-label"></output></div></header>
 <nav class="tabs" id="tabs" aria-label="Game information" hidden><span id="rtp" class="rtp"></span>
+<button type="button" id="sound" class="sound" aria-pressed="false" aria-label="Sound" hidden><svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor"/><path class="on" d="M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/><path class="off" d="M16 9l5 6M21 9l-5 6" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg></button>
 <button type="button" id="tab-rules" aria-pressed="false" aria-controls="p-rules">Rules</button>
 <button type="button" id="tab-history" aria-pressed="false" aria-controls="p-history">History</button>
 <button type="button" id="tab-fair" aria-pressed="false" aria-controls="p-fair">Fair play</button></nav>
@@ -42,7 +61,13 @@ const markup = `<div class="app" id="app">
 <input id="stake" inputmode="decimal" autocomplete="off" spellcheck="false" aria-describedby="limits">
 <button type="button" id="double" aria-label="Double the stake">2&#215;</button><span id="cur" class="cur"></span></div>
 <button type="button" id="play" class="play">Play</button>
-<div id="presets" class="presets" role="group" aria-label="Stake presets"></div><span id="limits" class="sr"></span></div>
+<div id="presets" class="presets" role="group" aria-label="Stake presets"></div>
+<button type="button" id="auto" class="auto" aria-pressed="false" aria-controls="autoplay">Auto</button>
+<div id="autoplay" class="autoplay" role="group" aria-label="Autoplay" hidden><label for="auto-rounds">Rounds</label><select id="auto-rounds">
+<option>5</option><option selected>10</option><option>25</option><option>50</option><option>100</option></select>
+<label for="auto-loss">Loss limit</label><input id="auto-loss" inputmode="decimal" autocomplete="off" spellcheck="false">
+<button type="button" id="auto-start" class="play">Start</button><button type="button" id="auto-close" aria-label="Close autoplay">&#215;</button></div>
+<p id="auto-status" class="sr" role="status"></p><span id="limits" class="sr"></span></div>
 </section></main>
 <aside class="side" id="side" aria-label="Rules, history and fairness"><button type="button" class="close" id="close-side">Close</button>
 <section id="p-rules" hidden><h2 id="r-name">Rules</h2><p id="r-desc"></p><p>Return to player: <b id="r-rtp"></b></p>
@@ -68,21 +93,24 @@ unless x ≥ floor(2³²/n)·n, when the next 4 bytes are read instead. Lotto (6
 Color Game three dice of red, green, blue, yellow, white, pink. This page recomputes it with your browser's WebCrypto.</p></details></section>
 </aside></div>`
 
+/** Code put inside `<tag>`: a closing tag in it (a string of the bundle) is escaped, so it cannot end the element early. */
+const inlined = (code: string, tag: "script" | "style"): string => code.replace(new RegExp(`</(${tag})`, "gi"), "<\\/$1")
+
 /**
  * The game page: an iframe-friendly HTML document (100% width and height)
  * whose inline style and script carry the response's nonce. The token, game
  * id and name are passed as escaped `data-` attributes, never as code.
  */
-export const renderPage = (input: PageInput): string => {
+export const renderPage = (input: PageInput, assets: PageAssets): string => {
   const attr = (name: string, value: string) => ` data-${name}="${escapeHtml(value)}"`
   const name = escapeHtml(input.gameName)
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer"><meta name="color-scheme" content="dark"><link rel="icon" href="data:,"><title>${name}</title>
-<style nonce="${input.nonce}">${pageStyle}</style></head>
+<style nonce="${input.nonce}">${inlined(assets.style, "style")}</style></head>
 <body${attr("game", input.gameId)}${attr("name", input.gameName)}${attr("token", input.token ?? "")}>
 ${markup}
-<script nonce="${input.nonce}">${pageScript}</script></body></html>`
+<script nonce="${input.nonce}">${inlined(assets.script, "script")}</script></body></html>`
 }
 
 const defaultAncestors = "*"

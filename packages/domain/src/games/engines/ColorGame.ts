@@ -2,9 +2,10 @@ import { Schema } from "effect"
 import type { GameRules } from "../GameRules.ts"
 import * as PayTable from "../PayTable.ts"
 import { decoder, dialect } from "../Selection.ts"
+import { colourDice, colours } from "../Throws.ts"
 
 /** The six colours, in the order `int(6)` picks them: 0 is red, 5 is pink. */
-export const colours = ["red", "green", "blue", "yellow", "white", "pink"] as const
+export { colours }
 
 /** A colour to bet on. */
 export const Selection = Schema.Literals(colours)
@@ -31,8 +32,6 @@ const variant: PayTable.Variant = {
   ]
 }
 
-const colour = (index: number): Selection => colours[index] ?? "red"
-
 const examples = ["red", "pink"]
 
 /**
@@ -55,7 +54,7 @@ export const rules: GameRules<Selection, Outcome> = {
   examples,
   decodeSelection: decoder(Selection, `must be one of ${colours.map((c) => `"${c}"`).join(", ")}`),
   play: (selection, stake, draws, rtpBp) => {
-    const dice = [colour(draws.int(6)), colour(draws.int(6)), colour(draws.int(6))] as const
+    const { dice } = colourDice(draws)
     const matches = dice.filter((c) => c === selection).length
     return {
       outcome: { dice, matches, summary: `${dice.join(" ")}, ${matches} ${matches === 1 ? "match" : "matches"}` },

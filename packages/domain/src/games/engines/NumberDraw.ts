@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import type { GameRules } from "../GameRules.ts"
 import * as PayTable from "../PayTable.ts"
 import { decoder, dialect } from "../Selection.ts"
+import { numbersDrawn } from "../Throws.ts"
 
 /** Numbers picked: distinct integers of the game's range, in any order. */
 export type Selection = ReadonlyArray<number>
@@ -35,6 +36,7 @@ const summaryOf = (hits: ReadonlyArray<number>, picks: number): string =>
  */
 export const make = (game: NumberDrawGame): GameRules<Selection, Outcome> => {
   const maxPicks = game.weights.length
+  const drawOf = numbersDrawn(game.drawn, game.total)
   const variants = game.weights.map((row, i) => PayTable.numbersVariant(game.total, game.drawn, i + 1, row))
   const lineOf = variants.map((variant) => new Map(variant.lines.map((line, i) => [line.hits, i])))
   const expectation = `must be an array of 1 to ${maxPicks} distinct whole numbers from 1 to ${game.total}`
@@ -58,7 +60,7 @@ export const make = (game: NumberDrawGame): GameRules<Selection, Outcome> => {
     examples: game.examples,
     decodeSelection: decoder(schema, expectation, maxPicks),
     play: (selection, stake, draws, rtpBp) => {
-      const drawn = draws.sample(game.drawn, game.total).map((n) => n + 1)
+      const { drawn } = drawOf(draws)
       const hits = selection.filter((n) => drawn.includes(n)).sort((a, b) => a - b)
       const row = selection.length - 1
       const variant = variants[row]

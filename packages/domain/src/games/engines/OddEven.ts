@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import type { GameRules } from "../GameRules.ts"
 import * as PayTable from "../PayTable.ts"
 import { decoder, dialect } from "../Selection.ts"
+import { number36 } from "../Throws.ts"
 
 /** The selections of odd-even. */
 export const selections = ["odd", "even"] as const
@@ -41,7 +42,7 @@ export const rules: GameRules<Selection, Outcome> = {
   examples,
   decodeSelection: decoder(Selection, "must be \"odd\" or \"even\""),
   play: (selection, stake, draws, rtpBp) => {
-    const number = draws.int(36) + 1
+    const { number } = number36(draws)
     const parity = number % 2 === 1 ? "odd" : "even"
     const variant = variants[selections.indexOf(selection)]
     return {

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import type { GameRules } from "../GameRules.ts"
 import * as PayTable from "../PayTable.ts"
 import { decoder, dialect } from "../Selection.ts"
+import { number36 } from "../Throws.ts"
 
 /** A number from 1 to 36 to bet on. */
 export const Selection = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 36 }))
@@ -35,7 +36,7 @@ export const rules: GameRules<Selection, Outcome> = {
   examples,
   decodeSelection: decoder(Selection, "must be a whole number from 1 to 36"),
   play: (selection, stake, draws, rtpBp) => {
-    const number = draws.int(36) + 1
+    const { number } = number36(draws)
     return {
       outcome: { number, summary: `${number} drawn` },
       payout: number === selection ? PayTable.payoutOf(variant, 0, stake, rtpBp) : 0n

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import type { GameRules } from "../GameRules.ts"
 import * as PayTable from "../PayTable.ts"
 import { decoder, dialect } from "../Selection.ts"
+import { twoDice } from "../Throws.ts"
 
 /** The selections of under-over: the total of two dice under 7, exactly 7, or over 7. */
 export const selections = ["under", "seven", "over"] as const
@@ -49,8 +50,7 @@ export const rules: GameRules<Selection, Outcome> = {
   examples,
   decodeSelection: decoder(Selection, "must be \"under\", \"seven\" or \"over\""),
   play: (selection, stake, draws, rtpBp) => {
-    const a = draws.int(6) + 1
-    const b = draws.int(6) + 1
+    const [a, b] = twoDice(draws).dice
     const total = a + b
     const result = resultOf(total)
     const variant = variants[selections.indexOf(selection)]

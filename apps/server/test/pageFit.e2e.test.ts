@@ -1,0 +1,150 @@
+import { Effect, Exit, Scope } from "effect"
+import { join } from "node:path"
+import type { Page } from "playwright-core"
+import { afterAll, assert, beforeAll, describe, it } from "vitest"
+import { adminToken, call } from "@gateway/adapters-http/testing"
+import { type Gateway, gateway } from "../testing/Gateway.ts"
+import { launchChromium, resultsDir } from "./Browser.ts"
+
+const scope = Effect.runSync(Scope.make())
+let gw: Gateway
+let browser: Awaited<ReturnType<typeof launchChromium>>
+let launch: () => Promise<string>
+
+beforeAll(async () => {
+  browser = await launchChromium({ width: 360, height: 640 })
+  gw = await Effect.runPromise(Scope.provide(scope)(gateway({})))
+  const admin = { authorization: `Bearer ${await adminToken(gw.authSecret)}` }
+  const api = `${gw.url}/api/v1.1/operator-api`
+  const merchant = await call(`${api}/create`, {
+    method: "POST", headers: admin, json: { countryCodes: ["ET"], companyName: "Fit Casino", email: "fit@example.com", providerId: 1 }
+  })
+  assert.strictEqual(merchant.status, 201, merchant.text)
+  const key = (await call(`${api}/merchants/${merchant.body.id}/api-keys`, { method: "POST", headers: admin })).body.apiKey
+  let sessions = 0
+  launch = async () => {
+    const launched = await call(
+      `${api}/games/generate-launch-url?gameId=odd-even&playerId=fit-1&sessionId=fit-${++sessions}&mode=demo`,
+      { headers: { "sv-api-key": key } }
+    )
+    assert.strictEqual(launched.status, 200, launched.text)
+    return String(launched.body.url)
+  }
+})
+afterAll(async () => {
+  await browser?.close()
+  await Effect.runPromise(Scope.close(scope, Exit.void))
+})
+
+/**
+ * Every visible element of the page that does not fit its container: its
+ * border box (less what a negative margin pulls out on purpose) outside its
+ * parent's content box, unless the parent scrolls (a list, a panel) or the
+ * element is positioned out of the flow; and any element whose own content
+ * is wider or taller than itself without scrolling or clipping on purpose.
+ * The Under Over dice before the fix: `padding: 12%` of the stage's width
+ * left a die no room, and its pips spilled out of it.
+ */
+const misfits = (page: Page): Promise<Array<string>> =>
+  page.evaluate(`(() => {
+    const out = []
+    const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (typeof e.className === "string" && e.className ? "." + e.className.trim().split(/\\s+/).join(".") : "")
+    const px = (v) => parseFloat(v) || 0
+    const scrolls = (s) => /auto|scroll/.test(s.overflowX + s.overflowY)
+    for (const e of document.querySelectorAll("#app *")) {
+      if (!e.checkVisibility({ visibilityProperty: true }) || e.closest("[hidden]")) continue
+      const s = getComputedStyle(e)
+      const r = e.getBoundingClientRect()
+      if (r.width === 0 && r.height === 0) continue
+      const p = e.parentElement
+      const ps = getComputedStyle(p)
+      if (!/absolute|fixed/.test(s.position) && !scrolls(ps) && ps.display !== "contents") {
+        const q = p.getBoundingClientRect()
+        const box = {
+          left: q.left + px(ps.borderLeftWidth) + px(ps.paddingLeft), right: q.right - px(ps.borderRightWidth) - px(ps.paddingRight),
+          top: q.top + px(ps.borderTopWidth) + px(ps.paddingTop), bottom: q.bottom - px(ps.borderBottomWidth) - px(ps.paddingBottom)
+        }
+        const pull = (m) => Math.min(0, px(m))
+        const mine = {
+          left: r.left - pull(s.marginLeft), right: r.right + pull(s.marginRight),
+          top: r.top - pull(s.marginTop), bottom: r.bottom + pull(s.marginBottom)
+        }
+        const spill = [
+          box.left - mine.left, mine.right - box.right, box.top - mine.top, mine.bottom - box.bottom
+        ].map((d) => Math.round(d * 10) / 10)
+        if (spill.some((d) => d > 1)) out.push(name(e) + " spills out of " + name(p) + " by " + spill.join("/") + " px (left/right/top/bottom)")
+      }
+      if (!scrolls(s) && !/hidden|clip/.test(s.overflowX + s.overflowY) && s.display !== "inline" && e.clientWidth > 0 &&
+          (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)) {
+        out.push(name(e) + " holds content of " + e.scrollWidth + "x" + e.scrollHeight + " in " + e.clientWidth + "x" + e.clientHeight)
+      }
+    }
+    return out
+  })()`)
+
+/** Polls an expression in the page (its CSP refuses the eval that `waitForFunction` needs). */
+const until = async (page: Page, expression: string) => {
+  const deadline = Date.now() + 10_000
+  while (!(await page.evaluate(expression))) {
+    if (Date.now() > deadline) throw new Error(`not in time: ${expression}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+/** How many cells or choices the default pick presses: one choice, or a quick pick of the most numbers. */
+const defaults: Record<string, number> = { "odd-even": 1, "under-over": 1, "color-game": 1, "lotto": 6, "mega-ten": 10, "single": 1 }
+
+const pickFor = async (page: Page) => {
+  if (await page.locator("#controls .choice").count() > 0) await page.locator("#controls .choice").last().click()
+  else if (await page.getByRole("button", { name: "Quick pick" }).count() > 0) await page.getByRole("button", { name: "Quick pick" }).click()
+  else await page.locator("#controls .cell[data-n='17']").click()
+}
+
+describe("the game page fits its frame", () => {
+  for (const viewport of [{ width: 360, height: 640 }, { width: 1280, height: 800 }]) {
+    const size = `${viewport.width}x${viewport.height}`
+    it(`at ${size}: no element of any game overflows its container, before and after a round; Play is ready with a hint`, async () => {
+      const page = await browser.context.newPage()
+      await page.setViewportSize(viewport)
+      await page.emulateMedia({ reducedMotion: "reduce" })
+      await page.goto(await launch())
+      await page.locator("#game:not([hidden]) #play").waitFor()
+      await page.locator("#to-lobby").click()
+      await until(page, `[...document.querySelectorAll(".tile img")].every((i) => i.complete && i.naturalWidth > 0)`)
+      const found: Record<string, Array<string>> = {}
+      const note = (where: string, list: Array<string>) => {
+        if (list.length > 0) found[where] = list
+      }
+      note("lobby", await misfits(page))
+      const ids = await page.locator(".tile").evaluateAll((els) => els.map((e) => e.getAttribute("data-game") ?? ""))
+      assert.strictEqual(ids.length, 6)
+      for (const id of ids) {
+        if (await page.locator("#to-lobby").isVisible()) await page.locator("#to-lobby").click()
+        const name = await page.locator(`.tile[data-game='${id}'] span`).textContent() ?? ""
+        await page.locator(`.tile[data-game='${id}']`).click()
+        await page.locator("#game:not([hidden]) #play").waitFor()
+        // The controls are the game's once its rules are shown (they are read before the controls are built).
+        await until(page, `document.getElementById("r-name").textContent === ${JSON.stringify(name)}`)
+        note(`${id} idle`, await misfits(page))
+        // A pick is made or made for the player: Play is ready from the start, under a hint of what to do.
+        assert.strictEqual(await page.locator("#play").getAttribute("aria-disabled"), "false", id)
+        assert.match(await page.locator("#result.hint").innerText(), /press Play/, id)
+        // On the phone the player picks; on the desktop Play is pressed at once, with the default pick.
+        if (viewport.width < 860) await pickFor(page)
+        await page.locator("#play").click()
+        await page.locator("#result.win, #result.loss").waitFor({ timeout: 10_000 })
+        const picked = await page.locator("#controls [aria-pressed=true]").count()
+        if (viewport.width >= 860) assert.strictEqual(picked, defaults[id], `${id}: the default pick`)
+        assert.isAbove(picked, 0, id)
+        note(`${id} played`, await misfits(page))
+        await page.screenshot({ path: join(resultsDir, `page-fit-${id}-${size}.png`) })
+      }
+      await page.locator("#auto").click()
+      await page.locator("#autoplay:not([hidden])").waitFor()
+      note("autoplay panel", await misfits(page))
+      await page.screenshot({ path: join(resultsDir, `page-fit-autoplay-${size}.png`) })
+      await page.close()
+      assert.deepStrictEqual(found, {})
+    })
+  }
+})

@@ -1,0 +1,150 @@
+import { call, problem } from "./api.ts"
+import { onSelection } from "./changes.ts"
+import { $, el } from "./dom.ts"
+import { renderFair } from "./fairness.ts"
+import { viewOf } from "./games/index.ts"
+import { addRound } from "./history.ts"
+import { amount, plain, toMinor } from "./money.ts"
+import { clearAlert, showAlert } from "./notice.ts"
+import { renderPays, renderRules } from "./rules.ts"
+import { saveSession } from "./resume.ts"
+import { cue } from "./sound.ts"
+import { spinStop } from "./stages.ts"
+import { readStake } from "./stake.ts"
+import { S } from "./state.ts"
+import type { Played, Rules } from "./types.ts"
+import { setBalance, showStakeTaken } from "./wallet.ts"
+
+/** Play is enabled once a pick is made and no round is under way; the pay table follows the pick. */
+export const selectionChanged = (): void => {
+  const view = viewOf(S.game)
+  const ready = (view.selection() !== null && view.selection() !== undefined) || view.autoPick !== undefined
+  $("play").setAttribute("aria-disabled", String(!ready || S.busy))
+  renderPays()
+}
+onSelection(selectionChanged)
+
+/** Shows a game: its rules (read once), controls and stage. */
+export const openGame = async (id: string): Promise<void> => {
+  if (S.busy) return
+  S.busy = true
+  spinStop()
+  clearAlert()
+  S.game = id
+  S.sel = null
+  S.picks = []
+  $("title").textContent = S.names[id] ?? id
+  $("lobby").hidden = true
+  $("game").hidden = false
+  $("to-lobby").hidden = S.session?.lobby !== true
+  const result = $("result")
+  result.textContent = ""
+  result.className = "result hint"
+  if (S.rules[id] === undefined) {
+    const r = await call<Rules>("GET", "/games/" + encodeURIComponent(id) + "/rules")
+    if (r.status === 401) return
+    if (r.ok && r.body !== null) S.rules[id] = r.body
+    else showAlert(problem(r, "The rules of this game could not be loaded."))
+  }
+  const rules = S.rules[id] ?? {}
+  if (rules.name) S.names[id] = rules.name
+  $("title").textContent = S.names[id] ?? id
+  document.title = S.names[id] ?? id
+  const view = viewOf(id)
+  const controls = $("controls")
+  controls.replaceChildren()
+  controls.className = "controls"
+  $("game").classList.toggle("nums", view.most !== undefined)
+  $("game").classList.toggle("one", view.most === 1)
+  $("stage").className = "stage"
+  view.controls(controls)
+  view.stage.idle($("stage"))
+  result.textContent = view.hint
+  S.busy = false
+  saveSession()
+  renderRules()
+  selectionChanged()
+}
+
+/**
+ * Plays a round: the stage spins while the round is decided, then reveals it;
+ * the balance, fairness and history follow. Answers the round's net result
+ * (payout less stake, minor units), or null when no round was played.
+ */
+export const play = async (): Promise<bigint | null> => {
+  if (S.busy) return null
+  const view = viewOf(S.game)
+  if (view.selection() === null || view.selection() === undefined) view.autoPick?.()
+  const selection = view.selection()
+  if (selection === null || selection === undefined) {
+    showAlert(view.most !== undefined ? "Pick your numbers first." : "Make your pick first.")
+    return null
+  }
+  const stake = readStake()
+  if (stake === null) return null
+  clearAlert()
+  S.busy = true
+  const button = $("play")
+  const line = $("result")
+  const stage = $("stage")
+  button.classList.add("busy")
+  selectionChanged()
+  line.className = "result"
+  line.textContent = "Drawing…"
+  view.stage.spin(stage)
+  showStakeTaken(stake)
+  cue("draw")
+  const body: Record<string, unknown> = { stake: plain(stake), selection }
+  if (S.game !== S.session?.gameId) body["gameId"] = S.game
+  const r = await call<Played>("POST", "/rounds", body)
+  const done = () => {
+    S.busy = false
+    button.classList.remove("busy")
+    selectionChanged()
+  }
+  if (r.status === 401) return null
+  if (!r.ok || r.body === null || r.body.outcome === undefined) {
+    spinStop()
+    view.stage.idle(stage)
+    stage.className = "stage"
+    line.textContent = ""
+    showStakeTaken(null)
+    done()
+    showAlert(problem(r, "The round could not be played. Please try again."))
+    return null
+  }
+  const round = r.body
+  await view.stage.reveal(stage, round.outcome, selection)
+  const paid = toMinor(round.payout)
+  const won = paid !== null ? paid > 0n : Number(round.payout) > 0
+  line.className = "result " + (won ? "win" : "loss")
+  cue(won ? "win" : "loss")
+  const verdict = el("b", "", won ? "You win " + amount(round.payout) + "!" : "No win this time")
+  line.replaceChildren(el("span", "", round.outcome.summary ?? ""), verdict)
+  if (won && typeof S.settings.cupImageUrl === "string") {
+    const img = el("img")
+    img.id = "cup"
+    img.alt = "Winner's cup"
+    img.src = S.settings.cupImageUrl
+    verdict.before(img)
+  }
+  setBalance(round.balance)
+  if (round.fairness !== undefined) {
+    S.fair = { serverSeedHash: round.fairness.serverSeedHash, clientSeed: round.fairness.clientSeed, nonce: round.fairness.nonce + 1 }
+    renderFair()
+  }
+  addRound({
+    roundId: round.roundId,
+    gameId: round.gameId ?? S.game,
+    status: "settled",
+    stake: plain(stake),
+    selection,
+    outcome: round.outcome,
+    payout: round.payout,
+    createdAt: new Date().toISOString(),
+    ...(round.fairness === undefined ? {} : { fairness: round.fairness })
+  })
+  saveSession()
+  done()
+  return (paid ?? 0n) - stake
+}

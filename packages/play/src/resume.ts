@@ -1,0 +1,88 @@
+import { S } from "./state.ts"
+import type { Fairness, Session, Settings } from "./types.ts"
+
+/**
+ * Sessions that survive a reload (CONTRACT §6): once the launch token is
+ * redeemed, the session token and what the page was opened with are kept in
+ * this tab's `sessionStorage`, so a reload or a phone's pull-to-refresh
+ * (whose address no longer has the token) resumes the same session: same
+ * game, balance, fairness state and revealed seeds; the history is read again
+ * from the server. Another tab does not share it; a session the server no
+ * longer knows (401) is forgotten.
+ */
+export interface Saved {
+  /** The launch token this tab redeemed: the framing page reloaded hands the frame the same, used, link. */
+  readonly launch: string
+  readonly sessionToken: string
+  readonly session: Session
+  readonly settings: Settings
+  readonly balance: string | null
+  readonly digits: number
+  readonly fairness: Fairness | null
+  readonly game: string
+  readonly seeds: Record<string, string>
+}
+
+const KEY = "gateway.play.session"
+
+const storage = (): Storage | undefined => {
+  try {
+    return window.sessionStorage
+  } catch {
+    return undefined
+  }
+}
+
+/** Keeps the session as it is now (nothing when storage is refused, as in some private modes). */
+export const saveSession = (): void => {
+  if (S.token === "" || S.session === null) return
+  const saved: Saved = {
+    launch: S.launch,
+    sessionToken: S.token,
+    session: S.session,
+    settings: S.settings,
+    balance: S.balance,
+    digits: S.digits,
+    fairness: S.fair,
+    game: S.game,
+    seeds: S.seeds
+  }
+  try {
+    storage()?.setItem(KEY, JSON.stringify(saved))
+  } catch {
+    // full or refused: a reload then asks for a new link, as before
+  }
+}
+
+/** The session this tab kept, if any and well formed. */
+export const savedSession = (): Saved | undefined => {
+  try {
+    const text = storage()?.getItem(KEY)
+    if (text === null || text === undefined) return undefined
+    const saved: Partial<Saved> | null = JSON.parse(text)
+    if (saved === null || typeof saved !== "object") return undefined
+    const { launch, sessionToken, session, settings, balance, digits, fairness, game, seeds } = saved
+    if (typeof sessionToken !== "string" || typeof session !== "object" || session === null || typeof session.currency !== "string") return undefined
+    return {
+      launch: typeof launch === "string" ? launch : "",
+      sessionToken,
+      session,
+      settings: typeof settings === "object" && settings !== null ? settings : {},
+      balance: typeof balance === "string" ? balance : null,
+      digits: typeof digits === "number" && Number.isInteger(digits) && digits >= 0 && digits <= 8 ? digits : 2,
+      fairness: typeof fairness === "object" ? fairness : null,
+      game: typeof game === "string" ? game : "",
+      seeds: typeof seeds === "object" && seeds !== null ? seeds : {}
+    }
+  } catch {
+    return undefined
+  }
+}
+
+export const forgetSession = (): void => {
+  try {
+    storage()?.removeItem(KEY)
+  } catch {
+    // nothing kept
+  }
+}

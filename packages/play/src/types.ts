@@ -1,0 +1,91 @@
+/** What the game API answers, as far as the page reads it. */
+
+export interface Session {
+  readonly gameId: string
+  readonly lobby: boolean
+  readonly mode: "real" | "demo"
+  readonly currency: string
+}
+
+/** The merchant's settings the page uses (branding, limits, what to hide). */
+export interface Settings {
+  readonly hideBalance?: boolean
+  readonly minimumStake?: number
+  readonly maximumStake?: number
+  readonly logo1xUrl?: string
+  readonly logo2xUrl?: string
+  readonly fontFamilyUrl?: string
+  readonly cupImageUrl?: string
+}
+
+export interface Fairness {
+  readonly serverSeedHash: string
+  readonly clientSeed: string
+  readonly nonce: number
+  readonly serverSeed?: string
+}
+
+export interface Outcome {
+  readonly summary?: string
+  readonly [field: string]: unknown
+}
+
+export interface Round {
+  readonly roundId: string
+  readonly gameId: string
+  readonly status?: string
+  readonly stake: string
+  readonly selection: unknown
+  readonly outcome?: Outcome
+  readonly payout?: string | null
+  readonly createdAt?: string
+  readonly fairness?: Fairness
+}
+
+export interface PayLine {
+  readonly condition: string
+  readonly multiplier: string | number
+  readonly selection?: unknown
+  readonly picks?: number
+  readonly hits?: number
+}
+
+export interface Rules {
+  readonly name?: string
+  readonly description?: string
+  readonly rtp?: string
+  readonly payouts?: ReadonlyArray<PayLine>
+  readonly examples?: ReadonlyArray<unknown>
+}
+
+export interface GameEntry {
+  readonly id: string
+  readonly name: string
+  readonly imageUrl?: string
+  readonly rtp?: string
+}
+
+/** POST /sessions: the redeemed launch. */
+export interface Opened {
+  readonly sessionToken: string
+  readonly session: Session
+  readonly settings?: Settings
+  readonly balance?: string
+  readonly fairness?: Fairness
+}
+
+/** POST /rounds: a played round. */
+export interface Played {
+  readonly roundId: string
+  readonly gameId?: string
+  readonly outcome: Outcome
+  readonly payout: string
+  readonly balance?: string
+  readonly fairness?: Fairness
+}
+
+/** PUT /fairness: the new commitment and the revealed previous seed. */
+export interface Rotated {
+  readonly current: Fairness
+  readonly previous?: Fairness & { readonly nonces?: number }
+}
