@@ -31,6 +31,9 @@ interface Waiting<In, Out, E> {
  */
 export const make = Effect.fnUntraced(function*<In, Out, E>(options: BatchOptions<In, Out, E>) {
   const fibers = yield* FiberSet.make()
+  // Lanes run in the context the batcher was made in, not in that of the request whose item started them: a
+  // lane serves everyone's items, and its statements belong to no one round's trace.
+  const fork = yield* FiberSet.runtime(fibers)<never>()
   const waiting: Array<Waiting<In, Out, E>> = []
   const running = new Set<string>()
   let lanes = 0
@@ -102,9 +105,11 @@ export const make = Effect.fnUntraced(function*<In, Out, E>(options: BatchOption
     Effect.suspend(() => {
       const done = Deferred.makeUnsafe<Out, E>()
       waiting.push({ item, key: options.key(item), done })
-      if (lanes >= options.lanes) return Deferred.await(done)
-      lanes++
-      return Effect.andThen(FiberSet.run(fibers, lane), Deferred.await(done))
+      if (lanes < options.lanes) {
+        lanes++
+        fork(lane)
+      }
+      return Deferred.await(done)
     })
   return submit
 })
