@@ -20,8 +20,8 @@ const readOrCreate = (file: string): string => {
 }
 
 /**
- * How admin bearer tokens are verified: `AUTH_JWT_SECRET` / `AUTH_JWKS_URL`
- * as set (a JWKS only with `AUTH_AUDIENCE` and `AUTH_ISSUER`, CONTRACT §7). With neither, in embedded mode (no `DATABASE_URL`) a secret is
+ * How admin bearer tokens are verified: `AUTH_JWT_SECRET` (a list while it
+ * is rotated: the first signs, every one verifies) / `AUTH_JWKS_URL` as set (a JWKS only with `AUTH_AUDIENCE` and `AUTH_ISSUER`, CONTRACT §7). With neither, in embedded mode (no `DATABASE_URL`) a secret is
  * generated once into `DATA_DIR/auth-jwt.secret` (the CLI's `token issue`
  * reads the same file); with `DATABASE_URL` start-up stops with one line.
  */
@@ -44,8 +44,9 @@ export const adminTokens = (config: GatewayConfig): Effect.Effect<AdminAuth.Admi
         return yield* Effect.fail(new StartupError(`AUTH_JWKS_URL requires ${missing.join(" and ")}`))
       }
     }
-    if (Option.isSome(auth.secret) || Option.isSome(auth.jwksUrl)) {
-      return { ...options, secret: Option.getOrUndefined(auth.secret) }
+    if (Option.isSome(auth.secrets) || Option.isSome(auth.jwksUrl)) {
+      const [secret, ...previousSecrets] = Option.getOrElse(auth.secrets, () => [])
+      return { ...options, secret, previousSecrets }
     }
     if (Option.isSome(config.databaseUrl)) {
       return yield* Effect.fail(new StartupError("AUTH_JWT_SECRET or AUTH_JWKS_URL is required when DATABASE_URL is set"))
