@@ -1,5 +1,5 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer, Option, type Redacted } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { LaunchPolicy, retiredKeyRetentionSeconds } from "@gateway/domain/LaunchPolicy"
 import { AdminAuth, Drain, HttpLive, Metrics, RateLimiter, RequestLimits, RuntimeMetrics } from "@gateway/adapters-http"
 import { HttpIncomingMessage } from "effect/http"
@@ -137,7 +137,7 @@ export const databaseOptions = (config: GatewayConfig): Database.DatabaseOptions
  * `node:crypto` generators of ids and credentials: what the ops CLI needs,
  * and what the background jobs read.
  */
-export const repositories = (config: GatewayConfig, dataKey: Redacted.Redacted<Buffer>) =>
+export const repositories = (config: GatewayConfig, dataKeys: DataCipher.DataKeys) =>
   Layer.mergeAll(
     MerchantRepoPg.layer,
     ApiKeyRepoPg.layer,
@@ -154,7 +154,7 @@ export const repositories = (config: GatewayConfig, dataKey: Redacted.Redacted<B
     IdsNode.layer,
     MerchantCredentialsNode.layer
   ).pipe(
-    Layer.provide(DataCipher.layer(dataKey)),
+    Layer.provide(DataCipher.layerKeys(dataKeys)),
     // A round's credit goes from its commit straight to this process's worker, leased as a claim is.
     Layer.provide(OutboxHandoff.layer({ leaseMs: DeliveryWorker.defaultLeaseMs(config.webhookTimeoutMs) })),
     Layer.provideMerge(ChangeFeed.layer()),
@@ -175,7 +175,7 @@ export const repositories = (config: GatewayConfig, dataKey: Redacted.Redacted<B
 export const app = (
   config: GatewayConfig,
   adminTokens: AdminAuth.AdminTokenOptions,
-  dataKey: Redacted.Redacted<Buffer>
+  dataKeys: DataCipher.DataKeys
 ) => {
   const caches = Layer.mergeAll(
     CachedMerchantRepo.layer(config.readCacheTtlMs),
@@ -213,7 +213,7 @@ export const app = (
   return Lifecycle.running(config).pipe(
     Layer.provide(serving),
     Layer.provide(signedPost),
-    Layer.provide(repositories(config, dataKey)),
+    Layer.provide(repositories(config, dataKeys)),
     Layer.provide(Lifecycle.stopped),
     Layer.provide(Drain.layer),
     Layer.provide([Layer.succeed(LaunchPolicy, launchPolicy(config)), Logging.layer(config)]),
@@ -225,6 +225,6 @@ export const app = (
 export const AppLive = Layer.unwrap(
   Effect.gen(function*() {
     const config = yield* GatewayConfig
-    return app(config, yield* Secrets.adminTokens(config), yield* Secrets.dataEncryptionKey(config))
+    return app(config, yield* Secrets.adminTokens(config), yield* Secrets.dataEncryptionKeys(config))
   })
 )

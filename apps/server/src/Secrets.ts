@@ -62,17 +62,18 @@ export const adminTokens = (config: GatewayConfig): Effect.Effect<AdminAuth.Admi
   })
 
 /**
- * The key secrets are encrypted with at rest: `DATA_ENCRYPTION_KEY`, else in
+ * The keys secrets are encrypted with at rest: `DATA_ENCRYPTION_KEY` (a list
+ * while it is rotated: the first encrypts, every one decrypts), else in
  * embedded mode a key generated once into `DATA_DIR/encryption.key`; with
  * `DATABASE_URL` the variable is required.
  */
-export const dataEncryptionKey = (
+export const dataEncryptionKeys = (
   config: GatewayConfig
-): Effect.Effect<Redacted.Redacted<Buffer>, DataCipher.DataCipherConfigError> =>
+): Effect.Effect<DataCipher.DataKeys, DataCipher.DataCipherConfigError> =>
   Option.isNone(config.dataEncryptionKey) && Option.isSome(config.databaseUrl)
     ? Effect.fail(
       new DataCipher.DataCipherConfigError({
         message: "DATA_ENCRYPTION_KEY is required when DATABASE_URL is set (32 bytes, hex or base64)"
       })
     )
-    : DataCipher.keyOrFile(config.dataEncryptionKey, config.dataDir)
+    : DataCipher.keysOrFile(config.dataEncryptionKey, config.dataDir)

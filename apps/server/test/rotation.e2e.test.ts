@@ -1,12 +1,16 @@
 import { adminToken, call } from "@gateway/adapters-http/testing"
+import { DataCipher } from "@gateway/adapters-pg"
 import * as PgTest from "@gateway/adapters-pg/testing"
 import { Effect, Exit, Redacted, Scope } from "effect"
 import { jwtVerify } from "jose"
 import { execFile } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { join } from "node:path"
+import pg from "pg"
+import { Webhook } from "standardwebhooks"
 import { afterAll, assert, describe, it } from "vitest"
 import { runToExit, spawnGateway } from "../testing/Gateway.ts"
+import { eventually, playerSession, startWallet } from "./Wallet.ts"
 
 const scope = Effect.runSync(Scope.make())
 afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
@@ -67,5 +71,120 @@ describe("rotating AUTH_JWT_SECRET", () => {
     assert.match(bad.output.trim(), /^gateway: cannot start: .*AUTH_JWT_SECRET.*each comma-separated secret must be at least 32 characters/)
     assert.notInclude(bad.output, "too-short-a-secret")
     assert.notInclude(bad.output, newer)
+  })
+})
+
+const query = async (url: string, text: string) => {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return (await client.query(text)).rows
+  } finally {
+    await client.end()
+  }
+}
+
+/** Every secret stored at rest in the database at `url`. */
+const storedSecrets = async (url: string): Promise<ReadonlyArray<string>> => [
+  ...(await query(url, "SELECT private_key_enc, encryption_key_enc FROM merchants")).flatMap((r) => [
+    String(r.private_key_enc),
+    String(r.encryption_key_enc)
+  ]),
+  ...(await query(url, "SELECT private_key_enc FROM launch_signing_keys")).map((r) => String(r.private_key_enc))
+]
+
+/** Whether `stored` opens under `key` alone (base64). */
+const opensWith = (key: string, stored: string) =>
+  Effect.runPromise(
+    DataCipher.make(Redacted.make(Buffer.from(key, "base64"))).decrypt(stored).pipe(
+      Effect.match({ onFailure: () => false, onSuccess: () => true })
+    )
+  )
+
+describe("rotating DATA_ENCRYPTION_KEY", () => {
+  it("with `new,old` the merchants' secrets written under the old key still work and new ones are written under the new key; `secrets reencrypt` moves them all, after which the old key is not needed", async () => {
+    const url = await freshDatabase()
+    const [older, newer] = [randomBytes(32).toString("base64"), randomBytes(32).toString("base64")]
+    const auth = secret()
+    const env = (keys: string) => ({
+      DATABASE_URL: url,
+      DATA_ENCRYPTION_KEY: keys,
+      AUTH_JWT_SECRET: auth,
+      ALLOW_PRIVATE_OPERATOR_URLS: "true"
+    })
+    const wallet = await startWallet(() => ({ status: 200 }))
+
+    /** A real-money round of the merchant with API key `key` on the gateway at `gw`; its wallet messages verify with the merchant's key. */
+    const round = async (gw: string, player: { readonly key: string; readonly encryptionKey: string }) => {
+      const launched = await call(
+        `${gw}/api/v1.1/operator-api/games/generate-launch-url?gameId=odd-even&playerId=p-1&sessionId=s-${randomBytes(4).toString("hex")}&mode=real`,
+        { headers: { "sv-api-key": player.key } }
+      )
+      assert.strictEqual(launched.status, 200, launched.text)
+      const token = new URL(launched.body.url).searchParams.get("token")
+      const opened = await call(`${gw}/api/v1.1/game-api/sessions`, { method: "POST", json: { token } })
+      assert.strictEqual(opened.status, 201, opened.text)
+      const bet = await call(`${gw}/api/v1.1/game-api/rounds`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${opened.body.sessionToken}` },
+        json: { stake: "10.00", selection: "odd" }
+      })
+      assert.strictEqual(bet.status, 200, bet.text)
+      const messages = () =>
+        wallet.received.filter((r) => r.url === "/wallet" && JSON.parse(r.body).data.roundId === bet.body.roundId)
+      await eventually(() => messages().length === 2)
+      for (const r of messages()) {
+        new Webhook(player.encryptionKey).verify(r.body, {
+          "webhook-id": String(r.headers["webhook-id"]),
+          "webhook-timestamp": String(r.headers["webhook-timestamp"]),
+          "webhook-signature": String(r.headers["webhook-signature"])
+        })
+      }
+    }
+
+    try {
+      const underOld = await spawnGateway(env(older))
+      const first = await playerSession(underOld, wallet.url, "first@example.com")
+      await underOld.stop("SIGTERM")
+      const [launchKey] = await query(url, "SELECT kid FROM launch_signing_keys")
+
+      const during = await spawnGateway(env(`${newer},${older}`))
+      const second = await playerSession(during, wallet.url, "second@example.com")
+      await round(during.url, first)
+      await round(during.url, second)
+      const [firstRow, secondRow] = await query(url, "SELECT private_key_enc FROM merchants ORDER BY id")
+      assert.isTrue(await opensWith(older, String(firstRow?.private_key_enc)))
+      assert.isTrue(await opensWith(newer, String(secondRow?.private_key_enc)), "a new write uses the first key")
+      assert.isFalse(await opensWith(older, String(secondRow?.private_key_enc)))
+
+      const reencrypted = await runCli(["secrets", "reencrypt"], env(`${newer},${older}`))
+      assert.strictEqual(reencrypted.code, 0, reencrypted.stderr)
+      assert.include(reencrypted.stdout, "the secrets of 2 merchants and 1 launch signing keys")
+      const stored = await storedSecrets(url)
+      assert.lengthOf(stored, 5)
+      for (const text of stored) {
+        assert.isTrue(await opensWith(newer, text), "every secret opens under the new key alone")
+        assert.isFalse(await opensWith(older, text))
+      }
+      await round(during.url, first)
+      await during.stop("SIGTERM")
+
+      const underNew = await spawnGateway(env(newer))
+      try {
+        await round(underNew.url, first)
+        await round(underNew.url, second)
+        const jwks = await call(`${underNew.url}/.well-known/jwks.json`)
+        assert.deepStrictEqual(jwks.body.keys.map((k: { kid: string }) => k.kid), [launchKey?.kid], "the same launch key")
+      } finally {
+        await underNew.stop("SIGKILL")
+      }
+
+      const oldAlone = await runCli(["secrets", "reencrypt"], env(older))
+      assert.notStrictEqual(oldAlone.code, 0)
+      assert.include(oldAlone.stderr, `cannot open merchant ${first.merchantId}'s secrets with any key of DATA_ENCRYPTION_KEY`)
+      assert.notInclude(oldAlone.stderr + oldAlone.stdout, older)
+    } finally {
+      await wallet.close()
+    }
   })
 })
