@@ -1,10 +1,11 @@
 import { adminToken, call } from "@gateway/adapters-http/testing"
+import { LaunchKeys } from "@gateway/adapters-operator"
 import { DataCipher } from "@gateway/adapters-pg"
 import * as PgTest from "@gateway/adapters-pg/testing"
 import { Effect, Exit, Redacted, Scope } from "effect"
-import { jwtVerify } from "jose"
+import { decodeProtectedHeader, jwtVerify } from "jose"
 import { execFile } from "node:child_process"
-import { randomBytes } from "node:crypto"
+import { generateKeyPairSync, randomBytes } from "node:crypto"
 import { join } from "node:path"
 import pg from "pg"
 import { Webhook } from "standardwebhooks"
@@ -183,6 +184,89 @@ describe("rotating DATA_ENCRYPTION_KEY", () => {
       assert.notStrictEqual(oldAlone.code, 0)
       assert.include(oldAlone.stderr, `cannot open merchant ${first.merchantId}'s secrets with any key of DATA_ENCRYPTION_KEY`)
       assert.notInclude(oldAlone.stderr + oldAlone.stdout, older)
+    } finally {
+      await wallet.close()
+    }
+  })
+})
+
+/** A launch token of the merchant with API key `key` from the gateway at `gw`. */
+const launch = async (gw: string, key: string) => {
+  const launched = await call(
+    `${gw}/api/v1.1/operator-api/games/generate-launch-url?gameId=odd-even&playerId=p-1&sessionId=s-${randomBytes(4).toString("hex")}&mode=real`,
+    { headers: { "sv-api-key": key } }
+  )
+  assert.strictEqual(launched.status, 200, launched.text)
+  return new URL(launched.body.url).searchParams.get("token") ?? ""
+}
+
+/** The status of opening a game session with a launch token. */
+const open = (gw: string, token: string) =>
+  call(`${gw}/api/v1.1/game-api/sessions`, { method: "POST", json: { token } }).then((r) => r.status)
+
+const publishedKids = async (gw: string): Promise<ReadonlyArray<string>> =>
+  (await call(`${gw}/.well-known/jwks.json`)).body.keys.map((k: { kid: string }) => k.kid)
+
+describe("rotating the launch signing keys", () => {
+  it("stored in the database: after POST launch-keys/rotate both keys are published and a launch link of the old key still opens", async () => {
+    const wallet = await startWallet(() => ({ status: 200 }))
+    const gw = await spawnGateway({
+      DATABASE_URL: await freshDatabase(),
+      DATA_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+      ALLOW_PRIVATE_OPERATOR_URLS: "true"
+    })
+    try {
+      const player = await playerSession(gw, wallet.url, "launch@example.com")
+      const before = await launch(gw.url, player.key)
+      const [oldKid] = await publishedKids(gw.url)
+      assert.strictEqual(decodeProtectedHeader(before).kid, oldKid)
+      const rotated = await call(`${gw.url}/api/v1.1/operator-api/launch-keys/rotate`, { method: "POST", headers: player.admin })
+      assert.strictEqual(rotated.status, 200, rotated.text)
+      assert.notStrictEqual(rotated.body.kid, oldKid)
+      assert.sameMembers([...await publishedKids(gw.url)], [rotated.body.kid, oldKid])
+      assert.strictEqual(await open(gw.url, before), 201, "a link signed with the retired key")
+    } finally {
+      await gw.stop("SIGKILL")
+      await wallet.close()
+    }
+  })
+
+  it("from LAUNCH_SIGNING_KEY: with the new PEM block followed by the old one both are published and the new one signs; without the old one its links are refused", async () => {
+    const pem = () => generateKeyPairSync("ed25519").privateKey.export({ format: "pem", type: "pkcs8" }).toString()
+    const [older, newer] = [pem(), pem()]
+    const kid = (text: string) => Effect.runPromise(LaunchKeys.fromPem(Redacted.make(text))).then((k) => k.kid)
+    const [oldKid, newKid] = [await kid(older), await kid(newer)]
+    const wallet = await startWallet(() => ({ status: 200 }))
+    const base = {
+      DATABASE_URL: await freshDatabase(),
+      DATA_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+      AUTH_JWT_SECRET: secret(),
+      ALLOW_PRIVATE_OPERATOR_URLS: "true",
+      LAUNCH_TOKEN_TTL_SECONDS: "600",
+      PUBLIC_BASE_URL: "https://games.example"
+    }
+    try {
+      const first = await spawnGateway({ ...base, LAUNCH_SIGNING_KEY: older })
+      const player = await playerSession(first, wallet.url, "fixed@example.com")
+      const oldLinks = [await launch(first.url, player.key), await launch(first.url, player.key)]
+      assert.deepStrictEqual([...await publishedKids(first.url)], [oldKid])
+      await first.stop("SIGTERM")
+
+      await withGateway({ ...base, LAUNCH_SIGNING_KEY: `${newer}\n${older}` }, async (url) => {
+        assert.deepStrictEqual([...await publishedKids(url)], [newKid, oldKid])
+        assert.strictEqual(decodeProtectedHeader(await launch(url, player.key)).kid, newKid)
+        assert.strictEqual(await open(url, oldLinks[0] ?? ""), 201, "a link of the old key, still published")
+      })
+
+      await withGateway({ ...base, LAUNCH_SIGNING_KEY: newer }, async (url) => {
+        assert.deepStrictEqual([...await publishedKids(url)], [newKid])
+        assert.strictEqual(await open(url, oldLinks[1] ?? ""), 401, "the old key is gone")
+        assert.strictEqual(await open(url, await launch(url, player.key)), 201)
+      })
+
+      const bad = await runToExit({ ...base, LAUNCH_SIGNING_KEY: `${newer}\n-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----` })
+      assert.notStrictEqual(bad.code, 0)
+      assert.match(bad.output.trim(), /^gateway: cannot start: LAUNCH_SIGNING_KEY: key 2 of 2: not a PKCS#8 PEM private key$/)
     } finally {
       await wallet.close()
     }
