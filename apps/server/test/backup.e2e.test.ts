@@ -3,7 +3,7 @@ import * as PgTest from "@gateway/adapters-pg/testing"
 import { Effect, Exit, Redacted, Scope } from "effect"
 import { execFileSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import pg from "pg"
@@ -157,6 +157,84 @@ describe("backup and restore drill (external database)", () => {
           assert.strictEqual((await again.bet(sessionToken, "1.00", "even")).status, 200)
         } finally {
           await restored.stop("SIGKILL")
+        }
+      } finally {
+        await wallet.close()
+      }
+    }
+  )
+})
+
+describe("backup and restore drill (embedded database)", () => {
+  it.runIf(process.platform === "linux")(
+    "a tar of DATA_DIR taken while stopped, unpacked elsewhere: the gateway starts on it with the same merchants, report and keys",
+    async () => {
+      const home = join(work, "embedded")
+      const dataDir = join(home, "data")
+      const wallet = await startWallet(() => ({ status: 200 }))
+      const authSecret = randomBytes(32).toString("base64url")
+      const env = (dir: string) => ({
+        DATA_DIR: dir,
+        AUTH_JWT_SECRET: authSecret,
+        ALLOW_PRIVATE_OPERATOR_URLS: "true",
+        PUBLIC_BASE_URL: "https://games.example"
+      })
+      const day = 86_400_000
+      const summaryPath = `/api/v1.1/operator-api/reports/summary?from=${new Date(Date.now() - day).toISOString()}&to=${
+        new Date(Date.now() + day).toISOString()
+      }&groupBy=player`
+      try {
+        const gw = await spawnGateway(env(dataDir))
+        const player = await playerSession(gw, wallet.url, "embedded@example.com")
+        const { sessionToken } = await player.newSession()
+        for (const stake of ["3.00", "4.00"]) assert.strictEqual((await player.bet(sessionToken, stake, "odd")).status, 200)
+        await poll(
+          () => call(`${gw.url}${summaryPath}`, { headers: { "sv-api-key": player.key } }),
+          (r) => r.status === 200 && JSON.stringify(r.body).includes("7.00")
+        )
+        const summary = await call(`${gw.url}${summaryPath}`, { headers: { "sv-api-key": player.key } })
+        assert.strictEqual(await gw.stop("SIGTERM"), 0)
+
+        const backup = join(work, "gateway-data.tgz")
+        execFileSync("tar", ["-C", home, "-czf", backup, "data"])
+        const listed = execFileSync("tar", ["-tzf", backup], { encoding: "utf8" }).split("\n")
+        for (const file of ["data/encryption.key", "data/pg.password", "data/pg/PG_VERSION"]) assert.include(listed, file)
+        rmSync(dataDir, { recursive: true, force: true })
+
+        const elsewhere = join(work, "restored")
+        mkdirSync(elsewhere)
+        execFileSync("tar", ["-C", elsewhere, "-xzf", backup])
+        const restored = await spawnGateway(env(join(elsewhere, "data")))
+        try {
+          const again = await call(`${restored.url}${summaryPath}`, { headers: { "sv-api-key": player.key } })
+          assert.strictEqual(again.status, 200, again.text)
+          assert.deepStrictEqual(again.body, summary.body)
+          const launched = await call(
+            `${restored.url}/api/v1.1/operator-api/games/generate-launch-url?gameId=odd-even&playerId=p-2&sessionId=s-restored&mode=real`,
+            { headers: { "sv-api-key": player.key } }
+          )
+          assert.strictEqual(launched.status, 200, launched.text)
+          const opened = await call(`${restored.url}/api/v1.1/game-api/sessions`, {
+            method: "POST",
+            json: { token: new URL(launched.body.url).searchParams.get("token") }
+          })
+          assert.strictEqual(opened.status, 201, opened.text)
+          const bet = await call(`${restored.url}/api/v1.1/game-api/rounds`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${opened.body.sessionToken}` },
+            json: { stake: "1.00", selection: "even" }
+          })
+          assert.strictEqual(bet.status, 200, bet.text)
+          await poll(async () => wallet.received.filter((r) => r.url === "/wallet" && JSON.parse(r.body).data.roundId === bet.body.roundId), (rs) => rs.length === 2)
+          for (const r of wallet.received.filter((r) => r.url === "/wallet" && JSON.parse(r.body).data.roundId === bet.body.roundId)) {
+            new Webhook(player.encryptionKey).verify(r.body, {
+              "webhook-id": String(r.headers["webhook-id"]),
+              "webhook-timestamp": String(r.headers["webhook-timestamp"]),
+              "webhook-signature": String(r.headers["webhook-signature"])
+            })
+          }
+        } finally {
+          await restored.stop("SIGTERM")
         }
       } finally {
         await wallet.close()
