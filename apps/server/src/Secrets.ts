@@ -21,7 +21,9 @@ const readOrCreate = (file: string): string => {
 
 /**
  * How admin bearer tokens are verified: `AUTH_JWT_SECRET` (a list while it
- * is rotated: the first signs, every one verifies) / `AUTH_JWKS_URL` as set (a JWKS only with `AUTH_AUDIENCE` and `AUTH_ISSUER`, CONTRACT §7). With neither, in embedded mode (no `DATABASE_URL`) a secret is
+ * is rotated: the first signs, every one verifies) / `AUTH_JWKS_URL` as set
+ * (a JWKS only with `AUTH_AUDIENCE` and `AUTH_ISSUER`, CONTRACT §7). With
+ * neither, in embedded mode (no `DATABASE_URL`) a secret is
  * generated once into `DATA_DIR/auth-jwt.secret` (the CLI's `token issue`
  * reads the same file); with `DATABASE_URL` start-up stops with one line.
  */
