@@ -26,10 +26,11 @@ const unreadable = (what: string) => (_: DecryptionFailed) =>
 /**
  * Rewrites every secret stored at rest (merchants' private and encryption
  * keys, launch signing keys) under the {@link DataCipher}'s current key, so
- * that the previous keys of a rotation are no longer needed. Rows go in
- * batches of 200 by id, each row updated only if it has not changed since it
- * was read; running it again is harmless. Instances keep serving meanwhile:
- * their cipher decrypts under the old and the new keys alike.
+ * that the previous keys of a rotation are no longer needed. Merchants go in
+ * batches of 200 by id, one UPDATE a batch, each row updated only if it has
+ * not changed since it was read; running it again is harmless. Instances
+ * keep serving meanwhile: their cipher decrypts under the old and the new
+ * keys alike.
  */
 export const reencryptAll: Effect.Effect<Reencrypted, ReencryptFailed, SqlClient | DataCipher> = Effect.gen(function*() {
   const sql = yield* SqlClient
@@ -40,17 +41,26 @@ export const reencryptAll: Effect.Effect<Reencrypted, ReencryptFailed, SqlClient
     const rows = yield* sql`
       SELECT id, private_key_enc, encryption_key_enc FROM merchants WHERE id > ${after} ORDER BY id LIMIT ${batchSize}`
       .pipe(Effect.flatMap(decodeMerchants))
-    for (const row of rows) {
-      const what = `merchant ${row.id}'s secrets`
-      const privateKey = yield* cipher.reencrypt(row.private_key_enc).pipe(Effect.mapError(unreadable(what)))
-      const encryptionKey = yield* cipher.reencrypt(row.encryption_key_enc).pipe(Effect.mapError(unreadable(what)))
-      const updated = yield* sql`
-        UPDATE merchants SET private_key_enc = ${privateKey}, encryption_key_enc = ${encryptionKey}
-        WHERE id = ${row.id} AND private_key_enc = ${row.private_key_enc} AND encryption_key_enc = ${row.encryption_key_enc}
-        RETURNING id`
-      merchants += updated.length
-      after = row.id
-    }
+    if (rows.length === 0) break
+    const moved = yield* Effect.forEach(rows, (row) => {
+      const unreadableRow = unreadable(`merchant ${row.id}'s secrets`)
+      return Effect.all([
+        cipher.reencrypt(row.private_key_enc).pipe(Effect.mapError(unreadableRow)),
+        cipher.reencrypt(row.encryption_key_enc).pipe(Effect.mapError(unreadableRow))
+      ])
+    })
+    // One statement a batch: one round trip, and one change notification for the instances' caches.
+    const updated = yield* sql`
+      UPDATE merchants m SET private_key_enc = v.private_key_enc, encryption_key_enc = v.encryption_key_enc
+      FROM unnest(
+        ${rows.map((r) => r.id)}::integer[], ${rows.map((r) => r.private_key_enc)}::text[],
+        ${rows.map((r) => r.encryption_key_enc)}::text[], ${moved.map(([privateKey]) => privateKey)}::text[],
+        ${moved.map(([, encryptionKey]) => encryptionKey)}::text[]
+      ) AS v (id, old_private_key_enc, old_encryption_key_enc, private_key_enc, encryption_key_enc)
+      WHERE m.id = v.id AND m.private_key_enc = v.old_private_key_enc AND m.encryption_key_enc = v.old_encryption_key_enc
+      RETURNING m.id`
+    merchants += updated.length
+    after = rows[rows.length - 1]?.id ?? after
     if (rows.length < batchSize) break
   }
 
