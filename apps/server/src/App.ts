@@ -1,5 +1,5 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer, Option, type Redacted } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { LaunchPolicy, retiredKeyRetentionSeconds } from "@gateway/domain/LaunchPolicy"
 import { AdminAuth, Drain, HttpLive, Metrics, RateLimiter, RequestLimits, RuntimeMetrics } from "@gateway/adapters-http"
 import { HttpIncomingMessage } from "effect/http"
@@ -139,7 +139,7 @@ export const databaseOptions = (config: GatewayConfig): Database.DatabaseOptions
  * `node:crypto` generators of ids and credentials: what the ops CLI needs,
  * and what the background jobs read.
  */
-export const repositories = (config: GatewayConfig, dataKey: Redacted.Redacted<Buffer>) =>
+export const repositories = (config: GatewayConfig, dataKeys: DataCipher.DataKeys) =>
   Layer.mergeAll(
     MerchantRepoPg.layer,
     ApiKeyRepoPg.layer,
@@ -156,7 +156,7 @@ export const repositories = (config: GatewayConfig, dataKey: Redacted.Redacted<B
     IdsNode.layer,
     MerchantCredentialsNode.layer
   ).pipe(
-    Layer.provide(DataCipher.layer(dataKey)),
+    Layer.provide(DataCipher.layerKeys(dataKeys)),
     // A round's credit goes from its commit straight to this process's worker, leased as a claim is.
     Layer.provide(OutboxHandoff.layer({ leaseMs: DeliveryWorker.defaultLeaseMs(config.webhookTimeoutMs) })),
     Layer.provideMerge(ChangeFeed.layer()),
@@ -177,7 +177,7 @@ export const repositories = (config: GatewayConfig, dataKey: Redacted.Redacted<B
 export const app = (
   config: GatewayConfig,
   adminTokens: AdminAuth.AdminTokenOptions,
-  dataKey: Redacted.Redacted<Buffer>
+  dataKeys: DataCipher.DataKeys
 ) => {
   const caches = Layer.mergeAll(
     CachedMerchantRepo.layer(config.readCacheTtlMs),
@@ -216,7 +216,7 @@ export const app = (
   return Lifecycle.running(config).pipe(
     Layer.provide(serving),
     Layer.provide(signedPost),
-    Layer.provide(repositories(config, dataKey)),
+    Layer.provide(repositories(config, dataKeys)),
     Layer.provide(Lifecycle.stopped),
     Layer.provide(Drain.layer),
     Layer.provide([Layer.succeed(LaunchPolicy, launchPolicy(config)), Logging.layer(config)]),
@@ -228,6 +228,6 @@ export const app = (
 export const AppLive = Layer.unwrap(
   Effect.gen(function*() {
     const config = yield* GatewayConfig
-    return app(config, yield* Secrets.adminTokens(config), yield* Secrets.dataEncryptionKey(config))
+    return app(config, yield* Secrets.adminTokens(config), yield* Secrets.dataEncryptionKeys(config))
   })
 )

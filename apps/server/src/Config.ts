@@ -56,6 +56,23 @@ export const ScheduleFromString = Schema.String.pipe(
   Schema.decodeTo(Schema.Array(Delay).check(Schema.isMinLength(1, { message: "must list at least one delay" })))
 )
 
+const splitSecrets = (text: string): ReadonlyArray<string> => text.split(",").map((part) => part.trim())
+
+/**
+ * `AUTH_JWT_SECRET`: one secret, or several separated by commas while one is
+ * rotated (the first signs, every one is accepted); each at least 32
+ * characters, at most 8 of them. The message never quotes a secret.
+ */
+const JwtSecrets = Schema.String.check(Schema.makeFilter((text: string) => {
+  const secrets = splitSecrets(text)
+  if (secrets.length > 8) return "must list at most 8 secrets"
+  return secrets.every((secret) => secret.length >= 32)
+    ? true
+    : secrets.length === 1
+    ? "must be at least 32 characters"
+    : "each comma-separated secret must be at least 32 characters"
+}))
+
 /**
  * Trace export over OTLP/HTTP, on when `OTEL_EXPORTER_OTLP_ENDPOINT` (the
  * collector's base URL, `/v1/traces` appended) or
@@ -96,9 +113,8 @@ export const GatewayConfig = Config.all({
     Config.withDefault(process.stdout.isTTY ? "pretty" : "json")
   ),
   auth: Config.all({
-    secret: Config.option(Config.schema(
-      Schema.Redacted(Schema.String.check(Schema.isMinLength(32, { message: "must be at least 32 characters" }))),
-      "AUTH_JWT_SECRET"
+    secrets: Config.option(Config.schema(Schema.Redacted(JwtSecrets), "AUTH_JWT_SECRET").pipe(
+      Config.map((secrets) => splitSecrets(Redacted.value(secrets)).map((secret) => Redacted.make(secret)))
     )),
     jwksUrl: Config.option(Config.URL("AUTH_JWKS_URL")),
     issuer: Config.option(Config.NonEmptyString("AUTH_ISSUER")),

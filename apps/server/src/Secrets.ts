@@ -20,8 +20,10 @@ const readOrCreate = (file: string): string => {
 }
 
 /**
- * How admin bearer tokens are verified: `AUTH_JWT_SECRET` / `AUTH_JWKS_URL`
- * as set (a JWKS only with `AUTH_AUDIENCE` and `AUTH_ISSUER`, CONTRACT §7). With neither, in embedded mode (no `DATABASE_URL`) a secret is
+ * How admin bearer tokens are verified: `AUTH_JWT_SECRET` (a list while it
+ * is rotated: the first signs, every one verifies) / `AUTH_JWKS_URL` as set
+ * (a JWKS only with `AUTH_AUDIENCE` and `AUTH_ISSUER`, CONTRACT §7). With
+ * neither, in embedded mode (no `DATABASE_URL`) a secret is
  * generated once into `DATA_DIR/auth-jwt.secret` (the CLI's `token issue`
  * reads the same file); with `DATABASE_URL` start-up stops with one line.
  */
@@ -44,8 +46,9 @@ export const adminTokens = (config: GatewayConfig): Effect.Effect<AdminAuth.Admi
         return yield* Effect.fail(new StartupError(`AUTH_JWKS_URL requires ${missing.join(" and ")}`))
       }
     }
-    if (Option.isSome(auth.secret) || Option.isSome(auth.jwksUrl)) {
-      return { ...options, secret: Option.getOrUndefined(auth.secret) }
+    if (Option.isSome(auth.secrets) || Option.isSome(auth.jwksUrl)) {
+      const [secret, ...previousSecrets] = Option.getOrElse(auth.secrets, () => [])
+      return { ...options, secret, previousSecrets }
     }
     if (Option.isSome(config.databaseUrl)) {
       return yield* Effect.fail(new StartupError("AUTH_JWT_SECRET or AUTH_JWKS_URL is required when DATABASE_URL is set"))
@@ -61,17 +64,18 @@ export const adminTokens = (config: GatewayConfig): Effect.Effect<AdminAuth.Admi
   })
 
 /**
- * The key secrets are encrypted with at rest: `DATA_ENCRYPTION_KEY`, else in
+ * The keys secrets are encrypted with at rest: `DATA_ENCRYPTION_KEY` (a list
+ * while it is rotated: the first encrypts, every one decrypts), else in
  * embedded mode a key generated once into `DATA_DIR/encryption.key`; with
  * `DATABASE_URL` the variable is required.
  */
-export const dataEncryptionKey = (
+export const dataEncryptionKeys = (
   config: GatewayConfig
-): Effect.Effect<Redacted.Redacted<Buffer>, DataCipher.DataCipherConfigError> =>
+): Effect.Effect<DataCipher.DataKeys, DataCipher.DataCipherConfigError> =>
   Option.isNone(config.dataEncryptionKey) && Option.isSome(config.databaseUrl)
     ? Effect.fail(
       new DataCipher.DataCipherConfigError({
         message: "DATA_ENCRYPTION_KEY is required when DATABASE_URL is set (32 bytes, hex or base64)"
       })
     )
-    : DataCipher.keyOrFile(config.dataEncryptionKey, config.dataDir)
+    : DataCipher.keysOrFile(config.dataEncryptionKey, config.dataDir)

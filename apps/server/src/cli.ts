@@ -8,7 +8,7 @@ import { ApiKeyRepo } from "@gateway/domain/ports/ApiKeyRepo"
 import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
 import { createMerchant } from "@gateway/domain/usecases/CreateMerchant"
 import { AdminAuth } from "@gateway/adapters-http"
-import { Database, Migrations } from "@gateway/adapters-pg"
+import { DataCipher, Database, Migrations, Reencrypt } from "@gateway/adapters-pg"
 import { randomUUID } from "node:crypto"
 import { databaseOptions, repositories } from "./App.ts"
 import { GatewayConfig } from "./Config.ts"
@@ -19,7 +19,7 @@ import * as Secrets from "./Secrets.ts"
 const Repositories = Layer.unwrap(
   Effect.gen(function*() {
     const config = yield* GatewayConfig
-    return repositories(config, yield* Secrets.dataEncryptionKey(config))
+    return repositories(config, yield* Secrets.dataEncryptionKeys(config))
   })
 )
 
@@ -35,6 +35,27 @@ const migrate = Command.make("migrate", {}, () =>
 ).pipe(Command.withDescription(
   "Apply the database migrations and exit (whatever MIGRATE_ON_START says): for rolling upgrades, before the new instances start"
 ))
+
+const secretsReencrypt = Command.make("reencrypt", {}, () =>
+  Effect.gen(function*() {
+    const config = yield* GatewayConfig
+    const keys = yield* Secrets.dataEncryptionKeys(config)
+    const done = yield* Reencrypt.reencryptAll.pipe(
+      Effect.provide(Layer.merge(Database.layer(databaseOptions(config)), DataCipher.layerKeys(keys)))
+    )
+    yield* Console.log(
+      `re-encrypted with the first DATA_ENCRYPTION_KEY: the secrets of ${done.merchants} merchants and ` +
+        `${done.launchKeys} launch signing keys; the other keys listed are no longer needed`
+    )
+  })
+).pipe(Command.withDescription(
+  "Re-encrypt every secret stored at rest with the first key of DATA_ENCRYPTION_KEY (after a rotation: new,old)"
+))
+
+const secrets = Command.make("secrets").pipe(
+  Command.withDescription("Secrets stored at rest"),
+  Command.withSubcommands([secretsReencrypt])
+)
 
 const tokenIssue = Command.make(
   "issue",
@@ -115,8 +136,8 @@ const apiKey = Command.make("api-key").pipe(
 )
 
 const gateway = Command.make("gateway").pipe(
-  Command.withDescription("Operator Gateway operations: migrations, admin tokens, merchants and API keys"),
-  Command.withSubcommands([migrate, token, merchant, apiKey])
+  Command.withDescription("Operator Gateway operations: migrations, secrets, admin tokens, merchants and API keys"),
+  Command.withSubcommands([migrate, secrets, token, merchant, apiKey])
 )
 
 gateway.pipe(

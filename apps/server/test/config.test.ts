@@ -134,7 +134,7 @@ describe("secrets at start-up", () => {
     Effect.gen(function*() {
       const config = value(yield* read({ DATABASE_URL: "postgres://db.example/x" }))
       if (config === "failure") return assert.fail("the configuration should read")
-      const key = yield* Effect.flip(Secrets.dataEncryptionKey(config))
+      const key = yield* Effect.flip(Secrets.dataEncryptionKeys(config))
       assert.strictEqual(key.message, "DATA_ENCRYPTION_KEY is required when DATABASE_URL is set (32 bytes, hex or base64)")
       const auth = yield* Effect.flip(Secrets.adminTokens(config))
       assert.strictEqual(auth.message, "AUTH_JWT_SECRET or AUTH_JWKS_URL is required when DATABASE_URL is set")

@@ -25,3 +25,24 @@ describe("testing/Client adminToken", () => {
       if (Exit.isFailure(exit)) assert.match(String(exit.cause), /expired/)
     }))
 })
+
+describe("AdminAuth.makeTokens with previous secrets (AUTH_JWT_SECRET=new,old)", () => {
+  const older = "the-old-secret-being-rotated-out-of-use"
+  const rotating = AdminAuth.makeTokens({ secret: Redacted.make(secret), previousSecrets: [Redacted.make(older)] })
+  const detail = (exit: Exit.Exit<unknown, { readonly detail: string }>) =>
+    Exit.isFailure(exit) ? exit.cause.reasons.map((r) => r._tag === "Fail" ? r.error.detail : "defect").join() : "accepted"
+
+  it.effect("accepts tokens of the current and of a previous secret, and still tells an expired one of either", () =>
+    Effect.gen(function*() {
+      for (const key of [secret, older]) {
+        const claims = yield* rotating.verify(yield* Effect.promise(() => adminToken(key, "read:users")))
+        assert.deepStrictEqual([...claims.scopes], ["read:users"])
+        const expired = yield* Effect.promise(() => adminToken(key, undefined, "-1m"))
+        assert.strictEqual(detail(yield* Effect.exit(rotating.verify(expired))), "bearer token expired")
+      }
+      const stranger = yield* Effect.promise(() => adminToken("a-secret-that-was-never-listed-anywhere"))
+      assert.strictEqual(detail(yield* Effect.exit(rotating.verify(stranger))), "invalid bearer token")
+      const ofOld = yield* Effect.promise(() => adminToken(older))
+      assert.strictEqual(detail(yield* Effect.exit(tokens.verify(ofOld))), "invalid bearer token", "once removed")
+    }))
+})

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { DataCipher, DecryptionFailed, keyOrFile, layer } from "../src/db/DataCipher.ts"
+import { DataCipher, DecryptionFailed, keyOrFile, layer, make, parseKeys } from "../src/db/DataCipher.ts"
 
 /** The cipher under `DATA_ENCRYPTION_KEY` = `key` (absent: the key file in `dataDir`). */
 const withKey = (key: string | undefined, dataDir = "/nonexistent") =>
@@ -72,5 +72,30 @@ describe("DataCipher", () => {
       )
       assert.strictEqual(again, "whsec_secret")
       fs.rmSync(dir, { recursive: true, force: true })
+    }))
+
+  it.effect("during a rotation (`new,old`) the old key still decrypts, only the new one encrypts, reencrypt moves a secret to it", () =>
+    Effect.gen(function*() {
+      const [older, newer] = [randomBytes(32), randomBytes(32)]
+      const keys = yield* parseKeys(`${newer.toString("base64")}, ${older.toString("hex")}`)
+      const rotating = make(keys.current, keys.previous)
+      const oldOnly = make(Redacted.make(older))
+      const newOnly = make(Redacted.make(newer))
+      const underOld = yield* oldOnly.encrypt(Redacted.make("whsec_old"))
+      assert.strictEqual(Redacted.value(yield* rotating.decrypt(underOld)), "whsec_old")
+      assert.instanceOf(yield* Effect.flip(newOnly.decrypt(underOld)), DecryptionFailed)
+      const written = yield* rotating.encrypt(Redacted.make("whsec_new"))
+      assert.strictEqual(Redacted.value(yield* newOnly.decrypt(written)), "whsec_new")
+      assert.instanceOf(yield* Effect.flip(oldOnly.decrypt(written)), DecryptionFailed)
+      const moved = yield* rotating.reencrypt(underOld)
+      assert.strictEqual(Redacted.value(yield* newOnly.decrypt(moved)), "whsec_old")
+      assert.instanceOf(yield* Effect.flip(newOnly.reencrypt(underOld)), DecryptionFailed)
+
+      const bad = yield* Effect.flip(parseKeys(`${newer.toString("base64")},not-a-key-${older.toString("hex")}`))
+      assert.strictEqual(
+        bad.message,
+        "DATA_ENCRYPTION_KEY must list at most 8 keys, each 32 bytes written as 64 hex digits or base64"
+      )
+      assert.notInclude(bad.message, older.toString("hex"))
     }))
 })

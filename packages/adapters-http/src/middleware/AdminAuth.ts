@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { createRemoteJWKSet, type JWTPayload, type JWTVerifyGetKey, jwtVerify, SignJWT } from "jose"
+import { createRemoteJWKSet, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyResult, jwtVerify, SignJWT } from "jose"
 import { Auth } from "@gateway/domain"
 import { AdminAuth, type AdminClaims, CurrentAdmin } from "../api/Security.ts"
 import * as Problem from "../api/Problem.ts"
@@ -8,7 +8,10 @@ import { guardFailures, RateLimiter } from "./RateLimiter.ts"
 
 /** How admin bearer tokens are verified. Without a secret or JWKS URL, every token is refused. */
 export interface AdminTokenOptions {
+  /** The HS256 secret new tokens are signed with (`AUTH_JWT_SECRET`'s first); accepted. */
   readonly secret?: Redacted.Redacted<string> | undefined
+  /** Secrets being rotated out (`AUTH_JWT_SECRET`'s others): tokens they signed are still accepted. */
+  readonly previousSecrets?: ReadonlyArray<Redacted.Redacted<string>> | undefined
   readonly jwksUrl?: URL | string | undefined
   readonly issuer?: string | undefined
   readonly audience?: string | undefined
@@ -29,7 +32,12 @@ export class AdminTokens extends Context.Service<AdminTokens, {
 const hmacAlgorithms = ["HS256"]
 const jwksAlgorithms = ["RS256", "ES256", "EdDSA"]
 
-type Key = { readonly _tag: "Secret"; readonly key: Uint8Array } | { readonly _tag: "Jwks"; readonly key: JWTVerifyGetKey }
+type Key =
+  | { readonly _tag: "Secret"; readonly keys: ReadonlyArray<Uint8Array> }
+  | { readonly _tag: "Jwks"; readonly key: JWTVerifyGetKey }
+
+const isBadSignature = (error: unknown) =>
+  typeof error === "object" && error !== null && "code" in error && error.code === "ERR_JWS_SIGNATURE_VERIFICATION_FAILED"
 
 const refused = (error: unknown) =>
   new Auth.Unauthorized({
@@ -43,18 +51,32 @@ export const makeTokens = (options: AdminTokenOptions): AdminTokens["Service"] =
   const key: Key | undefined = options.jwksUrl !== undefined
     ? { _tag: "Jwks", key: createRemoteJWKSet(new URL(options.jwksUrl)) }
     : options.secret !== undefined
-    ? { _tag: "Secret", key: new TextEncoder().encode(Redacted.value(options.secret)) }
+    ? {
+      _tag: "Secret",
+      keys: [options.secret, ...(options.previousSecrets ?? [])].map((secret) =>
+        new TextEncoder().encode(Redacted.value(secret))
+      )
+    }
     : undefined
   const verifyOptions = {
     requiredClaims: ["exp"],
     ...(options.issuer === undefined ? {} : { issuer: options.issuer }),
     ...(options.audience === undefined ? {} : { audience: options.audience })
   }
+  /** Under each secret in turn while the signature is what fails: a token of any listed secret passes. */
+  const verifySecrets = async (token: string, keys: ReadonlyArray<Uint8Array>, index = 0): Promise<JWTVerifyResult> => {
+    try {
+      return await jwtVerify(token, keys[index] ?? new Uint8Array(), { ...verifyOptions, algorithms: hmacAlgorithms })
+    } catch (error) {
+      if (index + 1 < keys.length && isBadSignature(error)) return verifySecrets(token, keys, index + 1)
+      throw error
+    }
+  }
   const verify = (token: string) =>
     key === undefined
       ? Promise.reject(new Error("bearer authentication is not configured"))
       : key._tag === "Secret"
-      ? jwtVerify(token, key.key, { ...verifyOptions, algorithms: hmacAlgorithms })
+      ? verifySecrets(token, key.keys)
       : jwtVerify(token, key.key, { ...verifyOptions, algorithms: jwksAlgorithms })
   const maxLifetime = options.maxLifetimeSeconds ?? defaultMaxLifetimeSeconds
   /** Why a verified token's times are refused, if they are: a lifetime beyond the bound, or issued in the future. */
@@ -156,7 +178,7 @@ export interface MintOptions {
 
 /**
  * An HS256 admin bearer token signed with the shared secret
- * (`AUTH_JWT_SECRET`): `scope` (space separated), `iat`, `exp` (default ten
+ * (`AUTH_JWT_SECRET`, its first while rotated): `scope` (space separated), `iat`, `exp` (default ten
  * minutes), and `sub`, `iss`, `aud`, `jti` when given. The ops CLI and the
  * tests mint their tokens here.
  */

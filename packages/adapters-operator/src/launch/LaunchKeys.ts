@@ -58,23 +58,45 @@ export const open = (key: LaunchSigningKey): Effect.Effect<KeyObject> =>
   }).pipe(Effect.catchTag("InvalidSigningKey", Effect.die))
 
 /**
- * A store of one key managed outside the gateway (`LAUNCH_SIGNING_KEY`): it
- * is always current and published alone; `rotate` cannot replace it and
- * answers it unchanged, with a warning.
+ * A store of keys managed outside the gateway (`LAUNCH_SIGNING_KEY`): `key`
+ * is always current; it and the `previous` keys of a rotation are published,
+ * so tokens they signed still verify. `rotate` cannot replace it and answers
+ * it unchanged, with a warning.
  */
-export const fixed = (key: LaunchSigningKey): LaunchKeyStore["Service"] =>
-  LaunchKeyStore.of({
+export const fixed = (key: LaunchSigningKey, previous: ReadonlyArray<LaunchSigningKey> = []): LaunchKeyStore["Service"] => {
+  const published = [key, ...previous.filter((p) => p.kid !== key.kid)].map((k) => k.publicJwk)
+  return LaunchKeyStore.of({
     current: Effect.succeed(key),
-    publicKeys: Effect.succeed([key.publicJwk]),
+    publicKeys: Effect.succeed(published),
     rotate: Effect.logWarning("launch keys come from LAUNCH_SIGNING_KEY; rotate them by changing it").pipe(Effect.as(key))
   })
+}
 
-/** {@link fixed} over the key in `pem`; a bad key fails naming `LAUNCH_SIGNING_KEY`. */
+const pemBlock = /-----BEGIN [A-Z ]+-----[\s\S]*?-----END [A-Z ]+-----/g
+
+/**
+ * {@link fixed} over the PEM blocks in `pem`: the first signs, the others (a
+ * rotation's previous keys, one block after another) are only published. A
+ * bad key fails naming `LAUNCH_SIGNING_KEY` and its place, never its text.
+ */
 export const layerFixed = (pem: Redacted.Redacted<string>): Layer.Layer<LaunchKeyStore, InvalidSigningKey> =>
   Layer.effect(
     LaunchKeyStore,
-    fromPem(pem).pipe(
-      Effect.mapError((error) => new InvalidSigningKey({ message: `LAUNCH_SIGNING_KEY: ${error.message}` })),
-      Effect.map(fixed)
-    )
+    Effect.gen(function*() {
+      const blocks = Redacted.value(pem).match(pemBlock) ?? [Redacted.value(pem)]
+      const keys = yield* Effect.forEach(blocks, (block, index) =>
+        fromPem(Redacted.make(block)).pipe(
+          Effect.mapError((error) =>
+            new InvalidSigningKey({
+              message: blocks.length === 1
+                ? `LAUNCH_SIGNING_KEY: ${error.message}`
+                : `LAUNCH_SIGNING_KEY: key ${index + 1} of ${blocks.length}: ${error.message}`
+            })
+          )
+        ))
+      const [current, ...previous] = keys
+      return current === undefined
+        ? yield* new InvalidSigningKey({ message: "LAUNCH_SIGNING_KEY: no key" })
+        : fixed(current, previous)
+    })
   )
