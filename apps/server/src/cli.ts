@@ -1,29 +1,18 @@
 #!/usr/bin/env node
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
-import { Console, Effect, Layer, Schema } from "effect"
-import { Argument, Command, Flag } from "effect/cli"
-import { formatApiKey } from "@gateway/domain/ApiKey"
-import { CreateMerchantRequest, MerchantCreated, MerchantId } from "@gateway/domain/Merchant"
-import { ApiKeyRepo } from "@gateway/domain/ports/ApiKeyRepo"
-import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
-import { createMerchant } from "@gateway/domain/usecases/CreateMerchant"
+import { Console, Effect, Layer } from "effect"
+import { Command, Flag } from "effect/cli"
 import { AdminAuth } from "@gateway/adapters-http"
 import { Database, Migrations } from "@gateway/adapters-pg"
 import { randomUUID } from "node:crypto"
-import { databaseOptions, repositories } from "./App.ts"
+import { databaseOptions } from "./App.ts"
 import { GatewayConfig } from "./Config.ts"
 import { version } from "./Lifecycle.ts"
 import * as Secrets from "./Secrets.ts"
-
-/** The database and the repositories, configured from the environment. */
-const Repositories = Layer.unwrap(
-  Effect.gen(function*() {
-    const config = yield* GatewayConfig
-    return repositories(config, yield* Secrets.dataEncryptionKey(config))
-  })
-)
-
-const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
+import { apiKey } from "./cli/ApiKeys.ts"
+import { deliveries } from "./cli/Deliveries.ts"
+import { merchant } from "./cli/Merchants.ts"
+import { presenter, reportFailure } from "./cli/Output.ts"
 
 const migrate = Command.make("migrate", {}, () =>
   Effect.gen(function*() {
@@ -41,10 +30,13 @@ const tokenIssue = Command.make(
   {
     scope: Flag.Literals("scope", ["read:users", "write:users"]).pipe(
       Flag.atLeast(1),
-      Flag.withDescription("A scope to grant (repeat for several)")
+      Flag.withDescription("A scope to grant (required; repeat for several): read:users reads, write:users changes")
     ),
-    ttl: Flag.Int("ttl").pipe(Flag.withDescription("Lifetime in seconds"), Flag.withDefault(3600)),
-    subject: Flag.String("subject").pipe(Flag.withDescription("Who the token is for"), Flag.withDefault("ops"))
+    ttl: Flag.Int("ttl").pipe(
+      Flag.withDescription("Lifetime in seconds, at most AUTH_MAX_TOKEN_LIFETIME_SECONDS (default 3600)"),
+      Flag.withDefault(3600)
+    ),
+    subject: Flag.String("subject").pipe(Flag.withDescription("Who the token is for, its sub claim (default ops)"), Flag.withDefault("ops"))
   },
   ({ scope, ttl, subject }) =>
     Effect.gen(function*() {
@@ -68,60 +60,15 @@ const token = Command.make("token").pipe(
   Command.withSubcommands([tokenIssue])
 )
 
-const merchantCreate = Command.make(
-  "create",
-  {
-    country: Flag.String("country").pipe(Flag.atLeast(1), Flag.withDescription("ISO 3166-1 alpha-2 code (repeatable)")),
-    company: Flag.String("company").pipe(Flag.withDescription("Company name")),
-    email: Flag.String("email").pipe(Flag.withDescription("Contact e-mail, unique")),
-    providerId: Flag.Int("provider-id").pipe(Flag.withDefault(1))
-  },
-  ({ country, company, email, providerId }) =>
-    Effect.gen(function*() {
-      const request = yield* Schema.decodeUnknownEffect(CreateMerchantRequest)({
-        countryCodes: country,
-        companyName: company,
-        email,
-        providerId
-      })
-      const created = yield* createMerchant(request)
-      yield* printJson(Schema.encodeSync(MerchantCreated)(created))
-    }).pipe(Effect.provide(Repositories))
-).pipe(Command.withDescription("Create a merchant and print it with its credentials (shown once)"))
-
-const merchant = Command.make("merchant").pipe(
-  Command.withDescription("Merchant accounts"),
-  Command.withSubcommands([merchantCreate])
-)
-
-const apiKeyIssue = Command.make(
-  "issue",
-  {
-    merchantId: Argument.Int("merchant-id").pipe(Argument.withDescription("The merchant's id")),
-    prefix: Flag.Literals("prefix", ["sv_live", "sv_test"]).pipe(Flag.withDefault("sv_live"))
-  },
-  ({ merchantId, prefix }) =>
-    Effect.gen(function*() {
-      const id = yield* Schema.decodeUnknownEffect(MerchantId)(merchantId)
-      yield* (yield* MerchantRepo).findById(id)
-      const issued = yield* (yield* ApiKeyRepo).issue(id, prefix)
-      yield* printJson({ apiKey: formatApiKey(issued.apiKey), prefix, slug: issued.apiKey.slug })
-    }).pipe(Effect.provide(Repositories))
-).pipe(Command.withDescription("Issue an API key for a merchant (the key is shown once)"))
-
-const apiKey = Command.make("api-key").pipe(
-  Command.withDescription("Merchant API keys"),
-  Command.withSubcommands([apiKeyIssue])
-)
-
 const gateway = Command.make("gateway").pipe(
-  Command.withDescription("Operator Gateway operations: migrations, admin tokens, merchants and API keys"),
-  Command.withSubcommands([migrate, token, merchant, apiKey])
+  Command.withDescription("Operator Gateway operations: migrations, admin tokens, merchants, API keys and webhook deliveries"),
+  Command.withSubcommands([migrate, token, merchant, apiKey, deliveries])
 )
 
 gateway.pipe(
   Command.run({ version }),
-  Effect.tapCause((cause) => Console.error(`error: ${cause.reasons.map((r) => r._tag === "Fail" ? String(r.error?.message ?? r.error) : "unexpected failure").join("; ")}`)),
+  reportFailure,
+  Effect.provide(presenter),
   Effect.provide(NodeServices.layer),
   NodeRuntime.runMain({ disableErrorReporting: true })
 )
