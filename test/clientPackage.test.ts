@@ -2,7 +2,7 @@ import { Effect, Exit, Scope } from "effect"
 import { adminToken } from "@gateway/adapters-http/testing"
 import { type Gateway, gateway } from "@gateway/server/testing"
 import { execFile } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
@@ -95,5 +95,15 @@ describe("@gateway/client installed from its tarball", () => {
     ].join("\n"))
     const refused = await run(tsc, ["-p", ".", "--noEmit"], quiet).then(() => "", failureText)
     expect(refused).toMatch(/consumer\.ts.*error TS2322/)
+  })
+
+  it("type-checks the package README's example as it is written", async () => {
+    const readme = readFileSync(join(root, "packages", "client", "README.md"), "utf8")
+    const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] ?? "")
+    expect(blocks.length).toBeGreaterThan(0)
+    rmSync(join(project, "consumer.ts"), { force: true })
+    blocks.forEach((block, i) => writeFileSync(join(project, `readme${i}.ts`), `declare const token: string\n${block}`))
+    const checked = await run(tsc, ["-p", ".", "--noEmit"], quiet).then(() => "", failureText)
+    expect(checked).toBe("")
   })
 })
