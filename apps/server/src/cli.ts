@@ -2,21 +2,19 @@
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { Console, Effect, Layer } from "effect"
 import { Command, Flag } from "effect/cli"
-import { AdminAuth } from "@gateway/adapters-http"
-import { Database, Migrations } from "@gateway/adapters-pg"
 import { randomUUID } from "node:crypto"
-import { databaseOptions } from "./App.ts"
+import manifest from "../package.json" with { type: "json" }
 import { GatewayConfig } from "./Config.ts"
-import { version } from "./Lifecycle.ts"
-import * as Secrets from "./Secrets.ts"
 import { apiKey } from "./cli/ApiKeys.ts"
 import { deliveries } from "./cli/Deliveries.ts"
 import { merchant } from "./cli/Merchants.ts"
-import { presenter, reportFailure } from "./cli/Output.ts"
+import { load, presenter, reportFailure } from "./cli/Output.ts"
 
 const migrate = Command.make("migrate", {}, () =>
   Effect.gen(function*() {
     const config = yield* GatewayConfig
+    const { Database, Migrations } = yield* load(() => import("@gateway/adapters-pg"))
+    const { databaseOptions } = yield* load(() => import("./App.ts"))
     const database = yield* Layer.build(Database.layer({ ...databaseOptions(config), migrate: true }))
     const applied = yield* Migrations.appliedId.pipe(Effect.provide(database))
     yield* Console.log(`migrations applied: the database schema is at migration ${applied}`)
@@ -40,6 +38,8 @@ const tokenIssue = Command.make(
   },
   ({ scope, ttl, subject }) =>
     Effect.gen(function*() {
+      const Secrets = yield* load(() => import("./Secrets.ts"))
+      const AdminAuth = yield* load(() => import("@gateway/adapters-http/middleware/AdminAuth"))
       const options = yield* Secrets.adminTokens(yield* GatewayConfig)
       if (options.secret === undefined) return yield* Effect.fail(new Secrets.StartupError("AUTH_JWT_SECRET is not set"))
       const token = yield* AdminAuth.mint({
@@ -66,7 +66,7 @@ const gateway = Command.make("gateway").pipe(
 )
 
 gateway.pipe(
-  Command.run({ version }),
+  Command.run({ version: manifest.version }),
   reportFailure,
   Effect.provide(presenter),
   Effect.provide(NodeServices.layer),

@@ -1,6 +1,12 @@
 import { Console, Effect } from "effect"
 import { CliError, CliOutput } from "effect/cli"
 
+/**
+ * Imports a module when a command runs: the server's adapters take a few seconds of CPU to load from their
+ * TypeScript sources, which `--help` and a wrong invocation do not need.
+ */
+export const load = <A>(module: () => Promise<A>): Effect.Effect<A> => Effect.promise(module)
+
 /** Prints a value as indented JSON (what every command prints: a script reads it with `jq` or `node -p`). */
 export const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
