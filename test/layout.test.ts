@@ -6,10 +6,14 @@ import { dirname, join, relative, resolve, sep } from "node:path"
  * The house rules of the layout (STYLE.md): arrows point inward, no adapter
  * imports another adapter (what two adapters share is a port in the
  * domain), and no code reaches into another package by relative path.
+ * `@gateway/client` is the HTTP contract (the HttpApi) and its typed client:
+ * it imports only the domain, and adapters may import it as they import the
+ * domain (adapters-http serves that contract).
  */
 const root = resolve(import.meta.dirname, "..")
 const adapters = ["adapters-http", "adapters-operator", "adapters-pg"]
-const packages = ["domain", ...adapters, "play"].map((name) => ({ name, dir: join(root, "packages", name) }))
+const inward = ["domain", "client"]
+const packages = ["domain", "client", ...adapters, "play"].map((name) => ({ name, dir: join(root, "packages", name) }))
 const apps = readdirSync(join(root, "apps")).map((name) => ({ name, dir: join(root, "apps", name) }))
 
 const files = (dir: string): Array<string> =>
@@ -28,13 +32,13 @@ const inside = (dir: string, file: string) => !relative(dir, file).startsWith(".
 const where = (file: string) => relative(root, file).split(sep).join("/")
 
 describe("layout", () => {
-  it("no package's source imports an adapter package: adapters import only the domain", () => {
+  it("no package's source imports an adapter package: adapters import only the domain and the client contract", () => {
     const offences: Array<string> = []
     for (const pkg of packages) {
       for (const file of [...files(join(pkg.dir, "src")), ...files(join(pkg.dir, "testing"))]) {
         for (const specifier of imports(file)) {
           const target = ourPackage(specifier)
-          if (target !== undefined && target !== "domain" && target !== pkg.name) {
+          if (target !== undefined && !inward.includes(target) && target !== pkg.name) {
             offences.push(`${where(file)} imports ${specifier}`)
           }
         }
@@ -47,7 +51,7 @@ describe("layout", () => {
     for (const pkg of packages) {
       const manifest: { dependencies?: Record<string, string> } = JSON.parse(readFileSync(join(pkg.dir, "package.json"), "utf8"))
       const ours = Object.keys(manifest.dependencies ?? {}).filter((name) => name.startsWith("@gateway/"))
-      assert.deepStrictEqual(ours.filter((name) => name !== "@gateway/domain"), [], pkg.name)
+      assert.deepStrictEqual(ours.filter((name) => !inward.includes(name.slice("@gateway/".length))), [], pkg.name)
     }
   })
 
@@ -73,6 +77,21 @@ describe("layout", () => {
         assert.isTrue(specifier === "effect" || specifier.startsWith("."), `${where(file)} imports ${specifier}`)
       }
     }
+  })
+
+  it("the client imports nothing but effect, the domain and its own files (no server code, no Node API)", () => {
+    const client = join(root, "packages", "client")
+    for (const file of files(join(client, "src"))) {
+      // a description's "… from " + "…" is prose, not a specifier
+      for (const specifier of imports(file).filter((s) => !/\s/.test(s))) {
+        assert.isTrue(
+          /^effect(\/http|\/http-api)?$/.test(specifier) || /^@gateway\/domain(\/|$)/.test(specifier) || specifier.startsWith("."),
+          `${where(file)} imports ${specifier}`
+        )
+      }
+    }
+    const manifest: { dependencies?: Record<string, string> } = JSON.parse(readFileSync(join(client, "package.json"), "utf8"))
+    assert.deepStrictEqual(Object.keys(manifest.dependencies ?? {}).sort(), ["@gateway/domain", "effect"])
   })
 
   it("every port is in the domain: no Context.Service is declared in an adapter's source but its own adapter-internal ones", () => {

@@ -189,6 +189,13 @@ describe("starting and stopping the server", () => {
 
       const signalled = Date.now()
       const exit = gw.stop("SIGTERM")
+      // The drain begins when the process acts on the signal (its "gateway stopping" line): a probe the loop
+      // answered before that, on a loaded machine, is not part of it.
+      const stopping = gw
+      for (let waited = 0; logLines(stopping.output(), "gateway stopping").length === 0; waited += 10) {
+        if (waited > 5000) throw new Error("no 'gateway stopping' line 5 s after SIGTERM")
+        await new Promise((r) => setTimeout(r, 10))
+      }
       const seen: Array<{ readonly ms: number; readonly ready: number | "refused"; readonly health: number | "refused" }> = []
       let inflight: ReturnType<typeof call> | undefined
       for (let closed = false; !closed;) {

@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
-import { Api } from "./api/Api.ts"
+import { Api } from "@gateway/client/api/Api"
 import * as GamePages from "./cache/GamePages.ts"
 import { DeliveriesLive } from "./handlers/Deliveries.ts"
 import { CatalogueLive, GamesLive } from "./handlers/Games.ts"

@@ -1,11 +1,11 @@
 /**
- * The gateway's HTTP adapter: the `HttpApi` contract (`api/`, importing no
- * server code), the middleware that guards it, handlers written against the
+ * The gateway's HTTP adapter: the `HttpApi` contract of `@gateway/client`
+ * re-exported, the middleware that guards it, handlers written against the
  * domain ports, and the game page.
  */
-export { Api } from "./api/Api.ts"
-export * as Problem from "./api/Problem.ts"
-export * as Security from "./api/Security.ts"
+export { Api } from "@gateway/client/api/Api"
+export * as Problem from "@gateway/client/api/Problem"
+export * as Security from "@gateway/client/api/Security"
 export * as Drain from "./Drain.ts"
 export * as Metrics from "./Metrics.ts"
 export * as RuntimeMetrics from "./RuntimeMetrics.ts"

@@ -1,8 +1,8 @@
 import { OpenApi } from "effect/http-api"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { describe, expect, it } from "vitest"
-import { Api } from "../src/api/Api.ts"
-import { examples } from "../src/api/Examples.ts"
+import { Api } from "@gateway/client/api/Api"
+import { examples } from "@gateway/client/api/Examples"
 
 /**
  * `/openapi.json` as integrators read it: every operation and webhook shows an example of each body it takes and

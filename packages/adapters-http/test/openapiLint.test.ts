@@ -5,7 +5,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, describe, expect, it } from "vitest"
-import { Api } from "../src/api/Api.ts"
+import { Api } from "@gateway/client/api/Api"
 
 /**
  * `/openapi.json` linted by a tool we did not write: Redocly CLI with its

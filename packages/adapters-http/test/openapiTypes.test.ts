@@ -6,7 +6,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, describe, expect, it } from "vitest"
-import { Api } from "../src/api/Api.ts"
+import { Api } from "@gateway/client/api/Api"
 
 /**
  * An integrator generates TypeScript types from `/openapi.json` with openapi-typescript and compiles them with

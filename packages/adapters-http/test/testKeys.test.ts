@@ -1,7 +1,7 @@
 import { type Answer, call } from "@gateway/adapters-http/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Api } from "../src/api/Api.ts"
-import { OperatorAuth } from "../src/api/Security.ts"
+import { Api } from "@gateway/client/api/Api"
+import { OperatorAuth } from "@gateway/client/api/Security"
 import { liveKey, start, type Started, testKey } from "./support.ts"
 
 let server: Started

@@ -2,7 +2,7 @@ import { Ajv2020 } from "ajv/dist/2020.js"
 import { OpenApi } from "effect/http-api"
 import { Money, Player, Wallet } from "@gateway/domain"
 import { describe, expect, it } from "vitest"
-import { Api } from "../src/api/Api.ts"
+import { Api } from "@gateway/client/api/Api"
 
 /**
  * The `webhooks` section of /openapi.json (CONTRACT §8): every call the

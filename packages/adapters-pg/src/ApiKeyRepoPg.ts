@@ -1,5 +1,5 @@
-import type { ApiKey, ApiKeyPrefix } from "@gateway/domain/ApiKey"
-import { ApiKeySlug } from "@gateway/domain/ApiKey"
+import type { ApiKey } from "@gateway/domain/ApiKey"
+import { ApiKeyPrefix, ApiKeySlug } from "@gateway/domain/ApiKey"
 import { Unauthorized } from "@gateway/domain/Auth"
 import { MerchantId } from "@gateway/domain/Merchant"
 import { ApiKeyRepo } from "@gateway/domain/ports/ApiKeyRepo"
@@ -14,6 +14,13 @@ const KeyRow = Schema.Struct({
   revoked: Schema.Boolean
 })
 const decodeKeyRows = Schema.decodeUnknownEffect(Schema.Array(KeyRow))
+const SummaryRow = Schema.Struct({
+  slug: Schema.String,
+  prefix: ApiKeyPrefix,
+  created_at: Schema.DateTimeUtcFromString,
+  revoked_at: Schema.NullOr(Schema.DateTimeUtcFromString)
+})
+const decodeSummaries = Schema.decodeUnknownEffect(Schema.Array(SummaryRow))
 const decodeCreated = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ created_at: Schema.DateTimeUtcFromString })))
 
 /** What is stored of a key: its owner, prefix, the hash of its secret and whether it was revoked. */
@@ -85,7 +92,22 @@ export const make = Effect.fnUntraced(function*(find: FindStoredKey) {
     return rows.length > 0
   }, Effect.catchTag("SqlError", Effect.die))
 
-  return ApiKeyRepo.of({ authenticate, issue, revoke })
+  const list = Effect.fn("ApiKeyRepo.list")(function*(merchantId: MerchantId, limit: number) {
+    const rows = yield* sql`
+      SELECT slug, prefix,
+        to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
+        to_char(revoked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS revoked_at
+      FROM api_keys WHERE merchant_id = ${merchantId}
+      ORDER BY created_at DESC, slug LIMIT ${limit}`.pipe(Effect.flatMap(decodeSummaries))
+    return rows.map((row) => ({
+      slug: row.slug,
+      prefix: row.prefix,
+      createdAt: row.created_at,
+      revokedAt: row.revoked_at ?? undefined
+    }))
+  }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+
+  return ApiKeyRepo.of({ authenticate, issue, revoke, list })
 })
 
 /** The repository reading `api_keys` on every authentication. */

@@ -47,6 +47,25 @@ describe("ApiKeyRepoPg", () => {
         assert.isFalse(yield* keys.revoke(merchant.id, issued.apiKey.slug))
       }))
 
+    it.effect("lists a merchant's keys newest first, revoked ones with when, never another merchant's or a secret", () =>
+      Effect.gen(function*() {
+        const merchants = yield* MerchantRepo
+        const keys = yield* ApiKeyRepo
+        const merchant = yield* merchants.create(newMerchant("keys@list.example"))
+        const other = yield* merchants.create(newMerchant("keys@list-other.example"))
+        const first = yield* keys.issue(merchant.id, "sv_live")
+        const second = yield* keys.issue(merchant.id, "sv_test")
+        yield* keys.issue(other.id, "sv_live")
+        assert.isTrue(yield* keys.revoke(merchant.id, first.apiKey.slug))
+        const listed = yield* keys.list(merchant.id, 10)
+        assert.deepStrictEqual(listed.map((k) => [k.slug, k.prefix, k.revokedAt !== undefined]), [
+          [second.apiKey.slug, "sv_test", false],
+          [first.apiKey.slug, "sv_live", true]
+        ])
+        assert.notInclude(JSON.stringify(listed), Redacted.value(first.apiKey.secret))
+        assert.deepStrictEqual((yield* keys.list(merchant.id, 1)).map((k) => k.slug), [second.apiKey.slug])
+      }))
+
     it.effect("issues distinct keys", () =>
       Effect.gen(function*() {
         const merchants = yield* MerchantRepo

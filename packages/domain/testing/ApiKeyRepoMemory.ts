@@ -1,5 +1,5 @@
 import { Effect, Layer, Redacted } from "effect"
-import { type ApiKey, ApiKeySlug, formatApiKey } from "../src/ApiKey.ts"
+import { type ApiKey, type ApiKeyPrefix, ApiKeySlug, formatApiKey } from "../src/ApiKey.ts"
 import { Unauthorized } from "../src/Auth.ts"
 import { MerchantId } from "../src/Merchant.ts"
 import { ApiKeyRepo } from "../src/ports/ApiKeyRepo.ts"
@@ -13,7 +13,8 @@ export interface MemoryApiKeys {
 
 /**
  * The ApiKeyRepo port in memory, from `[fullKey, merchantId]` pairs: issue
- * and revoke work; unknown and revoked keys fail like the real one.
+ * and revoke work; unknown and revoked keys fail like the real one. A revoked
+ * key is forgotten: `list` shows the live ones (created at the epoch).
  */
 export const makeApiKeyRepo = (initial: Iterable<readonly [string, number]> = []): MemoryApiKeys => {
   const keys = new Map(initial)
@@ -41,7 +42,15 @@ export const makeApiKeyRepo = (initial: Iterable<readonly [string, number]> = []
         const found = [...keys].find(([key, owner]) => owner === merchantId && key.endsWith(`.${slug}`))
         if (found !== undefined) keys.delete(found[0])
         return found !== undefined
-      })
+      }),
+    list: (merchantId, limit) =>
+      Effect.sync(() =>
+        [...keys].filter(([, owner]) => owner === merchantId).reverse().slice(0, limit).map(([key]) => {
+          const parts = key.split(".")
+          const prefix: ApiKeyPrefix = parts[0] === "sv_test" ? "sv_test" : "sv_live"
+          return { slug: parts.at(-1) ?? "", prefix, createdAt: epoch, revokedAt: undefined }
+        })
+      )
   })
   return { service, lookups: () => lookups }
 }

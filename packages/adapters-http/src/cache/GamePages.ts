@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { GameCatalog } from "@gateway/domain"
-import { GameList } from "../api/Games.ts"
+import { GameList } from "@gateway/client/api/Games"
 import * as ResponseCache from "./ResponseCache.ts"
 
 /**

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { DeliveryQueue, MerchantRepo, Wallet } from "@gateway/domain"
-import { Api } from "../api/Api.ts"
-import { Deliveries, maxListed, TestQueued } from "../api/Deliveries.ts"
-import * as Problem from "../api/Problem.ts"
+import { Api } from "@gateway/client/api/Api"
+import { Deliveries, maxListed, TestQueued } from "@gateway/client/api/Deliveries"
+import * as Problem from "@gateway/client/api/Problem"
 
 /**
  * The admin side of the webhook outbox. Every endpoint checks that the

@@ -19,11 +19,11 @@ import {
   roundOf,
   WalletClient
 } from "@gateway/domain"
-import { Api } from "../api/Api.ts"
+import { Api } from "@gateway/client/api/Api"
 import * as Ports from "../Ports.ts"
 import { guardFailures, RateLimiter } from "../middleware/RateLimiter.ts"
-import { SessionToken } from "../api/SessionAuth.ts"
-import * as Problem from "../api/Problem.ts"
+import { SessionToken } from "@gateway/client/api/SessionAuth"
+import * as Problem from "@gateway/client/api/Problem"
 
 const noStore = { "cache-control": "no-store" as const }
 

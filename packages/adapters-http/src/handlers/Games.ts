@@ -12,11 +12,11 @@ import {
   type Merchant,
   OperatorDetails
 } from "@gateway/domain"
-import { Api } from "../api/Api.ts"
+import { Api } from "@gateway/client/api/Api"
 import * as Ports from "../Ports.ts"
-import { CurrentKeyPrefix, CurrentMerchant } from "../api/Security.ts"
-import { GameList } from "../api/Games.ts"
-import * as Problem from "../api/Problem.ts"
+import { CurrentKeyPrefix, CurrentMerchant } from "@gateway/client/api/Security"
+import { GameList } from "@gateway/client/api/Games"
+import * as Problem from "@gateway/client/api/Problem"
 import { GamePages, queryOf } from "../cache/GamePages.ts"
 import * as Metrics from "../Metrics.ts"
 

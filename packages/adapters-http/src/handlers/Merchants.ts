@@ -10,10 +10,10 @@ import {
   MerchantRepo,
   OperatorUrlPolicy
 } from "@gateway/domain"
-import { Api } from "../api/Api.ts"
+import { Api } from "@gateway/client/api/Api"
 import * as Ports from "../Ports.ts"
-import { IssuedApiKey, MerchantList } from "../api/Merchants.ts"
-import * as Problem from "../api/Problem.ts"
+import { IssuedApiKey, MerchantList } from "@gateway/client/api/Merchants"
+import * as Problem from "@gateway/client/api/Problem"
 
 /** Merchant creation and administration. */
 export const MerchantsLive = HttpApiBuilder.group(

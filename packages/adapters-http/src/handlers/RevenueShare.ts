@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { MerchantRepo, Reports, revenueShare, revenueShares } from "@gateway/domain"
-import { Api } from "../api/Api.ts"
-import * as Problem from "../api/Problem.ts"
+import { Api } from "@gateway/client/api/Api"
+import * as Problem from "@gateway/client/api/Problem"
 import * as Ports from "../Ports.ts"
 
 /** Each party's part of a merchant's GGR, for the provider's admins. */

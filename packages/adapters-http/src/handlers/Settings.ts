@@ -1,10 +1,10 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { changeSettings, MerchantRepo, OperatorUrlPolicy, RevenueShare } from "@gateway/domain"
-import { Api } from "../api/Api.ts"
+import { Api } from "@gateway/client/api/Api"
 import * as Ports from "../Ports.ts"
-import * as Problem from "../api/Problem.ts"
-import { CurrentMerchant } from "../api/Security.ts"
+import * as Problem from "@gateway/client/api/Problem"
+import { CurrentMerchant } from "@gateway/client/api/Security"
 
 /**
  * An operator's own settings, by its API key. The five revenue shares are

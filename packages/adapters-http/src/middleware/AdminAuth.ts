@@ -2,8 +2,8 @@ import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { createRemoteJWKSet, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyResult, jwtVerify, SignJWT } from "jose"
 import { Auth } from "@gateway/domain"
-import { AdminAuth, type AdminClaims, CurrentAdmin } from "../api/Security.ts"
-import * as Problem from "../api/Problem.ts"
+import { AdminAuth, type AdminClaims, CurrentAdmin } from "@gateway/client/api/Security"
+import * as Problem from "@gateway/client/api/Problem"
 import { guardFailures, RateLimiter } from "./RateLimiter.ts"
 
 /** How admin bearer tokens are verified. Without a secret or JWKS URL, every token is refused. */

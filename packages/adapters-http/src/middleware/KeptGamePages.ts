@@ -1,6 +1,6 @@
 import { Context, Effect } from "effect"
 import { HttpServerRequest, type HttpServerResponse } from "effect/http"
-import { GamesApi } from "../api/Games.ts"
+import { GamesApi } from "@gateway/client/api/Games"
 import { GamePages } from "../cache/GamePages.ts"
 import { tagRoute } from "./KeptRoute.ts"
 import * as OperatorAuth from "./OperatorAuth.ts"

@@ -3,7 +3,7 @@ import { HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/h
 import { HttpApiError } from "effect/http-api"
 import * as SqlError from "effect/sql/SqlError"
 import { Validation } from "@gateway/domain"
-import * as Problem from "../api/Problem.ts"
+import * as Problem from "@gateway/client/api/Problem"
 import type { RouteTable } from "./RouteTable.ts"
 
 const decodable = (path: string) => {

@@ -1,7 +1,7 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { RateLimit } from "@gateway/domain"
-import * as Problem from "../api/Problem.ts"
+import * as Problem from "@gateway/client/api/Problem"
 
 /**
  * A token bucket per API key (and per game session): `rps` tokens a second

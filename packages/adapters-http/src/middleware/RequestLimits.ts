@@ -1,6 +1,6 @@
 import { ByteSize, Effect } from "effect"
 import { HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "effect/http"
-import * as Problem from "../api/Problem.ts"
+import * as Problem from "@gateway/client/api/Problem"
 
 /** The body limit when the app sets none (`MAX_BODY_BYTES`, CONTRACT §7). */
 export const defaultMaxBodyBytes = 65_536

@@ -1,7 +1,7 @@
 import { Effect, Layer, Redacted } from "effect"
 import { hash } from "node:crypto"
-import { SessionAuth, SessionToken } from "../api/SessionAuth.ts"
-import * as Problem from "../api/Problem.ts"
+import { SessionAuth, SessionToken } from "@gateway/client/api/SessionAuth"
+import * as Problem from "@gateway/client/api/Problem"
 import { RateLimiter } from "./RateLimiter.ts"
 
 /**

@@ -4,7 +4,7 @@ import * as Problem from "./Problem.ts"
 
 /** The raw session token of the current request (`Authorization: Bearer <sessionToken>`), not yet looked up. */
 export class SessionToken extends Context.Service<SessionToken, Redacted.Redacted<string>>()(
-  "@gateway/adapters-http/api/SessionAuth/SessionToken"
+  "@gateway/client/api/SessionAuth/SessionToken"
 ) {}
 
 const sessionBearer = HttpApiSecurity.bearer.pipe(
@@ -17,6 +17,6 @@ const sessionBearer = HttpApiSecurity.bearer.pipe(
 
 /** Game endpoints: a session token, looked up by the round use case itself. */
 export class SessionAuth extends HttpApiMiddleware.Service<SessionAuth, { provides: SessionToken }>()(
-  "@gateway/adapters-http/api/SessionAuth/SessionAuth",
+  "@gateway/client/api/SessionAuth/SessionAuth",
   { security: { sessionBearer }, error: [Problem.response(401, ["UNAUTHORIZED", "SESSION_EXPIRED"]), Problem.response(429, ["RATE_LIMITED"])] }
 ) {}

@@ -11,12 +11,12 @@ export interface AdminClaims {
 
 /** The admin behind the current request's bearer token. */
 export class CurrentAdmin extends Context.Service<CurrentAdmin, AdminClaims>()(
-  "@gateway/adapters-http/api/Security/CurrentAdmin"
+  "@gateway/client/api/Security/CurrentAdmin"
 ) {}
 
 /** The merchant behind the current request's `sv-api-key`. */
 export class CurrentMerchant extends Context.Service<CurrentMerchant, Merchant.Merchant>()(
-  "@gateway/adapters-http/api/Security/CurrentMerchant"
+  "@gateway/client/api/Security/CurrentMerchant"
 ) {}
 
 const bearer = HttpApiSecurity.bearer.pipe(
@@ -61,7 +61,7 @@ const authErrors = [
  * need the `read:users` scope, every other method `write:users`.
  */
 export class AdminAuth extends HttpApiMiddleware.Service<AdminAuth, { provides: CurrentAdmin }>()(
-  "@gateway/adapters-http/api/Security/AdminAuth",
+  "@gateway/client/api/Security/AdminAuth",
   { security: { bearer, accessToken }, error: authErrors }
 ) {}
 
@@ -72,17 +72,17 @@ export class AdminAuth extends HttpApiMiddleware.Service<AdminAuth, { provides: 
  * as a write (or, for a GET, a read of real-money data): live keys only.
  */
 export const KeyOperation = Context.Reference<KeyAccess.KeyOperation | undefined>(
-  "@gateway/adapters-http/api/Security/KeyOperation",
+  "@gateway/client/api/Security/KeyOperation",
   { defaultValue: () => undefined }
 )
 
 /** The prefix of the current request's `sv-api-key`: `sv_test` keys launch demo mode only. */
 export class CurrentKeyPrefix extends Context.Service<CurrentKeyPrefix, ApiKey.ApiKeyPrefix>()(
-  "@gateway/adapters-http/api/Security/CurrentKeyPrefix"
+  "@gateway/client/api/Security/CurrentKeyPrefix"
 ) {}
 
 /** Operator endpoints: an active merchant's `sv-api-key`. */
 export class OperatorAuth extends HttpApiMiddleware.Service<OperatorAuth, { provides: CurrentMerchant | CurrentKeyPrefix }>()(
-  "@gateway/adapters-http/api/Security/OperatorAuth",
+  "@gateway/client/api/Security/OperatorAuth",
   { security: { svApiKey }, error: authErrors }
 ) {}
