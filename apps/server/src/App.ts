@@ -142,7 +142,14 @@ export const repositories = (config: GatewayConfig, dataKey: Redacted.Redacted<B
     GameSessionRepoPg.layer({ idleSeconds: config.gameSessionIdleSeconds }),
     RoundLedgerPg.layer,
     ReportsPg.layerOnReportsPool(
-      { total: config.reports.total, perMerchant: config.reports.perMerchant },
+      {
+        total: config.reports.total,
+        perMerchant: config.reports.perMerchant,
+        exports: config.reports.exports,
+        exportsPerMerchant: 1,
+        dbShare: config.reports.dbShare,
+        dbBurstMs: config.reports.dbBurstMs
+      },
       config.reports.exportPauseMs
     ),
     DeliveryQueuePg.layer(),

@@ -1,0 +1,74 @@
+import { assert, describe, it } from "@effect/vitest"
+import type { ReportsBusy } from "@gateway/domain/Report"
+import { Clock, Effect, Fiber, Stream } from "effect"
+import { TestClock } from "effect/testing"
+import * as ReportBudget from "../src/db/ReportBudget.ts"
+
+/** What a report refused by the budget is told: its scope and `retry-after`, or "ran". */
+const outcome = <A>(effect: Effect.Effect<A, ReportsBusy>) =>
+  Effect.match(effect, {
+    onFailure: (error) => `${error._tag} ${error.scope} ${error.retryAfterSeconds}`,
+    onSuccess: () => "ran"
+  })
+
+/** A statement that keeps its connection busy for `ms` (on the test clock). */
+const busyFor = (ms: number) => Effect.sleep(ms)
+
+describe("ReportBudget", () => {
+  it.effect("a merchant runs one CSV export at a time: a second is refused at once, the first runs on, and pages still run", () =>
+    Effect.gen(function*() {
+      const budget = ReportBudget.make({ total: 4, perMerchant: 2, exports: 4, exportsPerMerchant: 1 })
+      const first = yield* budget.streamWithin(1, Stream.fromEffect(busyFor(10_000)))
+      const running = yield* Stream.runDrain(first).pipe(Effect.forkChild)
+      assert.strictEqual(yield* outcome(budget.streamWithin(1, Stream.empty)), "ReportsBusy merchant 2")
+      assert.strictEqual(yield* outcome(budget.streamWithin(2, Stream.empty)), "ran", "another merchant's export runs")
+      assert.strictEqual(yield* outcome(budget.within(1)(Effect.void)), "ran", "the merchant's pages do not wait for its export")
+      yield* TestClock.adjust(10_000)
+      yield* Fiber.join(running)
+      assert.strictEqual(yield* outcome(budget.streamWithin(1, Stream.empty)), "ran", "the place is free once the export ends")
+    }))
+
+  it.effect("caps the exports of the whole gateway apart from its queries", () =>
+    Effect.gen(function*() {
+      const budget = ReportBudget.make({ total: 1, perMerchant: 1, exports: 1, exportsPerMerchant: 1 })
+      const held = yield* budget.streamWithin(1, Stream.fromEffect(busyFor(5_000)))
+      const running = yield* Stream.runDrain(held).pipe(Effect.forkChild)
+      assert.strictEqual(yield* outcome(budget.streamWithin(2, Stream.empty)), "ReportsBusy gateway 2")
+      assert.strictEqual(yield* outcome(budget.within(2)(Effect.void)), "ran", "a page is not refused for an export")
+      yield* TestClock.adjust(5_000)
+      yield* Fiber.join(running)
+    }))
+
+  it.effect("keeps a merchant's reports to their share of the database's time, another merchant's untouched", () =>
+    Effect.gen(function*() {
+      const budget = ReportBudget.make({ total: 10, perMerchant: 10, dbShare: 0.25, dbBurstMs: 1_000 })
+      // A query of 2 s: admitted (the burst is not empty), then the merchant owes 1 s, 4 s at a quarter
+      const query = yield* budget.within(1)(busyFor(2_000)).pipe(Effect.forkChild)
+      yield* TestClock.adjust(2_000)
+      yield* Fiber.join(query)
+      assert.strictEqual(yield* outcome(budget.within(1)(Effect.void)), "ReportsBusy database-time 5")
+      assert.strictEqual(yield* outcome(budget.streamWithin(1, Stream.empty)), "ReportsBusy database-time 5")
+      assert.strictEqual(yield* outcome(budget.within(2)(Effect.void)), "ran", "another merchant has its own share")
+      yield* TestClock.adjust(3_999)
+      assert.match(yield* outcome(budget.within(1)(Effect.void)), /^ReportsBusy database-time 1$/)
+      yield* TestClock.adjust(10)
+      assert.strictEqual(yield* outcome(budget.within(1)(Effect.void)), "ran")
+    }))
+
+  it.effect("an export over its merchant's share waits between batches instead of being cut", () =>
+    Effect.gen(function*() {
+      const budget = ReportBudget.make({ total: 10, perMerchant: 10, dbShare: 0.5, dbBurstMs: 100 })
+      const started: Array<number> = []
+      const batch = Effect.gen(function*() {
+        started.push(yield* Clock.currentTimeMillis)
+        yield* busyFor(100)
+      })
+      const stream = yield* budget.streamWithin(1, Stream.range(1, 3).pipe(Stream.mapEffect(() => budget.batch(1)(batch))))
+      const fiber = yield* Stream.runDrain(stream).pipe(Effect.forkChild)
+      yield* TestClock.adjust(10_000)
+      yield* Fiber.join(fiber)
+      // The first batch empties the burst; then each batch of 100 ms waits for the 200 ms that refill it at half a
+      // connection's time (and 2 ms for the bucket to be above empty)
+      assert.deepStrictEqual(started, [0, 102, 302])
+    }))
+})
