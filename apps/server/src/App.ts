@@ -148,7 +148,8 @@ export const repositories = (config: GatewayConfig, dataKey: Redacted.Redacted<B
         exports: config.reports.exports,
         exportsPerMerchant: 1,
         dbShare: config.reports.dbShare,
-        dbBurstMs: config.reports.dbBurstMs
+        dbBurstMs: config.reports.dbBurstMs,
+        dbShareTotal: config.reports.dbShareTotal
       },
       config.reports.exportPauseMs
     ),

@@ -118,14 +118,18 @@ export const GatewayConfig = Config.all({
     ),
     maxConnections: Config.schema(between(1, 100), "REPORTS_DB_CONNECTIONS").pipe(Config.withDefault(3)),
     total: Config.schema(between(1, 1000), "REPORTS_MAX_CONCURRENT").pipe(Config.withDefault(4)),
-    perMerchant: Config.schema(between(1, 1000), "REPORTS_MAX_PER_MERCHANT").pipe(Config.withDefault(2)),
+    perMerchant: Config.schema(between(1, 1000), "REPORTS_MAX_PER_MERCHANT").pipe(Config.withDefault(1)),
     exportPauseMs: Config.schema(between(0, 10_000), "REPORTS_EXPORT_PAUSE_MS").pipe(Config.withDefault(30)),
     exports: Config.schema(between(1, 1000), "REPORTS_MAX_EXPORTS").pipe(Config.withDefault(2)),
     dbShare: Config.schema(
       Schema.Finite.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)),
       "REPORTS_DB_SHARE"
     ).pipe(Config.withDefault(0.25)),
-    dbBurstMs: Config.schema(between(0, 600_000), "REPORTS_DB_BURST_MS").pipe(Config.withDefault(1_000))
+    dbShareTotal: Config.schema(
+      Schema.Finite.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(100)),
+      "REPORTS_DB_SHARE_TOTAL"
+    ).pipe(Config.withDefault(0.5)),
+    dbBurstMs: Config.schema(between(0, 600_000), "REPORTS_DB_BURST_MS").pipe(Config.withDefault(5_000))
   }),
   tracing: TracingConfig
 })

@@ -55,6 +55,34 @@ describe("ReportBudget", () => {
       assert.strictEqual(yield* outcome(budget.within(1)(Effect.void)), "ran")
     }))
 
+  it.effect("keeps all merchants' reports together to the gateway's share of the database's time", () =>
+    Effect.gen(function*() {
+      const budget = ReportBudget.make({ total: 10, perMerchant: 10, dbShare: 0.5, dbShareTotal: 0.5, dbBurstMs: 500 })
+      // Merchants 1 and 2 each within their own share (a burst of 500 ms), together past the gateway's (1,000 ms)
+      const one = yield* budget.within(1)(busyFor(800)).pipe(Effect.forkChild)
+      const two = yield* budget.within(2)(busyFor(800)).pipe(Effect.forkChild)
+      yield* TestClock.adjust(800)
+      yield* Fiber.join(one)
+      yield* Fiber.join(two)
+      yield* TestClock.adjust(700) // each merchant back above empty (−300 + 350), the gateway still owes 250 ms
+      assert.strictEqual(yield* outcome(budget.within(3)(Effect.void)), "ReportsBusy gateway 1", "a third merchant waits too")
+      assert.strictEqual(yield* outcome(budget.within(1)(Effect.void)), "ReportsBusy gateway 1")
+      yield* TestClock.adjust(600)
+      assert.strictEqual(yield* outcome(budget.within(3)(Effect.void)), "ran")
+    }))
+
+  it.effect("never makes a merchant wait more than half a minute, however long one statement ran", () =>
+    Effect.gen(function*() {
+      const budget = ReportBudget.make({ total: 10, perMerchant: 10, dbShare: 0.25, dbBurstMs: 1_000 })
+      const query = yield* budget.within(1)(busyFor(20_000)).pipe(Effect.forkChild)
+      yield* TestClock.adjust(20_000)
+      yield* Fiber.join(query)
+      // 19 s owed at a quarter would be 76 s; the debt is forgiven past 30 s
+      assert.strictEqual(yield* outcome(budget.within(1)(Effect.void)), "ReportsBusy database-time 31")
+      yield* TestClock.adjust(ReportBudget.maxWaitMs + 5)
+      assert.strictEqual(yield* outcome(budget.within(1)(Effect.void)), "ran")
+    }))
+
   it.effect("an export over its merchant's share waits between batches instead of being cut", () =>
     Effect.gen(function*() {
       const budget = ReportBudget.make({ total: 10, perMerchant: 10, dbShare: 0.5, dbBurstMs: 100 })

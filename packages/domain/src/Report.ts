@@ -142,7 +142,7 @@ export class ReportsBusy extends Schema.TaggedError<ReportsBusy>()("ReportsBusy"
       case "merchant":
         return `this merchant already runs as many reports (or CSV downloads) as it may at once; retry after ${this.retryAfterSeconds} s`
       case "gateway":
-        return `the gateway runs as many reports (or CSV downloads) as it allows at once; retry after ${this.retryAfterSeconds} s`
+        return `the gateway runs as many reports (or CSV downloads) as it allows, at once or in database time; retry after ${this.retryAfterSeconds} s`
       case "database-time":
         return `this merchant's reports have used their share of the database's time; retry after ${this.retryAfterSeconds} s`
     }

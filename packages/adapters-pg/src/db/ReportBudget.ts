@@ -20,16 +20,25 @@ export interface ReportLimits {
   readonly exportsPerMerchant?: number | undefined
   readonly dbShare?: number | undefined
   readonly dbBurstMs?: number | undefined
+  /**
+   * The same for all merchants' reports together (and the admins'), so that several heavy merchants at once still
+   * leave the database to bets: over it, ReportsBusy `gateway`. Omitted: not metered.
+   */
+  readonly dbShareTotal?: number | undefined
 }
 
 /** The seconds a report refused for its concurrency is told to wait (`retry-after`). */
 export const retryAfterSeconds = 2
 
 /** The database time (ms) a merchant may spend at once past its share, when none is given. */
-export const defaultDbBurstMs = 1_000
+export const defaultDbBurstMs = 5_000
 
-/** The longest `retry-after` a report refused for its database time is told (s). */
-const maxRetryAfterSeconds = 60
+/**
+ * The longest a merchant waits for its database time (ms), however long one statement ran: its debt is forgiven
+ * past it. A summary CSV waits between two `FETCH`es in an open transaction, which the reports' connections end
+ * after a minute idle (`idle_in_transaction_session_timeout`); and a `retry-after` should be a wait a client takes.
+ */
+export const maxWaitMs = 30_000
 
 /** Counts of what runs, in all and per merchant. */
 const counter = (total: number, perMerchant: number) => {
@@ -76,7 +85,7 @@ const meter = (share: number, burstMs: number) => {
       return level > 0 ? 0 : (-level + 1) / share
     },
     charge: (merchantId: number, now: number, ms: number) => {
-      buckets.set(merchantId, { level: levelAt(merchantId, now) - ms, at: now })
+      buckets.set(merchantId, { level: Math.max(-maxWaitMs * share, levelAt(merchantId, now) - ms), at: now })
     }
   }
 }
@@ -84,21 +93,32 @@ const meter = (share: number, burstMs: number) => {
 /**
  * The reports' own budget, apart from the connections of bets and launches: a report takes a place for as long as
  * it runs (a stream until it ends) or is refused at once with ReportsBusy, never queued behind others; and, with
- * `dbShare`, each merchant's reports use at most that share of the database's time. `merchantId` undefined (an
- * admin's report over many merchants) counts only against the total, unmetered.
+ * `dbShare` and `dbShareTotal`, each merchant's reports, and all of them, use at most that share of the database's
+ * time. `merchantId` undefined (an admin's report over many merchants) counts only against the totals.
  */
 export const make = (limits: ReportLimits) => {
   const queries = counter(limits.total, limits.perMerchant)
   const exports = counter(limits.exports ?? limits.total, limits.exportsPerMerchant ?? 1)
   const share = limits.dbShare !== undefined && limits.dbShare < 1 ? limits.dbShare : undefined
   const time = share === undefined ? undefined : meter(share, limits.dbBurstMs ?? defaultDbBurstMs)
+  const shareTotal = limits.dbShareTotal
+  const allTime = shareTotal === undefined ? undefined : meter(shareTotal, (limits.dbBurstMs ?? defaultDbBurstMs) * 2)
+  /** The gateway's bucket in `allTime`. */
+  const all = 0
+  /** How long the merchant, and the gateway, must wait for database time (ms). */
+  const waits = (merchantId: number | undefined, now: number) => ({
+    merchant: time === undefined || merchantId === undefined ? 0 : time.wait(merchantId, now),
+    gateway: allTime === undefined ? 0 : allTime.wait(all, now)
+  })
 
   const take = (kind: typeof queries, merchantId: number | undefined): Effect.Effect<Effect.Effect<void>, ReportsBusy> =>
     Effect.flatMap(Clock.currentTimeMillis, (now) => {
-      const wait = time === undefined || merchantId === undefined ? 0 : time.wait(merchantId, now)
-      if (wait > 0) {
-        const seconds = Math.min(maxRetryAfterSeconds, Math.max(1, Math.ceil(wait / 1000)))
-        return Effect.fail(new ReportsBusy({ scope: "database-time", retryAfterSeconds: seconds }))
+      const wait = waits(merchantId, now)
+      if (wait.merchant > 0 || wait.gateway > 0) {
+        const seconds = Math.max(1, Math.ceil(Math.max(wait.merchant, wait.gateway) / 1000))
+        return Effect.fail(
+          new ReportsBusy({ scope: wait.merchant > 0 ? "database-time" : "gateway", retryAfterSeconds: seconds })
+        )
       }
       const full = kind.take(merchantId)
       if (full !== undefined) return Effect.fail(new ReportsBusy({ scope: full, retryAfterSeconds }))
@@ -112,17 +132,22 @@ export const make = (limits: ReportLimits) => {
 
   /** Runs `effect` (one statement, or a few) and counts its duration against the merchant's database time. */
   const metered = (merchantId: number | undefined) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    time === undefined || merchantId === undefined ? effect : Effect.acquireUseRelease(
+    time === undefined && allTime === undefined ? effect : Effect.acquireUseRelease(
       Clock.currentTimeMillis,
       () => effect,
-      (started) => Effect.map(Clock.currentTimeMillis, (now) => time.charge(merchantId, now, now - started))
+      (started) =>
+        Effect.map(Clock.currentTimeMillis, (now) => {
+          if (time !== undefined && merchantId !== undefined) time.charge(merchantId, now, now - started)
+          allTime?.charge(all, now, now - started)
+        })
     )
 
-  /** Waits while the merchant is over its database time (an export between two batches). */
+  /** Waits while the merchant, or the gateway, is over its database time (an export between two batches). */
   const turn = (merchantId: number | undefined): Effect.Effect<void> =>
-    time === undefined || merchantId === undefined ? Effect.void : Effect.flatMap(Clock.currentTimeMillis, (now) => {
-      const wait = time.wait(merchantId, now)
-      return wait > 0 ? Effect.andThen(Effect.sleep(Math.ceil(wait)), turn(merchantId)) : Effect.void
+    time === undefined && allTime === undefined ? Effect.void : Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      const wait = waits(merchantId, now)
+      const longest = Math.max(wait.merchant, wait.gateway)
+      return longest > 0 ? Effect.andThen(Effect.sleep(Math.ceil(longest)), turn(merchantId)) : Effect.void
     })
 
   return {
