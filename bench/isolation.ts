@@ -68,6 +68,8 @@ const reportLoad = async (api: string, key: string, from: string, to: string, un
   const urls = reportUrls(api, from, to)
   const chosen = process.env["ISOLATION_NO_CSV"] === "true" ? urls.filter(([, accept]) => accept !== "text/csv") : urls
   const statuses = new Map<string, number>()
+  const started = process.resourceUsage()
+  const startCpu = started.userCPUTime + started.systemCPUTime
   await Promise.all(Array.from({ length: reporters }, async (_, i) => {
     for (let n = i; Date.now() < until; n++) {
       const [url, accept] = chosen[n % chosen.length] ?? urls[0]
@@ -89,13 +91,18 @@ const reportLoad = async (api: string, key: string, from: string, to: string, un
     }
   }))
   const used = process.resourceUsage()
-  const cpuMs = Math.round((used.userCPUTime + used.systemCPUTime) / 1000)
+  const cpuMs = Math.round((used.userCPUTime + used.systemCPUTime - startCpu) / 1000)
   process.stdout.write(`${JSON.stringify({ statuses: Object.fromEntries(statuses), cpuMs })}\n`)
 }
 
+// The report load's process is started before the turn and says `ready`; it starts when given the turn's end on
+// stdin, so that its own start (~0.7 s of CPU, ~3 s on a busy machine) falls in no turn.
 if (process.argv[2] === "--reports") {
-  const [api = "", key = "", from = "", to = "", until = "0"] = process.argv.slice(3)
-  await reportLoad(api, key, from, to, Number(until))
+  const [api = "", key = "", from = "", to = ""] = process.argv.slice(3)
+  const input = createInterface({ input: process.stdin })
+  const until = new Promise<string>((resolve) => input.once("line", resolve))
+  process.stdout.write("ready\n")
+  await reportLoad(api, key, from, to, Number(await until))
   process.exit(0)
 }
 
@@ -199,6 +206,7 @@ try {
   const better = await merchant("better@isolation.example")
 
   const db = new pg.Client({ connectionString: databaseUrl })
+  db.on("error", () => undefined) // the database dropped at the end under a run that failed
   await db.connect()
   const to = new Date()
   const from = new Date(to.getTime() - 30 * 86_400_000)
@@ -287,6 +295,7 @@ try {
   const windowMs = (seconds * 1000) / windows
   const aloneResults: Array<{ status: number; ms: number }> = []
   const loadedResults: Array<{ status: number; ms: number }> = []
+  const turnP99 = { alone: [] as Array<number>, loaded: [] as Array<number> }
   const delaysAlone: Array<Awaited<ReturnType<typeof eventLoopDelay>>> = []
   const delaysLoaded: Array<Awaited<ReturnType<typeof eventLoopDelay>>> = []
   const reportStatuses: Record<string, number> = {}
@@ -297,7 +306,14 @@ try {
   await eventLoopDelay()
   await pgCpu.take()
   for (let w = 0; w < windows; w++) {
-    aloneResults.push(...await betFor(windowMs))
+    const load = track(spawn(process.execPath, [
+      import.meta.filename, "--reports", api, heavy.key, from.toISOString(), to.toISOString()
+    ], { stdio: ["pipe", "pipe", "inherit"], env: process.env }))
+    const loadLines = createInterface({ input: load.stdout! })[Symbol.asyncIterator]()
+    if ((await loadLines.next()).value !== "ready") throw new Error("the report load did not start")
+    const aloneTurn = await betFor(windowMs)
+    aloneResults.push(...aloneTurn)
+    turnP99.alone.push(percentile(aloneTurn.map((r) => r.ms), 99))
     delaysAlone.push(await eventLoopDelay())
     pgAlone.push(await pgCpu.take())
     const sampler = setInterval(() => {
@@ -305,11 +321,11 @@ try {
       pgCpu.sample().catch(() => undefined)
     }, 250)
     const until = Date.now() + windowMs
-    const load = track(spawn(process.execPath, [
-      import.meta.filename, "--reports", api, heavy.key, from.toISOString(), to.toISOString(), String(until)
-    ], { stdio: ["ignore", "pipe", "inherit"], env: process.env }))
-    const loadResult = firstLine(load)
-    loadedResults.push(...await betFor(windowMs))
+    load.stdin!.write(`${until}\n`)
+    const loadResult = loadLines.next().then((line) => String(line.value))
+    const loadedTurn = await betFor(windowMs)
+    loadedResults.push(...loadedTurn)
+    turnP99.loaded.push(percentile(loadedTurn.map((r) => r.ms), 99))
     const { statuses, cpuMs }: { statuses: Record<string, number>; cpuMs: number } = JSON.parse(await loadResult)
     loadCpuMs.push(cpuMs)
     for (const [status, count] of Object.entries(statuses)) reportStatuses[status] = (reportStatuses[status] ?? 0) + count
@@ -355,10 +371,11 @@ ${process.env["DATABASE_URL"] === undefined ? "embedded PostgreSQL" : "the local
   window): alone p99 ${delays(delaysAlone, "p99")}, max ${delays(delaysAlone, "max")}; under A's reports p99
   ${delays(delaysLoaded, "p99")}, max ${delays(delaysLoaded, "max")}. The gateway's CPU time per turn: alone
   ${delays(delaysAlone, "cpuMs")} ms, under A's reports ${delays(delaysLoaded, "cpuMs")} ms (of ${(windowMs / 1000).toFixed(0)} s each); the report load's
-  own process (it reads every CSV as fast as it comes, on the same machine) ${loadCpuMs.join(" / ")} ms.
+  own process (it reads every CSV as fast as it comes, on the same machine; started before the turn) ${loadCpuMs.join(" / ")} ms.
 - PostgreSQL's CPU time per turn for this database (its backends' utime + stime): alone, bets and the rest
   ${pgFigures(pgAlone, "other")} ms; under A's reports, bets and the rest ${pgFigures(pgLoaded, "other")} ms, the reports'
   connections ${pgFigures(pgLoaded, "reports")} ms.
+- B's p99 per turn: alone ${turnP99.alone.map(ms).join(" / ")}; under A's reports ${turnP99.loaded.map(ms).join(" / ")}.
 - p99 under load / p99 alone: **${ratio.toFixed(2)}×** (target ≤ 2×): ${ratio <= 2 ? "held" : "NOT held"}.
 - A's reports answered: ${Object.entries(reportStatuses).map(([status, count]) => `${status}: ${count}`).join(", ")}
   (429 is REPORTS_BUSY, the budget refusing a report at once; 503 REPORT_TIMEOUT a query past its time-out).
