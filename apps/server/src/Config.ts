@@ -129,7 +129,7 @@ export const GatewayConfig = Config.all({
       Schema.Finite.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(100)),
       "REPORTS_DB_SHARE_TOTAL"
     ).pipe(Config.withDefault(0.5)),
-    dbBurstMs: Config.schema(between(0, 600_000), "REPORTS_DB_BURST_MS").pipe(Config.withDefault(5_000))
+    dbBurstMs: Config.schema(between(0, 600_000), "REPORTS_DB_BURST_MS").pipe(Config.withDefault(1_000))
   }),
   tracing: TracingConfig
 })

@@ -10,7 +10,8 @@ import { ReportsBusy } from "@gateway/domain/Report"
  * - `dbShare`: the share of one database connection's time a merchant's reports may keep busy on average (0.25: a
  *   quarter of one core of PostgreSQL), with a burst of `dbBurstMs`. Each report statement's time is counted
  *   against its merchant when it ends; while the merchant is over its share, a new report is refused (ReportsBusy
- *   `database-time`, `retry-after` when the share is back) and a running export waits before its next batch.
+ *   `database-time`, `retry-after` when the share is back; a wait of up to {@link maxQueueMs} is waited instead) and a
+ *   running export waits before its next batch.
  *   Omitted: not metered.
  */
 export interface ReportLimits {
@@ -31,7 +32,14 @@ export interface ReportLimits {
 export const retryAfterSeconds = 2
 
 /** The database time (ms) a merchant may spend at once past its share, when none is given. */
-export const defaultDbBurstMs = 5_000
+export const defaultDbBurstMs = 1_000
+
+/**
+ * A report that would wait at most this long (ms) for its merchant's, or the gateway's, database time waits (holding
+ * its place, so one such wait per merchant) rather than being refused: a user paging through a heavy summary gets
+ * each page a little later instead of a 429; a longer wait is ReportsBusy with `retry-after`.
+ */
+export const maxQueueMs = 3_000
 
 /**
  * The longest a merchant waits for its database time (ms), however long one statement ran: its debt is forgiven
@@ -114,7 +122,7 @@ export const make = (limits: ReportLimits) => {
   const take = (kind: typeof queries, merchantId: number | undefined): Effect.Effect<Effect.Effect<void>, ReportsBusy> =>
     Effect.flatMap(Clock.currentTimeMillis, (now) => {
       const wait = waits(merchantId, now)
-      if (wait.merchant > 0 || wait.gateway > 0) {
+      if (wait.merchant > maxQueueMs || wait.gateway > maxQueueMs) {
         const seconds = Math.max(1, Math.ceil(Math.max(wait.merchant, wait.gateway) / 1000))
         return Effect.fail(
           new ReportsBusy({ scope: wait.merchant > 0 ? "database-time" : "gateway", retryAfterSeconds: seconds })
@@ -151,9 +159,16 @@ export const make = (limits: ReportLimits) => {
     })
 
   return {
-    /** Runs the query `effect` within the budget, its duration counted against the merchant's database time. */
+    /**
+     * Runs the query `effect` within the budget, after the wait for the merchant's database time if it is short,
+     * its duration counted against the merchant's database time.
+     */
     within: (merchantId: number | undefined) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-      Effect.acquireUseRelease(take(queries, merchantId), () => metered(merchantId)(effect), (done) => done),
+      Effect.acquireUseRelease(
+        take(queries, merchantId),
+        () => Effect.andThen(turn(merchantId), metered(merchantId)(effect)),
+        (done) => done
+      ),
     /** Takes an export's place now and keeps it until the stream ends, fails or is interrupted. */
     streamWithin: <A, E, R>(merchantId: number | undefined, stream: Stream.Stream<A, E, R>) =>
       Effect.map(take(exports, merchantId), (done) => Stream.ensuring(stream, done)),
