@@ -66,7 +66,11 @@ const reportUrls = (api: string, from: string, to: string) => {
 
 const reportLoad = async (api: string, key: string, from: string, to: string, until: number) => {
   const urls = reportUrls(api, from, to)
-  const chosen = process.env["ISOLATION_NO_CSV"] === "true" ? urls.filter(([, accept]) => accept !== "text/csv") : urls
+  const chosen = process.env["ISOLATION_NO_CSV"] === "true"
+    ? urls.filter(([, accept]) => accept !== "text/csv")
+    : process.env["ISOLATION_ONLY_CSV"] === "true"
+    ? urls.filter(([, accept]) => accept === "text/csv")
+    : urls
   const statuses = new Map<string, number>()
   const started = process.resourceUsage()
   const startCpu = started.userCPUTime + started.systemCPUTime
@@ -355,9 +359,14 @@ ${players.toLocaleString("en")} players (127-character ids) over the last day. M
 real-money bet each at a time (\`POST game-api/rounds\`, the stub wallet answering at once), ${seconds} s alone and
 ${seconds} s while ${reporters} loops of A's reports run, in ${windows} turns of each (what downloads at the end of a turn is cut) (summary by player page 7 / day / game over the month,
 \`rounds?playerId=nope…&page=100&limit=100\`, \`rounds?page=100&limit=100\`${
-    process.env["ISOLATION_NO_CSV"] === "true" ? "; no CSV export (ISOLATION_NO_CSV)" : ", the month's rounds CSV and its summary by player as CSV"
+    process.env["ISOLATION_NO_CSV"] === "true"
+      ? "; no CSV export (ISOLATION_NO_CSV)"
+      : process.env["ISOLATION_ONLY_CSV"] === "true"
+      ? "; only the CSV exports: the month's rounds CSV and its summary by player as CSV (ISOLATION_ONLY_CSV)"
+      : ", the month's rounds CSV and its summary by player as CSV"
   }). The gateway as \`npm start\` runs it (--max-old-space-size=128); budgets and time-outs: ${
     ["REPORTS_MAX_PER_MERCHANT", "REPORTS_MAX_CONCURRENT", "REPORTS_DB_CONNECTIONS", "REPORTS_STATEMENT_TIMEOUT_MS", "REPORTS_EXPORT_PAUSE_MS",
+      "REPORTS_MAX_EXPORTS", "REPORTS_DB_SHARE", "REPORTS_DB_SHARE_TOTAL", "REPORTS_DB_BURST_MS", "REPORTS_DB_STATEMENTS",
       "DATABASE_STATEMENT_TIMEOUT_MS"].map((name) => `${name} ${process.env[name] ?? "(default)"}`).join(", ")
   }. Machine: ${process.env["ISOLATION_MACHINE"] ?? "2 shared cores"}; database:
 ${process.env["DATABASE_URL"] === undefined ? "embedded PostgreSQL" : "the local PostgreSQL 15"}.

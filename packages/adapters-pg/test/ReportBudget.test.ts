@@ -84,6 +84,21 @@ describe("ReportBudget", () => {
       assert.strictEqual(yield* Fiber.join(third), "ran")
     }))
 
+  it.effect("runs one report statement at a time in all: another merchant's page waits for the turn, not refused", () =>
+    Effect.gen(function*() {
+      const budget = ReportBudget.make({ total: 10, perMerchant: 10, dbStatements: 1 })
+      const ends: Array<string> = []
+      const statement = (name: string, ms: number) => Effect.andThen(busyFor(ms), Effect.sync(() => ends.push(name)))
+      const one = yield* budget.within(1)(statement("first", 1_000)).pipe(Effect.forkChild)
+      const two = yield* budget.within(2)(statement("second", 100)).pipe(Effect.forkChild)
+      yield* TestClock.adjust(1_000)
+      assert.deepStrictEqual(ends, ["first"], "the second has not run beside the first")
+      yield* TestClock.adjust(100)
+      yield* Fiber.join(one)
+      yield* Fiber.join(two)
+      assert.deepStrictEqual(ends, ["first", "second"])
+    }))
+
   it.effect("never makes a merchant wait more than half a minute, however long one statement ran", () =>
     Effect.gen(function*() {
       const budget = ReportBudget.make({ total: 10, perMerchant: 10, dbShare: 0.25, dbBurstMs: 1_000 })

@@ -1,4 +1,4 @@
-import { Clock, Effect, Stream } from "effect"
+import { Clock, Effect, Semaphore, Stream } from "effect"
 import { ReportsBusy } from "@gateway/domain/Report"
 
 /**
@@ -26,6 +26,14 @@ export interface ReportLimits {
    * leave the database to bets: over it, ReportsBusy `gateway`. Omitted: not metered.
    */
   readonly dbShareTotal?: number | undefined
+  /**
+   * How many report statements may run in the database at once, all merchants together (a statement waits for
+   * its turn, holding its report's place): each takes up to one core of PostgreSQL (no parallel workers), so this
+   * bounds the cores reports take at once whatever the merchants do. A CSV download's cursor is held between its
+   * `FETCH`es without a turn, so the reports' pool needs more connections than CSV downloads (else a page holding
+   * the turn could wait for a connection that only a waiting download would give back). Omitted: no bound.
+   */
+  readonly dbStatements?: number | undefined
 }
 
 /** The seconds a report refused for its concurrency is told to wait (`retry-after`). */
@@ -138,8 +146,16 @@ export const make = (limits: ReportLimits) => {
       }))
     })
 
-  /** Runs `effect` (one statement, or a few) and counts its duration against the merchant's database time. */
+  const gate = limits.dbStatements === undefined ? undefined : Semaphore.makeUnsafe(limits.dbStatements)
+
+  /**
+   * Runs `effect` (one statement, or a few) when a statement's turn is free, and counts its duration against the
+   * merchant's database time.
+   */
   const metered = (merchantId: number | undefined) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    gate === undefined ? timed(merchantId)(effect) : gate.withPermits(1)(timed(merchantId)(effect))
+
+  const timed = (merchantId: number | undefined) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     time === undefined && allTime === undefined ? effect : Effect.acquireUseRelease(
       Clock.currentTimeMillis,
       () => effect,
