@@ -44,6 +44,7 @@ import * as Connections from "./Connections.ts"
 import * as Logging from "./Logging.ts"
 import * as Secrets from "./Secrets.ts"
 import * as Tracing from "./Tracing.ts"
+import { reportLimits } from "./ReportLimits.ts"
 
 /** A request head (request line and headers) may be this large: room for every documented parameter at its longest. */
 const maxHeadBytes = 32 * 1024
@@ -119,25 +120,6 @@ const launchKeys = (config: GatewayConfig) =>
         retention: `${retiredKeyRetentionSeconds(launchPolicy(config))} seconds`
       }).pipe(Layer.provide(LaunchKeys.generatorLayer))
   })
-
-/**
- * The reports' budget (ReportBudget): one CSV download per merchant; CSV downloads in all fewer than the reports'
- * connections, so that a page always finds one while downloads hold theirs between batches (with one connection,
- * one download and no turns: the pool itself lets one statement run at a time).
- */
-export const reportLimits = (config: GatewayConfig): Parameters<typeof ReportsPg.layerOnReportsPool>[0] => {
-  const connections = config.reports.maxConnections
-  return {
-    total: config.reports.total,
-    perMerchant: config.reports.perMerchant,
-    exports: Math.max(1, Math.min(config.reports.exports, connections - 1)),
-    exportsPerMerchant: 1,
-    dbShare: config.reports.dbShare,
-    dbShareTotal: config.reports.dbShareTotal,
-    dbBurstMs: config.reports.dbBurstMs,
-    dbStatements: connections === 1 ? undefined : config.reports.dbStatements
-  }
-}
 
 /** The database's settings: where it is, its pools and their statement time-outs. */
 export const databaseOptions = (config: GatewayConfig): Database.DatabaseOptions => ({
