@@ -51,9 +51,9 @@ const ms = (value: number) => `${value.toFixed(1)} ms`
  * The report load: `reporters` loops over A's heaviest reports until `until`, when what is still downloading is cut
  * (`cut`); prints `{status: count}` at the end.
  */
-const reportLoad = async (api: string, key: string, from: string, to: string, until: number) => {
+const reportUrls = (api: string, from: string, to: string) => {
   const range = `from=${from}&to=${to}`
-  const urls = [
+  return [
     [`${api}/reports/summary?${range}&groupBy=player&limit=100&page=7`, "application/json"],
     [`${api}/reports/summary?${range}&groupBy=day`, "application/json"],
     [`${api}/reports/summary?${range}&groupBy=game`, "application/json"],
@@ -62,8 +62,18 @@ const reportLoad = async (api: string, key: string, from: string, to: string, un
     [`${api}/rounds?${range}`, "text/csv"],
     [`${api}/reports/summary?${range}&groupBy=player`, "text/csv"]
   ] as const
-  const chosen = process.env["ISOLATION_NO_CSV"] === "true" ? urls.filter(([, accept]) => accept !== "text/csv") : urls
+}
+
+const reportLoad = async (api: string, key: string, from: string, to: string, until: number) => {
+  const urls = reportUrls(api, from, to)
+  const chosen = process.env["ISOLATION_NO_CSV"] === "true"
+    ? urls.filter(([, accept]) => accept !== "text/csv")
+    : process.env["ISOLATION_ONLY_CSV"] === "true"
+    ? urls.filter(([, accept]) => accept === "text/csv")
+    : urls
   const statuses = new Map<string, number>()
+  const started = process.resourceUsage()
+  const startCpu = started.userCPUTime + started.systemCPUTime
   await Promise.all(Array.from({ length: reporters }, async (_, i) => {
     for (let n = i; Date.now() < until; n++) {
       const [url, accept] = chosen[n % chosen.length] ?? urls[0]
@@ -85,13 +95,18 @@ const reportLoad = async (api: string, key: string, from: string, to: string, un
     }
   }))
   const used = process.resourceUsage()
-  const cpuMs = Math.round((used.userCPUTime + used.systemCPUTime) / 1000)
+  const cpuMs = Math.round((used.userCPUTime + used.systemCPUTime - startCpu) / 1000)
   process.stdout.write(`${JSON.stringify({ statuses: Object.fromEntries(statuses), cpuMs })}\n`)
 }
 
+// The report load's process is started before the turn and says `ready`; it starts when given the turn's end on
+// stdin, so that its own start (~0.7 s of CPU, ~3 s on a busy machine) falls in no turn.
 if (process.argv[2] === "--reports") {
-  const [api = "", key = "", from = "", to = "", until = "0"] = process.argv.slice(3)
-  await reportLoad(api, key, from, to, Number(until))
+  const [api = "", key = "", from = "", to = ""] = process.argv.slice(3)
+  const input = createInterface({ input: process.stdin })
+  const until = new Promise<string>((resolve) => input.once("line", resolve))
+  process.stdout.write("ready\n")
+  await reportLoad(api, key, from, to, Number(await until))
   process.exit(0)
 }
 
@@ -107,6 +122,52 @@ const rssKiB = (pid: number) => {
     return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN)
   } catch {
     return NaN
+  }
+}
+
+/**
+ * The CPU time PostgreSQL spent for this database's connections, split into the reports' and the rest (bets,
+ * launches, jobs): each backend's utime + stime from /proc (the database is local), a backend counted as the
+ * reports' once its last statement was a report's (it never changes pool). Backends that ended between two samples
+ * lose their last part; the pools' connections live for the whole run.
+ */
+const reportQuery = /summary_groups|WITH batch AS|AS MATERIALIZED|count\(\*\)::float8 AS total|BEGIN READ ONLY|jit = off/
+const backendCpu = (monitor: pg.Client) => {
+  const seen = new Map<number, number>()
+  const reports = new Set<number>()
+  const totals = { reports: 0, other: 0 }
+  const ticksMs = 10 // CLK_TCK 100
+  const sample = async () => {
+    const { rows } = await monitor.query<{ pid: number; query: string }>(
+      `SELECT pid, query FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+         AND backend_type = 'client backend'`
+    )
+    for (const { pid, query } of rows) {
+      if (reportQuery.test(query)) reports.add(pid)
+      let used: number
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
+        used = (Number(fields[11]) + Number(fields[12])) * ticksMs
+      } catch {
+        continue
+      }
+      if (!Number.isFinite(used)) continue
+      const delta = used - (seen.get(pid) ?? 0)
+      seen.set(pid, used)
+      if (reports.has(pid)) totals.reports += delta
+      else totals.other += delta
+    }
+  }
+  return {
+    sample,
+    /** The CPU ms since the last call, as `{ reports, other }`. */
+    take: async () => {
+      await sample()
+      const taken = { ...totals }
+      totals.reports = 0
+      totals.other = 0
+      return taken
+    }
   }
 }
 
@@ -149,12 +210,13 @@ try {
   const better = await merchant("better@isolation.example")
 
   const db = new pg.Client({ connectionString: databaseUrl })
+  db.on("error", () => undefined) // the database dropped at the end under a run that failed
   await db.connect()
   const to = new Date()
   const from = new Date(to.getTime() - 30 * 86_400_000)
   const seedStarted = performance.now()
   await seedRounds(db, { merchantId: heavy.id, rounds, players, idLength: 127, before: to })
-  await db.end()
+  const pgCpu = backendCpu(db)
   console.log(`seeded ${rounds} rounds of ${players} players in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`)
 
   const sessions = await Promise.all(Array.from({ length: bettors }, async (_, i) => {
@@ -207,6 +269,35 @@ try {
     }
     return { max: NaN, p99: NaN, p999: NaN, mean: NaN, cpuMs: NaN }
   }
+  // ISOLATION_TIMED=true: each of A's reports once, alone (no bets, nothing else of A's), timed to its last byte
+  const timed: Array<string> = []
+  if (process.env["ISOLATION_TIMED"] === "true") {
+    for (const [url, accept] of reportUrls(api, from.toISOString(), to.toISOString())) {
+      const started = performance.now()
+      // A 429 is waited out as its retry-after says, as a client would, and counted in the time
+      let answer = await fetch(url, { headers: { "sv-api-key": heavy.key, accept } })
+      let refused = 0
+      while (answer.status === 429 && refused < 5) {
+        refused++
+        await answer.arrayBuffer()
+        await new Promise((resolve) => setTimeout(resolve, Number(answer.headers.get("retry-after") ?? 1) * 1000))
+        answer = await fetch(url, { headers: { "sv-api-key": heavy.key, accept } })
+      }
+      let bytes = 0
+      const body = answer.body?.getReader()
+      if (body !== undefined) {
+        for (;;) {
+          const { done, value } = await body.read()
+          if (done) break
+          bytes += value.byteLength
+        }
+      }
+      const what = url.slice(api.length).replace(/from=[^&]*&to=[^&]*/, "{month}").replace(/nope-[0-9a-f]+/, "nope…")
+      timed.push(`| \`${what}\`${accept === "text/csv" ? " as CSV" : ""} | ${answer.status}${refused > 0 ? ` (after ${refused} × 429)` : ""} | ${((performance.now() - started) / 1000).toFixed(1)} s | ${(bytes / 1048576).toFixed(1)} MiB |`)
+      console.log(timed.at(-1))
+      await new Promise((resolve) => setTimeout(resolve, 5_000)) // the merchant's database time back
+    }
+  }
   await betFor(3_000) // warm-up
   const load1 = () => loadavg()[0]?.toFixed(1) ?? "?"
   const loadBefore = load1()
@@ -216,34 +307,53 @@ try {
   const windowMs = (seconds * 1000) / windows
   const aloneResults: Array<{ status: number; ms: number }> = []
   const loadedResults: Array<{ status: number; ms: number }> = []
+  const turnP99 = { alone: [] as Array<number>, loaded: [] as Array<number> }
   const delaysAlone: Array<Awaited<ReturnType<typeof eventLoopDelay>>> = []
   const delaysLoaded: Array<Awaited<ReturnType<typeof eventLoopDelay>>> = []
   const reportStatuses: Record<string, number> = {}
   const loadCpuMs: Array<number> = []
+  const pgAlone: Array<{ reports: number; other: number }> = []
+  const pgLoaded: Array<{ reports: number; other: number }> = []
   let peakRss = rssKiB(pid)
   await eventLoopDelay()
+  await pgCpu.take()
   for (let w = 0; w < windows; w++) {
-    aloneResults.push(...await betFor(windowMs))
-    delaysAlone.push(await eventLoopDelay())
-    const sampler = setInterval(() => peakRss = Math.max(peakRss, rssKiB(pid)), 250)
-    const until = Date.now() + windowMs
     const load = track(spawn(process.execPath, [
-      import.meta.filename, "--reports", api, heavy.key, from.toISOString(), to.toISOString(), String(until)
-    ], { stdio: ["ignore", "pipe", "inherit"], env: process.env }))
-    const loadResult = firstLine(load)
-    loadedResults.push(...await betFor(windowMs))
+      import.meta.filename, "--reports", api, heavy.key, from.toISOString(), to.toISOString()
+    ], { stdio: ["pipe", "pipe", "inherit"], env: process.env }))
+    const loadLines = createInterface({ input: load.stdout! })[Symbol.asyncIterator]()
+    if ((await loadLines.next()).value !== "ready") throw new Error("the report load did not start")
+    const aloneTurn = await betFor(windowMs)
+    aloneResults.push(...aloneTurn)
+    turnP99.alone.push(percentile(aloneTurn.map((r) => r.ms), 99))
+    delaysAlone.push(await eventLoopDelay())
+    pgAlone.push(await pgCpu.take())
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss, rssKiB(pid))
+      pgCpu.sample().catch(() => undefined)
+    }, 250)
+    const until = Date.now() + windowMs
+    load.stdin!.write(`${until}\n`)
+    const loadResult = loadLines.next().then((line) => String(line.value))
+    const loadedTurn = await betFor(windowMs)
+    loadedResults.push(...loadedTurn)
+    turnP99.loaded.push(percentile(loadedTurn.map((r) => r.ms), 99))
     const { statuses, cpuMs }: { statuses: Record<string, number>; cpuMs: number } = JSON.parse(await loadResult)
     loadCpuMs.push(cpuMs)
     for (const [status, count] of Object.entries(statuses)) reportStatuses[status] = (reportStatuses[status] ?? 0) + count
     clearInterval(sampler)
     delaysLoaded.push(await eventLoopDelay())
+    pgLoaded.push(await pgCpu.take())
     await new Promise((resolve) => setTimeout(resolve, 500)) // the cut downloads' streams end in the gateway
     await eventLoopDelay()
+    await pgCpu.take()
   }
   const unloaded = summarise(aloneResults)
   const loaded = summarise(loadedResults)
   const loadLoaded = load1()
   const delays = (list: typeof delaysAlone, key: "p99" | "max" | "cpuMs") => list.map((d) => d[key]).join(" / ")
+  await db.end()
+  const pgFigures = (list: typeof pgAlone, key: "reports" | "other") => list.map((d) => d[key]).join(" / ")
   const alive = gw.process.exitCode === null && (await fetch(`${gw.url}/health`)).status === 200
   console.log(`loaded: ${JSON.stringify(loaded)}; event-loop delay alone ${JSON.stringify(delaysAlone)}, loaded ${JSON.stringify(delaysLoaded)}; reports: ${JSON.stringify(reportStatuses)}; peak RSS ${peakRss} KiB; alive ${alive}`)
 
@@ -257,9 +367,14 @@ ${players.toLocaleString("en")} players (127-character ids) over the last day. M
 real-money bet each at a time (\`POST game-api/rounds\`, the stub wallet answering at once), ${seconds} s alone and
 ${seconds} s while ${reporters} loops of A's reports run, in ${windows} turns of each (what downloads at the end of a turn is cut) (summary by player page 7 / day / game over the month,
 \`rounds?playerId=nope…&page=100&limit=100\`, \`rounds?page=100&limit=100\`${
-    process.env["ISOLATION_NO_CSV"] === "true" ? "; no CSV export (ISOLATION_NO_CSV)" : ", the month's rounds CSV and its summary by player as CSV"
+    process.env["ISOLATION_NO_CSV"] === "true"
+      ? "; no CSV export (ISOLATION_NO_CSV)"
+      : process.env["ISOLATION_ONLY_CSV"] === "true"
+      ? "; only the CSV exports: the month's rounds CSV and its summary by player as CSV (ISOLATION_ONLY_CSV)"
+      : ", the month's rounds CSV and its summary by player as CSV"
   }). The gateway as \`npm start\` runs it (--max-old-space-size=128); budgets and time-outs: ${
     ["REPORTS_MAX_PER_MERCHANT", "REPORTS_MAX_CONCURRENT", "REPORTS_DB_CONNECTIONS", "REPORTS_STATEMENT_TIMEOUT_MS", "REPORTS_EXPORT_PAUSE_MS",
+      "REPORTS_MAX_EXPORTS", "REPORTS_DB_SHARE", "REPORTS_DB_SHARE_TOTAL", "REPORTS_DB_BURST_MS", "REPORTS_DB_STATEMENTS",
       "DATABASE_STATEMENT_TIMEOUT_MS"].map((name) => `${name} ${process.env[name] ?? "(default)"}`).join(", ")
   }. Machine: ${process.env["ISOLATION_MACHINE"] ?? "2 shared cores"}; database:
 ${process.env["DATABASE_URL"] === undefined ? "embedded PostgreSQL" : "the local PostgreSQL 15"}.
@@ -273,7 +388,11 @@ ${process.env["DATABASE_URL"] === undefined ? "embedded PostgreSQL" : "the local
   window): alone p99 ${delays(delaysAlone, "p99")}, max ${delays(delaysAlone, "max")}; under A's reports p99
   ${delays(delaysLoaded, "p99")}, max ${delays(delaysLoaded, "max")}. The gateway's CPU time per turn: alone
   ${delays(delaysAlone, "cpuMs")} ms, under A's reports ${delays(delaysLoaded, "cpuMs")} ms (of ${(windowMs / 1000).toFixed(0)} s each); the report load's
-  own process (it reads every CSV as fast as it comes, on the same machine) ${loadCpuMs.join(" / ")} ms.
+  own process (it reads every CSV as fast as it comes, on the same machine; started before the turn) ${loadCpuMs.join(" / ")} ms.
+- PostgreSQL's CPU time per turn for this database (its backends' utime + stime): alone, bets and the rest
+  ${pgFigures(pgAlone, "other")} ms; under A's reports, bets and the rest ${pgFigures(pgLoaded, "other")} ms, the reports'
+  connections ${pgFigures(pgLoaded, "reports")} ms.
+- B's p99 per turn: alone ${turnP99.alone.map(ms).join(" / ")}; under A's reports ${turnP99.loaded.map(ms).join(" / ")}.
 - p99 under load / p99 alone: **${ratio.toFixed(2)}×** (target ≤ 2×): ${ratio <= 2 ? "held" : "NOT held"}.
 - A's reports answered: ${Object.entries(reportStatuses).map(([status, count]) => `${status}: ${count}`).join(", ")}
   (429 is REPORTS_BUSY, the budget refusing a report at once; 503 REPORT_TIMEOUT a query past its time-out).
@@ -281,7 +400,14 @@ ${process.env["DATABASE_URL"] === undefined ? "embedded PostgreSQL" : "the local
   ${alive ? "stayed up (no heap out-of-memory)" : "DIED"}.
 - The machine's 1-minute load average (other work shares it): ${loadBefore} before, ${loadLoaded} after.
 - Verdict: ${held ? "every target holds" : "a target failed"}.
-`
+${timed.length === 0 ? "" : `
+Each of A's reports alone, one after another 5 s apart, before the turns (no bets, nothing else of A's running), to
+its last byte (a 429 waited out as its \`retry-after\` says, and counted):
+
+| report | status | time | size |
+|---|---|---|---|
+${timed.join("\n")}
+`}`
   const file = join(import.meta.dirname, "results", `${date}-isolation${process.env["ISOLATION_LABEL"] ?? ""}.md`)
   writeFileSync(file, report)
   console.log(report)

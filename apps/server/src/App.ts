@@ -48,6 +48,7 @@ import * as Lifecycle from "./Lifecycle.ts"
 import * as Logging from "./Logging.ts"
 import * as Secrets from "./Secrets.ts"
 import * as Tracing from "./Tracing.ts"
+import { reportLimits } from "./ReportLimits.ts"
 
 /** A request head (request line and headers) may be this large: room for every documented parameter at its longest. */
 const maxHeadBytes = 32 * 1024
@@ -147,7 +148,7 @@ export const repositories = (config: GatewayConfig, dataKeys: DataCipher.DataKey
     GameSessionRepoPg.layer({ idleSeconds: config.gameSessionIdleSeconds }),
     RoundLedgerPg.layer,
     ReportsPg.layerOnReportsPool(
-      { total: config.reports.total, perMerchant: config.reports.perMerchant },
+      reportLimits(config),
       config.reports.exportPauseMs
     ),
     DeliveryQueuePg.layer(),

@@ -167,8 +167,19 @@ export const GatewayConfig = Config.all({
     ),
     maxConnections: Config.schema(between(1, 100), "REPORTS_DB_CONNECTIONS").pipe(Config.withDefault(3)),
     total: Config.schema(between(1, 1000), "REPORTS_MAX_CONCURRENT").pipe(Config.withDefault(4)),
-    perMerchant: Config.schema(between(1, 1000), "REPORTS_MAX_PER_MERCHANT").pipe(Config.withDefault(2)),
-    exportPauseMs: Config.schema(between(0, 10_000), "REPORTS_EXPORT_PAUSE_MS").pipe(Config.withDefault(30))
+    perMerchant: Config.schema(between(1, 1000), "REPORTS_MAX_PER_MERCHANT").pipe(Config.withDefault(1)),
+    exportPauseMs: Config.schema(between(0, 10_000), "REPORTS_EXPORT_PAUSE_MS").pipe(Config.withDefault(100)),
+    exports: Config.schema(between(1, 1000), "REPORTS_MAX_EXPORTS").pipe(Config.withDefault(2)),
+    dbShare: Config.schema(
+      Schema.Finite.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1)),
+      "REPORTS_DB_SHARE"
+    ).pipe(Config.withDefault(0.25)),
+    dbShareTotal: Config.schema(
+      Schema.Finite.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(100)),
+      "REPORTS_DB_SHARE_TOTAL"
+    ).pipe(Config.withDefault(0.5)),
+    dbBurstMs: Config.schema(between(0, 600_000), "REPORTS_DB_BURST_MS").pipe(Config.withDefault(1_000)),
+    dbStatements: Config.schema(between(1, 100), "REPORTS_DB_STATEMENTS").pipe(Config.withDefault(1))
   }),
   migrateOnStart: Config.schema(AnyCaseBoolean, "MIGRATE_ON_START").pipe(Config.withDefault(true)),
   shutdownDrainSeconds: Config.schema(between(0, 300), "SHUTDOWN_DRAIN_SECONDS").pipe(Config.withDefault(5)),

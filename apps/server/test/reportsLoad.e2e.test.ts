@@ -176,6 +176,61 @@ describe("one merchant's heavy reports against another merchant's bets", () => {
     assert.isTrue(await alive())
   }, 120_000)
 
+  it("runs one CSV export per merchant at a time: a second is 429 at once, its pages and another merchant's export still run", async () => {
+    const heavy = await playerSession(gw, wallet.url, "one-export@example.com")
+    const other = await playerSession(gw, wallet.url, "other-export@example.com")
+    const to = new Date()
+    const from = new Date(to.getTime() - 86_400_000)
+    await seedRounds(db, { merchantId: heavy.merchantId, rounds: 10_000, players: 1_000, before: to })
+    await seedRounds(db, { merchantId: other.merchantId, rounds: 100, players: 10, before: to })
+    // A gateway of its own with the default budget, so that the reports of the tests above do not count
+    const fresh = await spawnGateway({
+      DATABASE_URL: databaseUrl,
+      DATA_ENCRYPTION_KEY: dataKey,
+      AUTH_JWT_SECRET: gw.authSecret,
+      RATE_LIMIT_RPS: "0"
+    })
+    const range = `from=${from.toISOString()}&to=${to.toISOString()}`
+    const api = (merchant: typeof heavy) => merchant.api.replace(gw.url, fresh.url)
+    const csv = { "sv-api-key": heavy.key, accept: "text/csv" }
+    try {
+      // The month's rounds CSV (~6 MB), its first bytes read and the rest left waiting: the download runs on
+      const first = await fetch(`${api(heavy)}/rounds?${range}`, { headers: csv })
+      assert.strictEqual(first.status, 200)
+      const reader = first.body!.getReader()
+      assert.isFalse((await reader.read()).done)
+
+      const started = performance.now()
+      const second = await outcome(`${api(heavy)}/reports/summary?${range}&groupBy=player`, csv)
+      assert.deepStrictEqual([second.status, second.code], [429, "REPORTS_BUSY"], "a second export of the merchant")
+      assert.match(second.retryAfter ?? "", /^\d+$/)
+      assert.isBelow(performance.now() - started, 2_000, "refused at once, not queued behind the first")
+      const again = await outcome(`${api(heavy)}/rounds?${range}`, csv)
+      assert.strictEqual(again.status, 429, "the same export twice too")
+
+      const page = await outcome(`${api(heavy)}/reports/summary?${range}&groupBy=day`, { "sv-api-key": heavy.key })
+      assert.strictEqual(page.status, 200, "the merchant's pages are not locked out by its export")
+      const others = await outcome(`${api(other)}/rounds?${range}`, { "sv-api-key": other.key, accept: "text/csv" })
+      assert.strictEqual(others.status, 200, "another merchant's export runs")
+
+      let lines = 0
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        lines += Buffer.from(value).toString("utf8").split("\r\n").length - 1
+      }
+      assert.isAbove(lines, 10_000, "the first export ran to its end")
+      let after = await outcome(`${api(heavy)}/reports/summary?${range}&groupBy=player`, csv)
+      for (let i = 0; i < 50 && after.status === 429; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100)) // the place is given back as the stream ends
+        after = await outcome(`${api(heavy)}/reports/summary?${range}&groupBy=player`, csv)
+      }
+      assert.strictEqual(after.status, 200, "the next export runs once the first has ended")
+    } finally {
+      await fresh.stop("SIGKILL")
+    }
+  }, 120_000)
+
   it("cancels a report past REPORTS_STATEMENT_TIMEOUT_MS and answers 503 REPORT_TIMEOUT with retry-after", async () => {
     if (manyPlayers === undefined) return assert.fail("runs after the first test, on its 120,000 players")
     const { api, key, from, to } = manyPlayers

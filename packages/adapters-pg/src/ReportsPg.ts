@@ -162,7 +162,7 @@ export const make = (options: ReportsOptions = {}) => Effect.gen(function*() {
       merchantId,
       Stream.paginate<Cursor | undefined, readonly [RoundOf, ReadonlyArray<TransactionOf>], ReportTimedOut>(
         undefined,
-        (after) => paced(after === undefined, batch(merchantId, filter, after))
+        (after) => paced(after === undefined, budget.batch(merchantId)(batch(merchantId, filter, after)))
       ).pipe(Stream.rechunk(viewSlice), Stream.map(viewOf))
     )
 
@@ -240,7 +240,7 @@ export const make = (options: ReportsOptions = {}) => Effect.gen(function*() {
           .compile()
         yield* connection.executeRaw(`DECLARE summary_groups NO SCROLL CURSOR FOR ${text}`, params)
         return Stream.paginate<boolean, SummaryGroup, ReportTimedOut>(true, (first) =>
-          paced(first, connection.execute(`FETCH ${summaryBatch} FROM summary_groups`, [], undefined)).pipe(
+          paced(first, budget.batch(merchantId)(connection.execute(`FETCH ${summaryBatch} FROM summary_groups`, [], undefined))).pipe(
             Effect.map((rows) => rows.map(exportGroup)),
             Effect.map((groups) => [groups, groups.length < summaryBatch ? Option.none() : Option.some(false)] as const),
             timedOut

@@ -148,17 +148,23 @@ export class Summary extends Schema.Class<Summary>("@gateway/domain/Summary")(Sc
 })) {}
 
 /**
- * The reports this merchant, or the whole gateway, may run at once are all running: try again after
- * `retryAfterSeconds`. Reports have a budget of their own so that they never take the connections bets need.
+ * The reports this merchant, or the whole gateway, may run at once are all running, or this merchant's reports
+ * have used their share of the database's time (`database-time`): try again after `retryAfterSeconds`. Reports
+ * have a budget of their own so that they never take the connections or the database time bets need.
  */
 export class ReportsBusy extends Schema.TaggedError<ReportsBusy>()("ReportsBusy", {
-  scope: Schema.Literals(["merchant", "gateway"]),
+  scope: Schema.Literals(["merchant", "gateway", "database-time"]),
   retryAfterSeconds: Schema.Int
 }) {
   override get message(): string {
-    return this.scope === "merchant"
-      ? `this merchant already runs as many reports as it may at once; retry after ${this.retryAfterSeconds} s`
-      : `the gateway runs as many reports as it allows at once; retry after ${this.retryAfterSeconds} s`
+    switch (this.scope) {
+      case "merchant":
+        return `this merchant already runs as many reports (or CSV downloads) as it may at once; retry after ${this.retryAfterSeconds} s`
+      case "gateway":
+        return `the gateway runs as many reports (or CSV downloads) as it allows, at once or in database time; retry after ${this.retryAfterSeconds} s`
+      case "database-time":
+        return `this merchant's reports have used their share of the database's time; retry after ${this.retryAfterSeconds} s`
+    }
   }
 }
 

@@ -59,10 +59,13 @@ export const SummaryQuery = {
   ...paging
 }
 
-const budgetNote = "\n\nReports have a budget of their own, apart from bets and launches (`REPORTS_MAX_CONCURRENT`, " +
-  "`REPORTS_MAX_PER_MERCHANT`): a report over it is refused at once with 429 `REPORTS_BUSY` and `retry-after`; a query " +
-  "that runs past `REPORTS_STATEMENT_TIMEOUT_MS` is cancelled and answered 503 `REPORT_TIMEOUT` with `retry-after` " +
-  "(narrow the period or filters). A CSV download holds its place until its last byte."
+const budgetNote = "\n\nReports have a budget of their own, apart from bets and launches: one report page and one CSV " +
+  "download per merchant at a time (`REPORTS_MAX_PER_MERCHANT`, `REPORTS_MAX_CONCURRENT` and `REPORTS_MAX_EXPORTS` in " +
+  "all), and a share of the database's time per merchant (`REPORTS_DB_SHARE`) and in all (`REPORTS_DB_SHARE_TOTAL`). " +
+  "A report over it is refused at once with 429 `REPORTS_BUSY` and `retry-after` (the detail says which limit); a " +
+  "CSV download over the share is slowed between batches, never cut. A query that runs past " +
+  "`REPORTS_STATEMENT_TIMEOUT_MS` is cancelled and answered 503 `REPORT_TIMEOUT` with `retry-after` (narrow the " +
+  "period or filters). A CSV download holds its place until its last byte."
 
 /** The CSV form of a report (`Accept: text/csv`), streamed; see `csv/Csv.ts`. */
 const Csv = HttpApiSchema.StreamUint8Array({ contentType: "text/csv; charset=utf-8" })
