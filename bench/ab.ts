@@ -7,7 +7,8 @@
  * of 5 s, default 4), so a machine shared with other work slows both alike:
  * the ratio of their CPU per round is what to read (bench/README.md, "The bet
  * path"). Environment: DATABASE_URL, else an embedded PostgreSQL; AB_FLAGS_A,
- * AB_FLAGS_B: Node flags for one side.
+ * AB_FLAGS_B: Node flags for one side; AB_WALLET=slow: the wallet answering
+ * after 20 ms.
  */
 import { Effect, Redacted, Scope } from "effect"
 import { spawn } from "node:child_process"
@@ -28,7 +29,11 @@ try {
   const first = await startGateway(env)
   const merchant = await createMerchant(first)
   const seeded = await seed(url, { first: merchant.id, merchants: 1000, games: 100, operatorUrl: operator.url })
-  const tokens = { A: await openSessions(first.url, seeded.fastKeys, 400, "real"), B: await openSessions(first.url, seeded.fastKeys, 400, "real") }
+  // AB_WALLET=slow: the merchant whose wallet answers after 20 ms.
+  const keys = process.env["AB_WALLET"] === "slow"
+    ? seeded.slowKeys.filter((key) => key.merchantId === seeded.slowWalletMerchant)
+    : seeded.fastKeys
+  const tokens = { A: await openSessions(first.url, keys, 400, "real"), B: await openSessions(first.url, keys, 400, "real") }
   await first.stop()
   const start = async (dist: string, extraFlags: string | undefined) => {
     const port = await freePort()
@@ -52,7 +57,7 @@ try {
   for (let i = 0; i < Number(process.env["AB_RUNS"] ?? 4); i++) {
     const [a, b] = await Promise.all([measure(A, la, Number(process.env["AB_CONN"] ?? 8), 5), measure(B, lb, Number(process.env["AB_CONN"] ?? 8), 5)])
     ratios.push(b.cpuMsPerRequest / a.cpuMsPerRequest)
-    console.log(`A ${a.rps.toFixed(0)}/s ${a.cpuMsPerRequest.toFixed(3)} ms  B ${b.rps.toFixed(0)}/s ${b.cpuMsPerRequest.toFixed(3)} ms  B/A ${(b.cpuMsPerRequest / a.cpuMsPerRequest).toFixed(3)} non2xx ${a.non2xx}/${b.non2xx}`)
+    console.log(`A ${a.rps.toFixed(0)}/s p50 ${a.p50.toFixed(1)} ms ${a.cpuMsPerRequest.toFixed(3)} ms  B ${b.rps.toFixed(0)}/s p50 ${b.p50.toFixed(1)} ms ${b.cpuMsPerRequest.toFixed(3)} ms  B/A ${(b.cpuMsPerRequest / a.cpuMsPerRequest).toFixed(3)} non2xx ${a.non2xx}/${b.non2xx}`)
   }
   console.log("median B/A CPU", ratios.sort()[Math.floor(ratios.length / 2)]?.toFixed(3))
 } finally {

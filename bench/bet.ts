@@ -103,6 +103,18 @@ const main = async (scope: Scope.Scope) => {
     plain: { fast: bets(sessions.plain.fast, "plain"), slow: bets(sessions.plain.slow, "plain") }
   }
   const targets: Record<keyof typeof answered, Target> = { gateway, plain: baseline }
+  /**
+   * This machine's PostgreSQL runs with autovacuum off (the gateway warns at start). Without it, the dead row
+   * versions of every round pile up in both servers' tables and indexes, and the gateway's rounds (more indexes:
+   * reports read them) slowed run after run — 400 → 175 rounds/s in 50 s at 16 connections, against ~600
+   * steady with a VACUUM every few seconds. As autovacuum would in production, the whole database is vacuumed
+   * before each measured run, both servers' tables alike (BENCH_VACUUM=false: not).
+   */
+  const vacuumClient = new pg.Client({ connectionString: databaseUrl })
+  await vacuumClient.connect()
+  const vacuum = async () => {
+    if (process.env["BENCH_VACUUM"] !== "false") await vacuumClient.query("VACUUM")
+  }
 
   if (breakdown) {
     // Where a round's CPU goes, machine-wide: the server, the wallet stub, the database's backends, the load
@@ -122,6 +134,7 @@ const main = async (scope: Scope.Scope) => {
     log(`idle for 5 s: gateway ${((cpuMs(gateway.pid) - idle.gateway) / 5).toFixed(1)} ms/s, plain ${((cpuMs(baseline.pid) - idle.plain) / 5).toFixed(1)} ms/s`)
     for (let i = 0; i < pairs; i++) {
       for (const who of ["gateway", "plain"] as const) {
+        await vacuum()
         const pids = await backends()
         const before = { db: pids.reduce((a, pid) => a + cpuMs(pid), 0), stub: cpuMs(operator.pid), me: process.cpuUsage() }
         const run = await measure(targets[who], loads[who].fast, 16, seconds)
@@ -132,16 +145,23 @@ const main = async (scope: Scope.Scope) => {
     }
     await supervised.current().stop()
     await baseline.stop()
+    await vacuumClient.end()
     return "breakdown only\n"
   }
   if (gatewayOnly) {
-    await measure(gateway, loads.gateway.fast, 16, 2)
+    // BENCH_WALLET=slow: the rounds of the merchant whose wallet answers after 20 ms.
+    const load = process.env["BENCH_WALLET"] === "slow" ? loads.gateway.slow : loads.gateway.fast
+    await measure(gateway, load, 16, 2)
     for (let i = 0; i < pairs + 2; i++) {
-      for (const connections of levels) log(`gateway @${connections}: ${brief(await measure(gateway, loads.gateway.fast, connections, seconds))}`)
+      for (const connections of levels) {
+        await vacuum()
+        log(`gateway @${connections}: ${brief(await measure(gateway, load, connections, seconds))}`)
+      }
     }
     const cost = await dbCost(databaseUrl, () => fire(gateway, loads.gateway.fast, 16, 0, 2000), 2000, gateway.pid)
     log(`database per round: ${JSON.stringify(cost)}`)
     await supervised.current().stop()
+    await vacuumClient.end()
     return "gateway only\n"
   }
   log("warming up both servers: 3 s each at 16 connections, unmeasured")
@@ -155,7 +175,9 @@ const main = async (scope: Scope.Scope) => {
     for (const connections of levels) {
       const runs: Array<{ gateway: Run; plain: Run }> = []
       for (let i = 1; i <= pairs; i++) {
+        await vacuum()
         const onGateway = await measure(gateway, loads.gateway[wallet], connections, seconds)
+        await vacuum()
         const onPlain = await measure(baseline, loads.plain[wallet], connections, seconds)
         log(`wallet ${wallet} @${connections} (pair ${i}) gateway: ${brief(onGateway)}; plain: ${brief(onPlain)}`)
         runs.push({ gateway: onGateway, plain: onPlain })
@@ -165,10 +187,11 @@ const main = async (scope: Scope.Scope) => {
   }
 
   log("what a round costs the database: 3,000 rounds at 16 connections, each server alone")
-  const cost: Record<keyof typeof answered, DbCost> = {
-    gateway: await dbCost(databaseUrl, () => fire(gateway, loads.gateway.fast, 16, 0, 3000), 3000, gateway.pid),
-    plain: await dbCost(databaseUrl, () => fire(baseline, loads.plain.fast, 16, 0, 3000), 3000, baseline.pid)
-  }
+  await vacuum()
+  const gatewayCost = await dbCost(databaseUrl, () => fire(gateway, loads.gateway.fast, 16, 0, 3000), 3000, gateway.pid)
+  await vacuum()
+  const plainCost = await dbCost(databaseUrl, () => fire(baseline, loads.plain.fast, 16, 0, 3000), 3000, baseline.pid)
+  const cost: Record<keyof typeof answered, DbCost> = { gateway: gatewayCost, plain: plainCost }
 
   log("two gateways on one database, the wallet answering after 20 ms")
   const second = await startGateway(env)
@@ -178,7 +201,9 @@ const main = async (scope: Scope.Scope) => {
   for (const connections of levels.filter((c) => c > 1)) {
     const loadsOfTwo = halves.map((half) => bets(half, "gateway"))
     await measure(second, loadsOfTwo[1] ?? loads.gateway.slow, connections, 1)
+    await vacuum()
     const one = await measure(gateway, loads.gateway.slow, connections, seconds)
+    await vacuum()
     const both = await Promise.all([
       measure(gateway, loadsOfTwo[0] ?? loads.gateway.slow, connections, seconds),
       measure(second, loadsOfTwo[1] ?? loads.gateway.slow, connections, seconds)
@@ -189,6 +214,7 @@ const main = async (scope: Scope.Scope) => {
   memory.final("gateway #2")
   await second.stop()
 
+  await vacuumClient.end()
   log("checking that every answered bet was debited once and credited once")
   const check: Record<keyof typeof answered, SettledCheck> = {
     gateway: await settledOnce(databaseUrl, operator.url, "gateway", answered.gateway),
@@ -206,6 +232,9 @@ const main = async (scope: Scope.Scope) => {
       ["load average (1 min)", `${loadAtStart.toFixed(2)} when the bench started`],
       ["database", database],
       ["runs", `${seconds} s each after a 1 s warm-up, at ${levels.join(", ")} connections; ${pairs} pair(s) (gateway, then plain) in turn, the row is the pair of the median ratio`],
+      ["vacuum", process.env["BENCH_VACUUM"] === "false"
+        ? "none (BENCH_VACUUM=false): dead row versions pile up through the whole bench"
+        : "the whole database before each measured run (this PostgreSQL has autovacuum off; production's would not)"],
       ["sessions", `${sessionsPerServer} real sessions a server with the wallet at once, ${sessionsPerServer / 2} with the wallet after 20 ms, rotated per request`],
       ["gateway start to /ready", `${ready.toFixed(0)} ms`]
     ],

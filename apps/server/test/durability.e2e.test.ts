@@ -69,6 +69,30 @@ describe("no message is lost, and none is sent by two instances at once", () => 
     assert.strictEqual(delivered().size, 10)
   })
 
+  it("credits in flight when an instance stops (SIGTERM) reach the wallet once, and what it held goes out at once from the next", async () => {
+    // Each credit takes the wallet 300 ms: the instance is stopped while they are being sent.
+    wallet.setReply((_r, body) => body.type === "transaction.credit" ? { status: 200, delayMs: 300 } : { status: 200 })
+    const first = await start()
+    const player = await playerSession(first, wallet.url, "stop@example.com")
+    const { sessionToken } = await player.newSession()
+    const rounds = await Promise.all(Array.from({ length: 12 }, () => player.bet(sessionToken, "1.00")))
+    for (const r of rounds) assert.strictEqual(r.status, 200, r.text)
+    const roundIds = new Set(rounds.map((r) => String(r.body.roundId)))
+    const credits = () => wallet.messages().filter((m) => m.body.type === "transaction.credit" && roundIds.has(m.body.data.roundId))
+    await eventually(() => credits().length > 0)
+    const stoppedAt = Date.now()
+    assert.strictEqual(await first.stop("SIGTERM"), 0)
+    await start()
+    await eventually(() => creditsAccepted(roundIds).size === 12, 60_000)
+    // Released, not left leased: the next instance sent what the first still held within seconds, not a lease later.
+    assert.isBelow(Date.now() - stoppedAt, 20_000)
+    await new Promise((r) => setTimeout(r, 1000))
+    const perCredit = new Map<string, number>()
+    for (const m of credits()) perCredit.set(m.body.data.transactionId, (perCredit.get(m.body.data.transactionId) ?? 0) + 1)
+    assert.strictEqual(perCredit.size, 12)
+    assert.deepStrictEqual([...new Set(perCredit.values())], [1], "each credit received once")
+  })
+
   it("two instances on one database deliver every queued message, never the same one concurrently", async () => {
     wallet.setReply((_r, body) => body.type === "transaction.credit" ? { status: 200, delayMs: 150 } : { status: 200 })
     const [a, b] = [running.at(-1) ?? (await start()), await start()]

@@ -216,8 +216,16 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
   )
 
   const inFlight = yield* FiberSet.make()
+  // Stopping: the attempts under way finish (for up to 2 s, or their time-out if shorter) and their outcomes are
+  // recorded, rather than being cut off after the operator may have received them: a cut-off message would be
+  // sent again by another instance once its lease ran out (the bench's two instances saw 16 such repeats).
+  yield* Effect.addFinalizer(() =>
+    Effect.timeoutOption(FiberSet.awaitEmpty(inFlight), Duration.millis(Math.min(options.timeoutMs, 2000)))
+  )
   /** Claimed messages waiting for a slot: at most `aheadPerSlot` × `concurrency`. */
   const waiting: Array<{ readonly delivery: Delivery; readonly merchant: Merchant | undefined; readonly claimedAt: number }> = []
+  /** Taken by the step under way (handed, then claimed) and not yet waiting: given back too if it is interrupted. */
+  const taking: Array<Delivery> = []
   /**
    * A waiting message is sent only while its lease leaves room for a whole
    * attempt: a queue of at most `aheadPerSlot` × `concurrency` ahead of it
@@ -234,8 +242,18 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
     const room = roomToClaim()
     return (handedWaiting && room > 0) || (claimWanted && room >= concurrency)
   }
-  /** Stopping: what waits unsent is given back at once instead of when its lease runs out. */
-  yield* Effect.addFinalizer(() => queue.release(waiting.splice(0).map(({ delivery }) => delivery.id)))
+  /**
+   * Stopping: what waits unsent — claimed, or handed to this worker by its process's settlements — is given back
+   * at once instead of when its lease runs out, for another instance (or this one, restarted) to claim.
+   */
+  yield* Effect.addFinalizer(() =>
+    Effect.flatMap(queue.takeHanded(Number.MAX_SAFE_INTEGER), (handed) =>
+      queue.release([
+        ...waiting.splice(0).map(({ delivery }) => delivery.id),
+        ...taking.splice(0).map((delivery) => delivery.id),
+        ...handed.map((delivery) => delivery.id)
+      ]))
+  )
   /**
    * Starts waiting messages while slots are free. It runs after each claim and
    * as soon as a send has its answer, from that send's fiber: a slot is given
@@ -275,10 +293,12 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
     const room = roomToClaim()
     const handed = handedWaiting && room > 0 ? yield* queue.takeHanded(room) : []
     if (handedWaiting && room > 0) handedWaiting = handed.length === room
+    taking.push(...handed)
     const left = room - handed.length
     const claiming = claimWanted && left >= concurrency
     const claimed = claiming ? yield* queue.claim(left, leaseMs) : []
     if (claiming) claimWanted = claimed.length === left
+    taking.push(...claimed)
     const batch = claimed.length === 0 ? handed : handed.length === 0 ? claimed : [...handed, ...claimed]
     if (batch.length > 0) {
       const now = yield* Clock.currentTimeMillis
@@ -289,11 +309,16 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
       }
       for (const delivery of claimed) waiting.push({ delivery, merchant: current.get(delivery.merchantId), claimedAt: now })
     }
+    taking.length = 0
     yield* startWaiting
     if (!workWaiting()) yield* Queue.take(wake)
   }).pipe(
     Effect.catchCause((cause) =>
-      Effect.andThen(Effect.logError("webhook delivery worker failed; retrying", cause), Effect.sleep(pollInterval))
+      Effect.logError("webhook delivery worker failed; retrying", cause).pipe(
+        // What the failed step had taken and not queued is given back, to be claimed again.
+        Effect.andThen(Effect.suspend(() => queue.release(taking.splice(0).map((delivery) => delivery.id)))),
+        Effect.andThen(Effect.sleep(pollInterval))
+      )
     )
   )
   yield* Effect.forkScoped(Effect.forever(step))
