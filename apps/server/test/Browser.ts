@@ -3,6 +3,9 @@ import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type BrowserContext, chromium } from "playwright-core"
+import { assert } from "vitest"
+import { adminToken, call } from "@gateway/adapters-http/testing"
+import type { Gateway } from "../testing/Gateway.ts"
 import type { WalletReply } from "./Wallet.ts"
 
 /** Debian's Chromium, which the browser test drives (`.ci/run` installs it when missing). */
@@ -127,4 +130,30 @@ export const ledgerWallet = (opening: string) => {
     return answer
   }
   return { reply, state, balance: () => format(balance) }
+}
+
+/**
+ * A merchant of its own on `gw` (`name` makes its company, e-mail and players), and a function that asks for a
+ * new demo launch of odd-even for it each time: the URL to open.
+ */
+export const demoLauncher = async (gw: Gateway, name: string): Promise<() => Promise<string>> => {
+  const admin = { authorization: `Bearer ${await adminToken(gw.authSecret)}` }
+  const api = `${gw.url}/api/v1.1/operator-api`
+  const merchant = await call(`${api}/create`, {
+    method: "POST",
+    headers: admin,
+    json: { countryCodes: ["ET"], companyName: `${name} Casino`, email: `${name.toLowerCase()}@example.com`, providerId: 1 }
+  })
+  assert.strictEqual(merchant.status, 201, merchant.text)
+  const key = (await call(`${api}/merchants/${merchant.body.id}/api-keys`, { method: "POST", headers: admin })).body.apiKey
+  const player = name.toLowerCase()
+  let sessions = 0
+  return async () => {
+    const launched = await call(
+      `${api}/games/generate-launch-url?gameId=odd-even&playerId=${player}-1&sessionId=${player}-${++sessions}&mode=demo`,
+      { headers: { "sv-api-key": key } }
+    )
+    assert.strictEqual(launched.status, 200, launched.text)
+    return String(launched.body.url)
+  }
 }

@@ -2,9 +2,8 @@ import { Effect, Exit, Scope } from "effect"
 import { join } from "node:path"
 import type { Page } from "playwright-core"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
-import { adminToken, call } from "@gateway/adapters-http/testing"
 import { type Gateway, gateway } from "../testing/Gateway.ts"
-import { launchChromium, resultsDir } from "./Browser.ts"
+import { demoLauncher, launchChromium, resultsDir } from "./Browser.ts"
 
 const scope = Effect.runSync(Scope.make())
 let gw: Gateway
@@ -14,22 +13,7 @@ let launch: () => Promise<string>
 beforeAll(async () => {
   browser = await launchChromium({ width: 360, height: 640 })
   gw = await Effect.runPromise(Scope.provide(scope)(gateway({})))
-  const admin = { authorization: `Bearer ${await adminToken(gw.authSecret)}` }
-  const api = `${gw.url}/api/v1.1/operator-api`
-  const merchant = await call(`${api}/create`, {
-    method: "POST", headers: admin, json: { countryCodes: ["ET"], companyName: "Fit Casino", email: "fit@example.com", providerId: 1 }
-  })
-  assert.strictEqual(merchant.status, 201, merchant.text)
-  const key = (await call(`${api}/merchants/${merchant.body.id}/api-keys`, { method: "POST", headers: admin })).body.apiKey
-  let sessions = 0
-  launch = async () => {
-    const launched = await call(
-      `${api}/games/generate-launch-url?gameId=odd-even&playerId=fit-1&sessionId=fit-${++sessions}&mode=demo`,
-      { headers: { "sv-api-key": key } }
-    )
-    assert.strictEqual(launched.status, 200, launched.text)
-    return String(launched.body.url)
-  }
+  launch = await demoLauncher(gw, "Fit")
 })
 afterAll(async () => {
   await browser?.close()
