@@ -2,11 +2,12 @@ import { Effect, Exit, Scope } from "effect"
 import { adminToken } from "@gateway/adapters-http/testing"
 import { type Gateway, gateway } from "@gateway/server/testing"
 import { execFile } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { installTarballs } from "./Tarballs.ts"
 
 /**
  * `@gateway/client` as an integrator installs it: built with the domain (`packages/client/build.ts`), both packed
@@ -49,17 +50,7 @@ void Effect.runPromise(program.pipe(Effect.provide(FetchHttpClient.layer)))
 `
 
 beforeAll(async () => {
-  await run(process.execPath, [join(root, "packages", "domain", "build.ts")], { cwd: root })
-  await run(process.execPath, [join(root, "packages", "client", "build.ts")], { cwd: root })
-  for (const name of ["domain", "client"]) {
-    await run("npm", ["pack", join(root, "packages", name, "dist"), "--pack-destination", work], { cwd: work })
-  }
-  const tarballs = readdirSync(work).filter((name) => name.endsWith(".tgz")).map((name) => join(work, name))
-  expect(tarballs).toHaveLength(2)
-  mkdirSync(project)
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }))
-  await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", ...tarballs], quiet)
-  await run(tsc, ["--init"], quiet)
+  await installTarballs(["domain", "client"], work, project)
   gw = await Effect.runPromise(Scope.provide(scope)(gateway()))
 }, 240_000)
 

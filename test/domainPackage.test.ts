@@ -1,9 +1,10 @@
 import { execFile } from "node:child_process"
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { installTarballs } from "./Tarballs.ts"
 
 /**
  * `@gateway/domain` as another team installs it: built (`packages/domain/build.ts`), packed with `npm pack`,
@@ -19,16 +20,7 @@ const quiet = { cwd: project, maxBuffer: 16 * 1024 * 1024, env: { ...process.env
 
 const failureText = (error: { stdout?: string; stderr?: string }) => `${error.stdout ?? ""}${error.stderr ?? ""}`
 
-beforeAll(async () => {
-  await run(process.execPath, [join(root, "packages", "domain", "build.ts")], { cwd: root })
-  await run("npm", ["pack", join(root, "packages", "domain", "dist"), "--pack-destination", work], { cwd: work })
-  const tarball = readdirSync(work).find((name) => name.endsWith(".tgz"))
-  if (tarball === undefined) throw new Error("npm pack made no tarball")
-  mkdirSync(project)
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }))
-  await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", join(work, tarball)], quiet)
-  await run(tsc, ["--init"], quiet)
-}, 240_000)
+beforeAll(() => installTarballs(["domain"], work, project), 240_000)
 
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
