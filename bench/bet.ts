@@ -135,12 +135,15 @@ const main = async (scope: Scope.Scope) => {
     for (let i = 0; i < pairs; i++) {
       for (const who of ["gateway", "plain"] as const) {
         await vacuum()
+        await fire(targets[who], loads[who].fast, 16, 1)
+        // Every process's CPU read around the same measured seconds (no warm-up inside), per round answered in them.
         const pids = await backends()
-        const before = { db: pids.reduce((a, pid) => a + cpuMs(pid), 0), stub: cpuMs(operator.pid), me: process.cpuUsage() }
-        const run = await measure(targets[who], loads[who].fast, 16, seconds)
+        const database = () => pids.reduce((sum, pid) => sum + cpuMs(pid), 0)
+        const before = { server: cpuMs(targets[who].pid), db: database(), stub: cpuMs(operator.pid), me: process.cpuUsage() }
+        const { result } = await fire(targets[who], loads[who].fast, 16, seconds)
         const used = process.cpuUsage(before.me)
-        const per = (ms: number) => (ms / (run.requests * (seconds + 1) / seconds)).toFixed(3)
-        log(`${who} @16: ${brief(run)}; per round: database ${per(pids.reduce((a, pid) => a + cpuMs(pid), 0) - before.db)} ms (${pids.length} backends), stub ${per(cpuMs(operator.pid) - before.stub)} ms, load generator ${per((used.user + used.system) / 1000)} ms`)
+        const per = (ms: number) => (ms / result.requests.total).toFixed(3)
+        log(`${who} @16: ${(result.requests.total / seconds).toFixed(0)}/s; per round: server ${per(cpuMs(targets[who].pid) - before.server)} ms, database ${per(database() - before.db)} ms (${pids.length} backends), stub ${per(cpuMs(operator.pid) - before.stub)} ms, load generator ${per((used.user + used.system) / 1000)} ms`)
       }
     }
     await supervised.current().stop()
