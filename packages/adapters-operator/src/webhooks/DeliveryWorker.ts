@@ -299,10 +299,9 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
     const claimed = claiming ? yield* queue.claim(left, leaseMs) : []
     if (claiming) claimWanted = claimed.length === left
     taking.push(...claimed)
-    const batch = claimed.length === 0 ? handed : handed.length === 0 ? claimed : [...handed, ...claimed]
-    if (batch.length > 0) {
+    if (taking.length > 0) {
       const now = yield* Clock.currentTimeMillis
-      const current = yield* merchantsNow(batch)
+      const current = yield* merchantsNow(taking)
       // A handed message's lease began at its commit; a claimed one's now.
       for (const delivery of handed) {
         waiting.push({ delivery, merchant: current.get(delivery.merchantId), claimedAt: DateTime.toEpochMillis(delivery.createdAt) })
