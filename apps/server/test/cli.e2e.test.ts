@@ -1,34 +1,22 @@
 import { call } from "@gateway/adapters-http/testing"
 import * as PgTest from "@gateway/adapters-pg/testing"
 import { Effect, Exit, Redacted, Scope } from "effect"
-import { execFile } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runCli } from "../testing/Cli.ts"
 import { type Gateway, spawnGateway } from "../testing/Gateway.ts"
 import { poll } from "./Wallet.ts"
 
 /**
- * The ops CLI (`node apps/server/src/cli.ts`) as an operator runs it, on the database of a running gateway: a wrong
+ * The ops CLI (`bin/gateway` of the release: `apps/server/dist/cli.mjs`) as an operator runs it, on the database of a running gateway: a wrong
  * invocation says what is wrong in one line, every option says its default, and the merchant, API key and
  * delivery commands change what the gateway answers.
  */
-const cli = join(import.meta.dirname, "..", "src", "cli.ts")
 const scope = Effect.runSync(Scope.make())
 let env: Record<string, string> = {}
 let gw: Gateway
 
-interface Ran {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
-
-const run = (...args: ReadonlyArray<string>) =>
-  new Promise<Ran>((resolve) =>
-    execFile(process.execPath, [cli, ...args], { env: { PATH: process.env["PATH"] ?? "", ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }))
-  )
+const run = (...args: ReadonlyArray<string>) => runCli(args, env)
 
 const json = async (...args: ReadonlyArray<string>): Promise<any> => {
   const ran = await run(...args)

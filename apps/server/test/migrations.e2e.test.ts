@@ -1,23 +1,13 @@
 import { Effect, Exit, Redacted, Scope } from "effect"
 import * as PgTest from "@gateway/adapters-pg/testing"
-import { execFile } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { join } from "node:path"
 import pg from "pg"
 import { afterAll, assert, describe, it } from "vitest"
+import { runCli } from "../testing/Cli.ts"
 import { freePort, runToExit, spawnGateway } from "../testing/Gateway.ts"
 
 const scope = Effect.runSync(Scope.make())
 afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
-
-const cli = join(import.meta.dirname, "..", "src", "cli.ts")
-
-/** `node apps/server/src/cli.ts <args>` as an operator runs it: exit code and output. */
-const runCli = (args: ReadonlyArray<string>, env: Record<string, string>) =>
-  new Promise<{ readonly code: number; readonly output: string }>((resolve) => {
-    execFile(process.execPath, [cli, ...args], { env: { PATH: process.env["PATH"] ?? "", ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, output: stdout + stderr }))
-  })
 
 const query = async (url: string, text: string) => {
   const client = new pg.Client({ connectionString: url })
@@ -49,10 +39,10 @@ describe("MIGRATE_ON_START=false and `cli migrate` (rolling upgrades)", () => {
     )
 
     const migrated = await runCli(["migrate"], env)
-    assert.strictEqual(migrated.code, 0, migrated.output)
+    assert.strictEqual(migrated.code, 0, migrated.stdout + migrated.stderr)
     const [latest] = await query(url, "SELECT max(migration_id) AS id FROM gateway_migrations")
     assert.isAbove(Number(latest?.id), 0)
-    assert.include(migrated.output, `the database schema is at migration ${latest?.id}`)
+    assert.include(migrated.stdout + migrated.stderr, `the database schema is at migration ${latest?.id}`)
     assert.strictEqual((await runCli(["migrate"], env)).code, 0, "migrate again: nothing to do")
 
     // A later version's migration already applied (expand/contract): this version still starts on it.

@@ -4,26 +4,16 @@ import { DataCipher } from "@gateway/adapters-pg"
 import * as PgTest from "@gateway/adapters-pg/testing"
 import { Effect, Exit, Redacted, Scope } from "effect"
 import { decodeProtectedHeader, jwtVerify } from "jose"
-import { execFile } from "node:child_process"
 import { generateKeyPairSync, randomBytes } from "node:crypto"
-import { join } from "node:path"
 import pg from "pg"
 import { Webhook } from "standardwebhooks"
 import { afterAll, assert, describe, it } from "vitest"
+import { runCli } from "../testing/Cli.ts"
 import { runToExit, spawnGateway } from "../testing/Gateway.ts"
 import { eventually, playerSession, startWallet } from "./Wallet.ts"
 
 const scope = Effect.runSync(Scope.make())
 afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
-
-const cli = join(import.meta.dirname, "..", "src", "cli.ts")
-
-/** `node apps/server/src/cli.ts <args>` as an operator runs it: exit code, standard output and error. */
-const runCli = (args: ReadonlyArray<string>, env: Record<string, string>) =>
-  new Promise<{ readonly code: number; readonly stdout: string; readonly stderr: string }>((resolve) => {
-    execFile(process.execPath, [cli, ...args], { env: { PATH: process.env["PATH"] ?? "", ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }))
-  })
 
 const freshDatabase = () => Effect.runPromise(Scope.provide(scope)(PgTest.scopedDatabaseUrl)).then(Redacted.value)
 const secret = () => randomBytes(32).toString("base64url")
