@@ -207,7 +207,7 @@ export const app = (
   })
   const background = Layer.mergeAll(
     DeliveryWorker.layer({ timeoutMs: config.webhookTimeoutMs, schedule: config.webhookRetrySchedule }),
-    StaleDebits.layerAfterTimeout(config.webhookTimeoutMs),
+    StaleDebits.layerAfterTimeout(config.webhookTimeoutMs, config.staleDebitMarginSeconds),
     Housekeeping.layer
   )
   const signedPost = SignedPost.layer.pipe(

@@ -132,6 +132,7 @@ export const GatewayConfig = Config.all({
   allowPrivateOperatorUrls: Config.schema(AnyCaseBoolean, "ALLOW_PRIVATE_OPERATOR_URLS").pipe(Config.withDefault(false)),
   detailsTimeoutMs: Config.schema(between(1, 60_000), "DETAILS_TIMEOUT_MS").pipe(Config.withDefault(5000)),
   webhookTimeoutMs: Config.schema(between(1, 60_000), "WEBHOOK_TIMEOUT_MS").pipe(Config.withDefault(5000)),
+  staleDebitMarginSeconds: Config.schema(between(1, 3600), "STALE_DEBIT_MARGIN_SECONDS").pipe(Config.withDefault(60)),
   webhookRetrySchedule: Config.schema(ScheduleFromString, "WEBHOOK_RETRY_SCHEDULE").pipe(
     Config.withDefault(defaultSchedule)
   ),

@@ -100,13 +100,21 @@ export const layerRecovery = (options: RecoveryOptions): Layer.Layer<never, neve
     )
   )
 
-/** The margin after the wallet's time-out before a `debiting` round counts as stale. */
+/** The default margin after the wallet's time-out before a `debiting` round counts as stale (`STALE_DEBIT_MARGIN_SECONDS`). */
 export const staleMarginSeconds = 60
 
 /**
- * {@link layerRecovery} every 30 seconds, with rounds stale after the wallet
- * call's time-out (`WEBHOOK_TIMEOUT_MS`) plus {@link staleMarginSeconds}: by
- * then no live process can still be waiting for the debit's answer.
+ * {@link layerRecovery} with rounds stale after the wallet call's time-out
+ * (`WEBHOOK_TIMEOUT_MS`) plus `marginSeconds` (default
+ * {@link staleMarginSeconds}): by then no live process can still be waiting
+ * for the debit's answer. It looks every 30 seconds, or every margin when
+ * that is shorter.
  */
-export const layerAfterTimeout = (walletTimeoutMs: number): Layer.Layer<never, never, SqlClient> =>
-  layerRecovery({ olderThanSeconds: Math.ceil(walletTimeoutMs / 1000) + staleMarginSeconds, every: "30 seconds" })
+export const layerAfterTimeout = (
+  walletTimeoutMs: number,
+  marginSeconds: number = staleMarginSeconds
+): Layer.Layer<never, never, SqlClient> =>
+  layerRecovery({
+    olderThanSeconds: Math.ceil(walletTimeoutMs / 1000) + marginSeconds,
+    every: Duration.seconds(Math.min(30, marginSeconds))
+  })
