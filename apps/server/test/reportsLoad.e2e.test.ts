@@ -25,7 +25,13 @@ beforeAll(async () => {
     DATABASE_URL: databaseUrl,
     DATA_ENCRYPTION_KEY: dataKey,
     ALLOW_PRIVATE_OPERATOR_URLS: "true",
-    RATE_LIMIT_RPS: "0"
+    RATE_LIMIT_RPS: "0",
+    // The first test is about paging and streaming, not budgets: its merchant may use the whole database and its
+    // CSV has no pause between batches (100 ms by default: 12 s of sleep for 120 batches). The budgets' tests start
+    // gateways of their own with the defaults (ownGateway).
+    REPORTS_DB_SHARE: "1",
+    REPORTS_DB_SHARE_TOTAL: "1",
+    REPORTS_EXPORT_PAUSE_MS: "0"
   })
   db = new pg.Client({ connectionString: databaseUrl, statement_timeout: 120_000 })
   await db.connect()
@@ -36,6 +42,23 @@ afterAll(async () => {
   await wallet?.close()
   await Effect.runPromise(Scope.close(scope, Exit.void))
 })
+
+/** A gateway of its own on the same database, with the default report budgets (and `env`), stopped after `use`. */
+const ownGateway = async <A>(env: Record<string, string>, use: (own: Gateway) => Promise<A>): Promise<A> => {
+  const own = await spawnGateway({
+    DATABASE_URL: databaseUrl,
+    DATA_ENCRYPTION_KEY: dataKey,
+    AUTH_JWT_SECRET: gw.authSecret,
+    ALLOW_PRIVATE_OPERATOR_URLS: "true",
+    RATE_LIMIT_RPS: "0",
+    ...env
+  })
+  try {
+    return await use(own)
+  } finally {
+    await own.stop("SIGKILL")
+  }
+}
 
 const alive = async () => (await fetch(`${gw.url}/health`)).status === 200
 let databaseUrl = ""
@@ -110,70 +133,73 @@ describe("one merchant's heavy reports against another merchant's bets", () => {
   // The small, fast form of `npm run bench:isolation` (bench/results/*-isolation.md has the figures): its heaviest
   // reports and exports in parallel; every one is answered 200 or 429, every bet of the other merchant is taken.
   it("are refused over the merchant's budget (429 REPORTS_BUSY, retry-after) while the other's bets go on", async () => {
-    const heavy = await playerSession(gw, wallet.url, "heavy-reports@example.com")
-    const better = await playerSession(gw, wallet.url, "bets-go-on@example.com")
-    const to = new Date()
-    const from = new Date(to.getTime() - 86_400_000)
-    await seedRounds(db, { merchantId: heavy.merchantId, rounds: 40_000, players: 20_000, before: to })
-    const range = `from=${from.toISOString()}&to=${to.toISOString()}`
-    const headers = { "sv-api-key": heavy.key }
-    const { sessionToken } = await better.newSession()
-    const indexScans = async () =>
-      Number((await db.query<{ n: string }>(
-        "SELECT coalesce(sum(idx_scan), 0)::text AS n FROM pg_stat_user_indexes WHERE indexrelname = 'game_sessions_merchant_player_idx'"
-      )).rows[0]?.n ?? 0)
-    const scansBefore = await indexScans()
+    // A gateway of its own with the default budget, so that the first test's reports do not count
+    await ownGateway({}, async (own) => {
+      const heavy = await playerSession(own, wallet.url, "heavy-reports@example.com")
+      const better = await playerSession(own, wallet.url, "bets-go-on@example.com")
+      const to = new Date()
+      const from = new Date(to.getTime() - 86_400_000)
+      await seedRounds(db, { merchantId: heavy.merchantId, rounds: 40_000, players: 20_000, before: to })
+      const range = `from=${from.toISOString()}&to=${to.toISOString()}`
+      const headers = { "sv-api-key": heavy.key }
+      const { sessionToken } = await better.newSession()
+      const indexScans = async () =>
+        Number((await db.query<{ n: string }>(
+          "SELECT coalesce(sum(idx_scan), 0)::text AS n FROM pg_stat_user_indexes WHERE indexrelname = 'game_sessions_merchant_player_idx'"
+        )).rows[0]?.n ?? 0)
+      const scansBefore = await indexScans()
 
-    const heaviest = [
-      [`${heavy.api}/reports/summary?${range}&groupBy=player&limit=100`, "application/json"],
-      [`${heavy.api}/rounds?${range}&playerId=nope&page=50&limit=100`, "application/json"],
-      [`${heavy.api}/rounds?${range}&page=100&limit=100`, "application/json"],
-      [`${heavy.api}/reports/summary?${range}&groupBy=day`, "application/json"],
-      [`${heavy.api}/rounds?${range}`, "text/csv"],
-      [`${heavy.api}/reports/summary?${range}&groupBy=player`, "text/csv"]
-    ] as const
-    const reports = Array.from({ length: 12 }, (_, i) => {
-      const [url, accept] = heaviest[i % heaviest.length] ?? heaviest[0]
-      return outcome(url, { ...headers, accept })
+      const heaviest = [
+        [`${heavy.api}/reports/summary?${range}&groupBy=player&limit=100`, "application/json"],
+        [`${heavy.api}/rounds?${range}&playerId=nope&page=50&limit=100`, "application/json"],
+        [`${heavy.api}/rounds?${range}&page=100&limit=100`, "application/json"],
+        [`${heavy.api}/reports/summary?${range}&groupBy=day`, "application/json"],
+        [`${heavy.api}/rounds?${range}`, "text/csv"],
+        [`${heavy.api}/reports/summary?${range}&groupBy=player`, "text/csv"]
+      ] as const
+      const reports = Array.from({ length: 12 }, (_, i) => {
+        const [url, accept] = heaviest[i % heaviest.length] ?? heaviest[0]
+        return outcome(url, { ...headers, accept })
+      })
+      const bets: Array<{ status: number; ms: number }> = []
+      const betting = (async () => {
+        for (let i = 0; i < 20; i++) {
+          const started = performance.now()
+          const answer = await better.bet(sessionToken, "1.00")
+          bets.push({ status: answer.status, ms: performance.now() - started })
+        }
+      })()
+      const answers = await Promise.all(reports)
+      await betting
+
+      for (const answer of answers) {
+        assert.include([200, 429], answer.status, JSON.stringify(answer))
+        if (answer.status === 429) {
+          assert.strictEqual(answer.code, "REPORTS_BUSY")
+          assert.match(answer.retryAfter ?? "", /^\d+$/)
+        }
+      }
+      assert.isAbove(answers.filter((a) => a.status === 429).length, 0, "a merchant runs at most its share of reports at once")
+      assert.isAbove(answers.filter((a) => a.status === 200).length, 0, "and its share runs")
+      assert.deepStrictEqual(bets.map((b) => b.status), bets.map(() => 200), "every bet of the other merchant is taken")
+      assert.isBelow(Math.max(...bets.map((b) => b.ms)), 5_000, "no bet waits behind the reports (a generous bound)")
+      const nobody = await outcome(`${heavy.api}/rounds?${range}&playerId=nobody&page=50&limit=100`, headers)
+      assert.strictEqual(nobody.status, 200)
+      let scans = scansBefore
+      for (let i = 0; i < 70 && scans <= scansBefore; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 200)) // a backend publishes its statistics within 10 s of going idle
+        scans = await indexScans()
+      }
+      assert.isAbove(scans, scansBefore, "a player's rounds are found through the player index")
+
+      const deepest = await outcome(`${heavy.api}/rounds?${range}&page=101&limit=100`, headers)
+      assert.strictEqual(deepest.status, 200, "(page − 1) × limit = 10,000 is the deepest page")
+      const deeper = await call(`${heavy.api}/rounds?${range}&page=102&limit=100`, { headers })
+      assert.strictEqual(deeper.status, 400)
+      assert.strictEqual(deeper.body.code, "VALIDATION_FAILED")
+      assert.match(deeper.body.detail, /page/)
+      assert.isTrue(await alive())
     })
-    const bets: Array<{ status: number; ms: number }> = []
-    const betting = (async () => {
-      for (let i = 0; i < 20; i++) {
-        const started = performance.now()
-        const answer = await better.bet(sessionToken, "1.00")
-        bets.push({ status: answer.status, ms: performance.now() - started })
-      }
-    })()
-    const answers = await Promise.all(reports)
-    await betting
-
-    for (const answer of answers) {
-      assert.include([200, 429], answer.status, JSON.stringify(answer))
-      if (answer.status === 429) {
-        assert.strictEqual(answer.code, "REPORTS_BUSY")
-        assert.match(answer.retryAfter ?? "", /^\d+$/)
-      }
-    }
-    assert.isAbove(answers.filter((a) => a.status === 429).length, 0, "a merchant runs at most its share of reports at once")
-    assert.isAbove(answers.filter((a) => a.status === 200).length, 0, "and its share runs")
-    assert.deepStrictEqual(bets.map((b) => b.status), bets.map(() => 200), "every bet of the other merchant is taken")
-    assert.isBelow(Math.max(...bets.map((b) => b.ms)), 5_000, "no bet waits behind the reports (a generous bound)")
-    const nobody = await outcome(`${heavy.api}/rounds?${range}&playerId=nobody&page=50&limit=100`, headers)
-    assert.strictEqual(nobody.status, 200)
-    let scans = scansBefore
-    for (let i = 0; i < 70 && scans <= scansBefore; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 200)) // a backend publishes its statistics within 10 s of going idle
-      scans = await indexScans()
-    }
-    assert.isAbove(scans, scansBefore, "a player's rounds are found through the player index")
-
-    const deepest = await outcome(`${heavy.api}/rounds?${range}&page=101&limit=100`, headers)
-    assert.strictEqual(deepest.status, 200, "(page − 1) × limit = 10,000 is the deepest page")
-    const deeper = await call(`${heavy.api}/rounds?${range}&page=102&limit=100`, { headers })
-    assert.strictEqual(deeper.status, 400)
-    assert.strictEqual(deeper.body.code, "VALIDATION_FAILED")
-    assert.match(deeper.body.detail, /page/)
-    assert.isTrue(await alive())
   }, 120_000)
 
   it("runs one CSV export per merchant at a time: a second is 429 at once, its pages and another merchant's export still run", async () => {
@@ -184,16 +210,10 @@ describe("one merchant's heavy reports against another merchant's bets", () => {
     await seedRounds(db, { merchantId: heavy.merchantId, rounds: 10_000, players: 1_000, before: to })
     await seedRounds(db, { merchantId: other.merchantId, rounds: 100, players: 10, before: to })
     // A gateway of its own with the default budget, so that the reports of the tests above do not count
-    const fresh = await spawnGateway({
-      DATABASE_URL: databaseUrl,
-      DATA_ENCRYPTION_KEY: dataKey,
-      AUTH_JWT_SECRET: gw.authSecret,
-      RATE_LIMIT_RPS: "0"
-    })
-    const range = `from=${from.toISOString()}&to=${to.toISOString()}`
-    const api = (merchant: typeof heavy) => merchant.api.replace(gw.url, fresh.url)
-    const csv = { "sv-api-key": heavy.key, accept: "text/csv" }
-    try {
+    await ownGateway({}, async (fresh) => {
+      const range = `from=${from.toISOString()}&to=${to.toISOString()}`
+      const api = (merchant: typeof heavy) => merchant.api.replace(gw.url, fresh.url)
+      const csv = { "sv-api-key": heavy.key, accept: "text/csv" }
       // The month's rounds CSV (~6 MB), its first bytes read and the rest left waiting: the download runs on
       const first = await fetch(`${api(heavy)}/rounds?${range}`, { headers: csv })
       assert.strictEqual(first.status, 200)
@@ -226,29 +246,18 @@ describe("one merchant's heavy reports against another merchant's bets", () => {
         after = await outcome(`${api(heavy)}/reports/summary?${range}&groupBy=player`, csv)
       }
       assert.strictEqual(after.status, 200, "the next export runs once the first has ended")
-    } finally {
-      await fresh.stop("SIGKILL")
-    }
+    })
   }, 120_000)
 
   it("cancels a report past REPORTS_STATEMENT_TIMEOUT_MS and answers 503 REPORT_TIMEOUT with retry-after", async () => {
     if (manyPlayers === undefined) return assert.fail("runs after the first test, on its 120,000 players")
     const { api, key, from, to } = manyPlayers
-    const strict = await spawnGateway({
-      DATABASE_URL: databaseUrl,
-      DATA_ENCRYPTION_KEY: dataKey,
-      AUTH_JWT_SECRET: gw.authSecret,
-      RATE_LIMIT_RPS: "0",
-      REPORTS_STATEMENT_TIMEOUT_MS: "100"
-    })
-    try {
+    await ownGateway({ REPORTS_STATEMENT_TIMEOUT_MS: "100" }, async (strict) => {
       const url = `${api.replace(gw.url, strict.url)}/reports/summary?from=${from.toISOString()}&to=${to.toISOString()}&groupBy=player`
       const answer = await outcome(url, { "sv-api-key": key })
       assert.deepStrictEqual([answer.status, answer.code], [503, "REPORT_TIMEOUT"])
       assert.match(answer.retryAfter ?? "", /^\d+$/)
       assert.strictEqual((await fetch(`${strict.url}/health`)).status, 200)
-    } finally {
-      await strict.stop("SIGKILL")
-    }
+    })
   }, 60_000)
 })
