@@ -11,13 +11,22 @@ import { cpuMs, databaseCpuMs } from "./proc.ts"
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** Messages not yet delivered: the gateway's outbox and the plain one. */
+/**
+ * Messages not yet delivered, and rounds still waiting for their debit's answer: the gateway's outbox and rounds,
+ * and the plain implementation's outbox when it runs on the same database.
+ */
 const pendingMessages = async (client: pg.Client): Promise<number> => {
   const { rows } = await client.query<{ n: number }>(
     `SELECT (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending')
-      + (SELECT count(*) FROM plain_outbox WHERE status = 'pending') AS n`
+      + (SELECT count(*) FROM rounds WHERE status = 'debiting') AS n`
   )
-  return Number(rows[0]?.n ?? 0)
+  const plain = (await client.query<{ n: number }>(
+    "SELECT to_regclass('plain_outbox') IS NOT NULL AS n"
+  )).rows[0]?.n
+  const { rows: plainRows } = plain
+    ? await client.query<{ n: number }>("SELECT count(*) AS n FROM plain_outbox WHERE status = 'pending'")
+    : { rows: [{ n: 0 }] }
+  return Number(rows[0]?.n ?? 0) + Number(plainRows[0]?.n ?? 0)
 }
 
 const drained = async (client: pg.Client, timeoutMs: number): Promise<boolean> => {
@@ -106,6 +115,8 @@ export interface SettledCheck {
   readonly creditedOnce: number
   /** Messages the stub received twice for one round and type, over the whole run (both servers). */
   readonly repeats: number
+  /** Rounds the stub got two transaction ids of one type for (booked twice), over the whole run. */
+  readonly doubles: number
   /** False when an outbox still had pending messages after 60 s. */
   readonly drained: boolean
 }
@@ -140,6 +151,7 @@ export const settledOnce = async (
       debitedOnce: numberField(stub, "debitedOnce"),
       creditedOnce: numberField(stub, "creditedOnce"),
       repeats: numberField(all, "repeats"),
+      doubles: numberField(all, "doubles"),
       drained: empty
     }
   } finally {

@@ -90,12 +90,12 @@ export const renderBet = (results: BetResults): string => {
     "",
     "## Every answered bet debited once and credited once",
     "",
-    "| | answered 2xx | settled, one debit + one credit in its ledger | debited once at the wallet | credited once at the wallet | repeats (all rounds) | outboxes drained |",
+    "| | answered 2xx | settled, one debit + one credit in its ledger | debited once at the wallet | credited once at the wallet | repeats / booked twice (all rounds) | outboxes drained |",
     "|---|---:|---:|---:|---:|---:|---|"
   )
   for (const who of ["gateway", "plain"] as const) {
     const c = results.check[who]
-    lines.push(`| ${who} | ${c.answered} | ${c.booked} | ${c.debitedOnce} | ${c.creditedOnce} | ${c.repeats} | ${c.drained ? "yes" : "**no**"} |`)
+    lines.push(`| ${who} | ${c.answered} | ${c.booked} | ${c.debitedOnce} | ${c.creditedOnce} | ${c.repeats} / ${c.doubles} | ${c.drained ? "yes" : "**no**"} |`)
   }
   const mb = (peak: MemoryPeak) => `${f(peak.sampledMb, 1)} MiB sampled, ${f(peak.highWaterMb, 1)} MiB VmHWM`
   lines.push("", `Peak RSS: gateway ${mb(results.memory.gateway)}; second gateway ${mb(results.memory.second)}; plain ${mb(results.memory.plain)}.`)
@@ -121,7 +121,7 @@ export const renderBet = (results: BetResults): string => {
     `- database transactions per round: gateway ${f(gc.transactionsPerRound, 2)} vs plain ${f(pc.transactionsPerRound, 2)}: ` +
       `${gc.transactionsPerRound <= pc.transactionsPerRound ? "**holds**" : "**misses**"}; WAL ${f(gc.walBytesPerRound, 0)} vs ${f(pc.walBytesPerRound, 0)} bytes a round`
   )
-  const exact = (c: SettledCheck) => c.answered === c.booked && c.answered === c.debitedOnce && c.answered === c.creditedOnce && c.repeats === 0
+  const exact = (c: SettledCheck) => c.answered === c.booked && c.answered === c.debitedOnce && c.answered === c.creditedOnce && c.repeats === 0 && c.doubles === 0
   lines.push(`- every answered bet settled exactly once: gateway ${exact(results.check.gateway) ? "**holds**" : "**misses**"}, plain ${exact(results.check.plain) ? "yes" : "no"}`)
   const peak = Math.max(results.memory.gateway.sampledMb, results.memory.gateway.highWaterMb) * 1.048576
   lines.push(`- gateway peak RSS ${f(peak, 1)} MB (< 200): ${peak < 200 ? "**holds**" : "**misses**"}`)

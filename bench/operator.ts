@@ -11,10 +11,14 @@
  *   `<batch>.<…>` by batch, in all (`total`) and once per id (`distinct`)
  * - `GET /rounds`         → `{rounds, debited, credited, refunded, repeats}`:
  *   wallet messages by their body's `data.roundId` (the bet bench's check
- *   that every round was debited once and credited once); `repeats` counts
- *   a second message of the same type and round
+ *   that every round was debited once and credited once, by transaction
+ *   id); `repeats` counts a message delivered again under the same id
+ *   (at-least-once: an operator books it once), `doubles` rounds with two
+ *   ids of one type (booked twice)
  * - `POST /rounds-check`  → of the round ids in the body (a JSON array):
  *   `{asked, debitedOnce, creditedOnce, refunded}`
+ * - `POST /down`, `POST /up` → an operator that is down (every details and
+ *   wallet call answers 503, counted as `down` in `/count`) or back
  *
  * Signatures are not verified: the stub stands for a fast operator, and the
  * repository's tests prove the signatures.
@@ -23,6 +27,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 
 let wallet = 0
 let details = 0
+let isDown = false
+let down = 0
 const batches = new Map<string, { total: number; ids: Set<string> }>()
 
 const countBatch = (id: string) => {
@@ -35,10 +41,14 @@ const countBatch = (id: string) => {
   batches.set(name, batch)
 }
 
-/** Per round: how many debits, credits and refunds arrived. */
-const rounds = new Map<string, { debit: number; credit: number; refund: number }>()
+/**
+ * Per round: the distinct transaction ids (`webhook-id`) of its debits, credits and refunds, and how many messages
+ * arrived in all. An operator books a transaction id once (CONTRACT §5): a message delivered again after an
+ * instance died before marking it (at-least-once) is a repeat, not a second booking.
+ */
+const rounds = new Map<string, { debit: Set<string>; credit: Set<string>; refund: Set<string>; messages: number }>()
 
-const countRound = (body: string) => {
+const countRound = (body: string, webhookId: string) => {
   let parsed: unknown
   try {
     parsed = JSON.parse(body)
@@ -49,23 +59,27 @@ const countRound = (body: string) => {
   const data = parsed.data
   if (typeof data !== "object" || data === null || !("roundId" in data) || typeof data.roundId !== "string") return
   const kind = parsed.type === "transaction.debit" ? "debit" : parsed.type === "transaction.credit" ? "credit" : "refund"
-  const round = rounds.get(data.roundId) ?? { debit: 0, credit: 0, refund: 0 }
-  round[kind]++
+  const round = rounds.get(data.roundId) ?? { debit: new Set(), credit: new Set(), refund: new Set(), messages: 0 }
+  round[kind].add(webhookId)
+  round.messages++
   rounds.set(data.roundId, round)
 }
 
+/** `repeats`: messages delivered again under the same id; `doubles`: rounds with two ids of one kind (booked twice). */
 const roundCounts = () => {
   let debited = 0
   let credited = 0
   let refunded = 0
   let repeats = 0
+  let doubles = 0
   for (const round of rounds.values()) {
-    if (round.debit > 0) debited++
-    if (round.credit > 0) credited++
-    if (round.refund > 0) refunded++
-    repeats += Math.max(0, round.debit - 1) + Math.max(0, round.credit - 1) + Math.max(0, round.refund - 1)
+    if (round.debit.size > 0) debited++
+    if (round.credit.size > 0) credited++
+    if (round.refund.size > 0) refunded++
+    repeats += round.messages - round.debit.size - round.credit.size - round.refund.size
+    if (round.debit.size > 1 || round.credit.size > 1 || round.refund.size > 1) doubles++
   }
-  return JSON.stringify({ rounds: rounds.size, debited, credited, refunded, repeats })
+  return JSON.stringify({ rounds: rounds.size, debited, credited, refunded, repeats, doubles })
 }
 
 const checkRounds = (body: string) => {
@@ -78,9 +92,9 @@ const checkRounds = (body: string) => {
     if (typeof id !== "string") continue
     asked++
     const round = rounds.get(id)
-    if (round?.debit === 1) debitedOnce++
-    if (round?.credit === 1) creditedOnce++
-    if ((round?.refund ?? 0) > 0) refunded++
+    if (round?.debit.size === 1) debitedOnce++
+    if (round?.credit.size === 1) creditedOnce++
+    if ((round?.refund.size ?? 0) > 0) refunded++
   }
   return JSON.stringify({ asked, debitedOnce, creditedOnce, refunded })
 }
@@ -89,6 +103,7 @@ const counts = () =>
   JSON.stringify({
     wallet,
     details,
+    down,
     batches: Object.fromEntries([...batches].map(([name, b]) => [name, { total: b.total, distinct: b.ids.size }]))
   })
 
@@ -119,6 +134,14 @@ const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
   if (req.method === "GET" && path === "/rounds") return send(res, 200, roundCounts())
   if (req.method !== "POST") return send(res, 405, "{}")
   if (path === "/rounds-check") return send(res, 200, checkRounds(body))
+  if (path === "/down" || path === "/up") {
+    isDown = path === "/down"
+    return send(res, 200, "{}")
+  }
+  if (isDown) {
+    down++
+    return send(res, 503, "{}")
+  }
   switch (path) {
     case "/details":
       details++
@@ -130,12 +153,12 @@ const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
     case "/wallet":
       wallet++
       countBatch(String(req.headers["webhook-id"] ?? ""))
-      countRound(body)
+      countRound(body, String(req.headers["webhook-id"] ?? ""))
       return send(res, 200, walletAnswer)
     case "/wallet-slow":
       wallet++
       countBatch(String(req.headers["webhook-id"] ?? ""))
-      countRound(body)
+      countRound(body, String(req.headers["webhook-id"] ?? ""))
       setTimeout(() => send(res, 200, walletAnswer), 20)
       return
     default:
