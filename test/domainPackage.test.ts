@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
@@ -58,5 +58,25 @@ describe("@gateway/domain installed from its tarball", () => {
     writeFileSync(join(project, "consumer.ts"), `import { Money } from "@gateway/domain"\nexport const price = Money.make(1250, "EUR")\n`)
     const refused = await run(tsc, ["-p", ".", "--noEmit"], quiet).then(() => "", failureText)
     expect(refused).toMatch(/consumer\.ts.*error TS2345/)
+  })
+
+  it("type-checks every example of the package README as it is written, and runs those that need no request", async () => {
+    const readme = readFileSync(join(root, "packages", "domain", "README.md"), "utf8")
+    const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] ?? "")
+    expect(blocks.length).toBeGreaterThanOrEqual(5)
+    rmSync(join(project, "consumer.ts"), { force: true })
+    // The one name the examples leave to the reader: the incoming request of the API key example
+    const request = "declare const request: { readonly headers: Record<string, string | undefined> }"
+    const files = blocks.map((block, i) => {
+      const file = `readme${i}.ts`
+      writeFileSync(join(project, file), block.includes("request.") ? `${block}\n${request}\n` : block)
+      return { file, runs: !block.includes("request.") }
+    })
+    const checked = await run(tsc, ["-p", ".", "--noEmit"], quiet).then(() => "", failureText)
+    expect(checked).toBe("")
+    for (const { file } of files.filter((f) => f.runs)) {
+      const ran = await run(process.execPath, [file], quiet).then(() => "", failureText)
+      expect(ran, file).toBe("")
+    }
   })
 })
