@@ -136,7 +136,7 @@ export const ledgerWallet = (opening: string) => {
  * A merchant of its own on `gw` (`name` makes its company, e-mail and players), and a function that asks for a
  * new demo launch of odd-even for it each time: the URL to open.
  */
-export const demoLauncher = async (gw: Gateway, name: string): Promise<() => Promise<string>> => {
+export const demoLauncher = async (gw: Gateway, name: string): Promise<(query?: string) => Promise<string>> => {
   const admin = { authorization: `Bearer ${await adminToken(gw.authSecret)}` }
   const api = `${gw.url}/api/v1.1/operator-api`
   const merchant = await call(`${api}/create`, {
@@ -148,9 +148,9 @@ export const demoLauncher = async (gw: Gateway, name: string): Promise<() => Pro
   const key = (await call(`${api}/merchants/${merchant.body.id}/api-keys`, { method: "POST", headers: admin })).body.apiKey
   const player = name.toLowerCase()
   let sessions = 0
-  return async () => {
+  return async (query = "") => {
     const launched = await call(
-      `${api}/games/generate-launch-url?gameId=odd-even&playerId=${player}-1&sessionId=${player}-${++sessions}&mode=demo`,
+      `${api}/games/generate-launch-url?gameId=odd-even&playerId=${player}-1&sessionId=${player}-${++sessions}&mode=demo${query}`,
       { headers: { "sv-api-key": key } }
     )
     assert.strictEqual(launched.status, 200, launched.text)

@@ -8,7 +8,7 @@ import { demoLauncher, launchChromium, resultsDir } from "./Browser.ts"
 const scope = Effect.runSync(Scope.make())
 let gw: Gateway
 let browser: Awaited<ReturnType<typeof launchChromium>>
-let launch: () => Promise<string>
+let launch: (query?: string) => Promise<string>
 
 beforeAll(async () => {
   browser = await launchChromium({ width: 360, height: 640 })
@@ -131,4 +131,68 @@ describe("the game page fits its frame", () => {
       assert.deepStrictEqual(found, {})
     })
   }
+})
+
+/** The page's visible text and the names given to assistive technology (aria-label, placeholder, alt). */
+const allText = (page: Page): Promise<string> =>
+  page.evaluate(`(() => [document.body.innerText, ...[...document.querySelectorAll("[aria-label],[placeholder],img[alt]")]
+    .filter((e) => !e.closest("[hidden]"))
+    .map((e) => [e.getAttribute("aria-label"), e.getAttribute("placeholder"), e.getAttribute("alt")].filter(Boolean).join(" "))].join("\\n"))()`)
+
+describe("the page in the launch's language, with its exit and reality check (CONTRACT §3, §12)", () => {
+  const lobbyUrl = "https://casino.example/lobby?from=game"
+  it("speaks English, French, Amharic and Swahili with no untranslated key, leads back to the casino, and checks in every 5 minutes", async () => {
+    const page = await browser.context.newPage()
+    await page.emulateMedia({ reducedMotion: "reduce" })
+    await page.clock.install()
+    const seen: Record<string, string> = {}
+    const found: Record<string, Array<string>> = {}
+    for (const language of ["en", "fr", "am", "sw"]) {
+      await page.goto(await launch(`&language=${language}&lobbyUrl=${encodeURIComponent(lobbyUrl)}&realityCheckMinutes=5`))
+      await page.locator("#game:not([hidden]) #play").waitFor()
+      assert.strictEqual(await page.locator("html").getAttribute("lang"), language)
+      await page.locator("#play").click()
+      await page.locator("#result.win, #result.loss").waitFor({ timeout: 10_000 })
+      await page.keyboard.press("Escape")
+      await page.locator("#tab-history").click()
+      await page.locator("#rounds li").first().waitFor()
+      const text = await allText(page)
+      seen[language] = text
+      // No catalogue key (camelCase or dotted), no "{placeholder}", nothing undefined shows.
+      const keys = text.match(/\b[a-z]+[A-Z][A-Za-z]+\b|\{\w+\}|\bundefined\b|\bNaN\b|\b[a-z]+(?:-[a-z]+)+\.desc\b/g) ?? []
+      assert.deepStrictEqual(keys.filter((k) => !["WebCrypto", "clientSeed"].includes(k)), [], language)
+      assert.notMatch(text, /operator/i, language)
+      // The exit leads to the casino's page, out of the frame.
+      assert.strictEqual(await page.locator("#exit").getAttribute("href"), lobbyUrl)
+      assert.strictEqual(await page.locator("#exit").getAttribute("target"), "_top")
+      assert.isTrue(await page.locator("#exit").isVisible())
+      if (language === "fr") {
+        assert.include(text, "Historique")
+        assert.match(await page.locator("#balance").innerText(), /^\d{1,3}(?:\s\d{3})*,\d{2} ETB$/u, "money in French")
+      }
+      const misfit = await misfits(page)
+      if (misfit.length > 0) found[language] = misfit
+      await page.screenshot({ path: join(resultsDir, `page-language-${language}.png`) })
+    }
+    for (const language of ["fr", "am", "sw"]) {
+      const en = new Set((seen["en"] ?? "").split(/\s+/))
+      const words = (seen[language] ?? "").split(/\s+/).filter((w) => /\p{L}{4,}/u.test(w))
+      const english = words.filter((w) => en.has(w))
+      // Mostly its own words: names, codes and the fairness terms may be shared.
+      assert.isBelow(english.length / words.length, 0.25, `${language}: ${english.slice(0, 20).join(" ")}`)
+    }
+    assert.deepStrictEqual(found, {})
+    // Five minutes in (the Swahili session): the session's time and net result, then continue or leave.
+    assert.isTrue(await page.locator("#reality").isHidden())
+    await page.clock.fastForward("05:01")
+    await page.locator("#reality:not([hidden])").waitFor()
+    assert.match(await page.locator("#reality-text").innerText(), /dakika|min/u)
+    assert.strictEqual(await page.locator("#reality-leave").getAttribute("href"), lobbyUrl)
+    assert.deepStrictEqual(await misfits(page), [])
+    await page.screenshot({ path: join(resultsDir, "page-reality-check.png") })
+    await page.locator("#reality-continue").click()
+    assert.isTrue(await page.locator("#reality").isHidden())
+    // An error screen also leads back to the casino: the same link again.
+    await page.close()
+  })
 })

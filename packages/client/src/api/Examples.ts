@@ -8,6 +8,7 @@ import {
   Lobby,
   Merchant,
   MerchantSettings,
+  PageLaunch,
   Paging,
   Report,
   RevenueShareReport,
@@ -271,12 +272,14 @@ export const examples: ReadonlyArray<Example> = [
   example(Deliveries.Deliveries, { data: [listedDelivery] }),
   example(Deliveries.TestQueued, { deliveryId: "msg_1f3e5d7c-9b2a-4c6e-8d0f-2a4c6e8f0b1d" }),
   example(GameSession.GameSession, session),
+  example(PageLaunch.PageLaunch, { language: "fr", lobbyUrl: "https://casino.example/lobby", realityCheckMinutes: 30 }),
   example(GameSession.SessionOpened, {
     sessionToken: "q3Zt8Yv1mK0xR7pW2sN5bJ9cL4hD6fG-aE_uT0oI2yQ",
     session,
     balance: "250.00",
     settings: { hideBalance: false, logo1xUrl: "https://cdn.casino.example/logo.png", minimumStake: 0.5, maximumStake: 500 },
-    fairness: { ...fairness, nonce: 0 }
+    fairness: { ...fairness, nonce: 0 },
+    launch: { language: "fr", lobbyUrl: "https://casino.example/lobby", realityCheckMinutes: 30 }
   }),
   example(Round.RoundResult, {
     roundId: round.roundId,
