@@ -153,6 +153,18 @@ describe("the page in the launch's language, with its exit and reality check (CO
       assert.strictEqual(await page.locator("html").getAttribute("lang"), language)
       await page.locator("#play").click()
       await page.locator("#result.win, #result.loss").waitFor({ timeout: 10_000 })
+      if (language === "en") {
+        // A win is celebrated over the stage, and Escape skips it at once.
+        for (let i = 0; i < 12 && await page.locator("#result.win").count() === 0; i++) {
+          await page.locator("#play").click()
+          await page.locator("#result.win, #result.loss").waitFor({ timeout: 10_000 })
+        }
+        assert.isTrue(await page.locator("#celebrate").isVisible(), "a win is celebrated")
+        assert.match(await page.locator("#celebrate-amount").innerText(), /^You win [\d,.]+ ETB!$/)
+        await page.screenshot({ path: join(resultsDir, "page-win.png") })
+        await page.keyboard.press("Escape")
+        assert.isTrue(await page.locator("#celebrate").isHidden(), "Escape skips it")
+      }
       await page.keyboard.press("Escape")
       await page.locator("#tab-history").click()
       await page.locator("#rounds li").first().waitFor()
@@ -192,7 +204,20 @@ describe("the page in the launch's language, with its exit and reality check (CO
     await page.screenshot({ path: join(resultsDir, "page-reality-check.png") })
     await page.locator("#reality-continue").click()
     assert.isTrue(await page.locator("#reality").isHidden())
-    // An error screen also leads back to the casino: the same link again.
     await page.close()
+    // An error screen leads back to the casino too: a used link opened in another tab, in its language.
+    const used = await launch(`&language=sw&lobbyUrl=${encodeURIComponent(lobbyUrl)}`)
+    const first = await browser.context.newPage()
+    await first.goto(used)
+    await first.locator("#game:not([hidden]) #play").waitFor()
+    await first.close()
+    const again = await browser.context.newPage()
+    await again.goto(used)
+    await again.locator("#notice:not([hidden])").waitFor()
+    assert.strictEqual(await again.locator("#notice-title").innerText(), "Kiungo hiki kimeshatumika")
+    assert.strictEqual(await again.locator("#notice-exit").getAttribute("href"), lobbyUrl)
+    assert.strictEqual(await again.locator("#notice-exit").innerText(), "Rudi kwenye kasino")
+    await again.screenshot({ path: join(resultsDir, "page-error-exit.png") })
+    await again.close()
   })
 })

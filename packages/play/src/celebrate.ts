@@ -3,8 +3,10 @@ import { t } from "./i18n/index.ts"
 
 /**
  * The win celebration: a burst over the stage with the amount won, gone by
- * itself after a moment, at once on Skip, a click or Escape. With
- * `prefers-reduced-motion` the style sheet shows it without movement.
+ * itself after a moment, at once on Skip, Escape or any click (which still
+ * reaches what it clicked: the celebration never stands between the player
+ * and the controls). With `prefers-reduced-motion` the style sheet shows it
+ * without movement.
  */
 
 let timer: ReturnType<typeof setTimeout> | undefined
@@ -24,9 +26,9 @@ export const celebrate = (amount: string): void => {
   hideCelebration()
   $("celebrate-amount").textContent = t("youWin", { amount })
   $("celebrate").hidden = false
-  timer = setTimeout(hideCelebration, 2400)
+  timer = setTimeout(hideCelebration, 2000)
 }
 
 export const setupCelebration = (): void => {
-  $("celebrate").addEventListener("click", () => void hideCelebration())
+  document.addEventListener("click", () => void hideCelebration(), { capture: true })
 }

@@ -39,7 +39,7 @@ export const renderHistory = (): void => {
     head.append(
       el("span", "", name),
       el("span", "amt", rd.status !== undefined && rd.status !== "settled" ? cap1(rd.status) : net === null ? "" : signed(net)),
-      el("small", "", t("yourPick") + ": " + selectionText(rd.selection) + (summary !== "" ? " · " + summary : "")),
+      el("small", "", t("yourPickIs", { pick: selectionText(rd.selection) }) + (summary !== "" ? " · " + summary : "")),
       el("small", "", t("staked", { amount: amount(rd.stake) }) + (paid !== null ? " · " + t("paid", { amount: money(paid) }) : "") +
         (S.checked[rd.roundId] === true ? " · " + t("verified") : ""))
     )

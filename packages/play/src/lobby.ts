@@ -5,6 +5,7 @@ import { stopAutoplay } from "./autoplay.ts"
 import { $, btn, el } from "./dom.ts"
 import { showAlert } from "./notice.ts"
 import { openGame } from "./play.ts"
+import { group } from "./money.ts"
 import { S } from "./state.ts"
 import type { GameEntry } from "./types.ts"
 
@@ -43,7 +44,7 @@ export const loadGames = async (): Promise<void> => {
     img.width = 320
     img.height = 200
     if (typeof g.imageUrl === "string") img.src = g.imageUrl
-    b.append(img, el("span", "", gameName(g.id, g.name)), el("small", "", g.rtp ? t("rtpShort", { rtp: g.rtp }) : ""))
+    b.append(img, el("span", "", gameName(g.id, g.name)), el("small", "", g.rtp ? t("rtpShort", { rtp: group(g.rtp) }) : ""))
     li.append(b)
     return li
   }))

@@ -1,7 +1,7 @@
 import { t } from "./i18n/index.ts"
 import { conditionOf, gameDescription, gameName } from "./outcomes.ts"
 import { $, byId, el } from "./dom.ts"
-import { times } from "./money.ts"
+import { group, times } from "./money.ts"
 import { S } from "./state.ts"
 
 /** The rules panel of the game on show: name, description, RTP and pay table. */
@@ -9,8 +9,8 @@ export const renderRules = (): void => {
   const rules = S.rules[S.game] ?? {}
   $("r-name").textContent = gameName(S.game, rules.name || S.names[S.game] || "")
   $("r-desc").textContent = gameDescription(S.game, rules.description || "")
-  $("r-rtp").textContent = rules.rtp ? rules.rtp + " %" : "–"
-  $("rtp").textContent = rules.rtp ? t("rtpShort", { rtp: rules.rtp }) : ""
+  $("r-rtp").textContent = rules.rtp ? group(rules.rtp) + " %" : "–"
+  $("rtp").textContent = rules.rtp ? t("rtpShort", { rtp: group(rules.rtp) }) : ""
   renderPays()
 }
 

@@ -320,7 +320,8 @@ export const examples: ReadonlyArray<Example> = [
     selectionSchema: { type: "string", enum: ["odd", "even"] },
     examples: ["odd", "even"],
     rtp: "97.30",
-    payouts: [{ condition: "the number drawn is odd", multiplier: "1.9460", selection: "odd" }]
+    payouts: [{ condition: "the number drawn is odd", multiplier: "1.9460", selection: "odd" }],
+    languages: ["en", "fr", "am", "sw"]
   }),
   example(Report.RoundTransaction, transaction("debit", "5.00")),
   example(Report.TransactionView, { ...transaction("credit", "9.73"), roundId: round.roundId, currency: "EUR" }),

@@ -96,6 +96,7 @@ export const am: Catalogue = {
   roundFailed: "ዙሩ መጫወት አልተቻለም። እባክዎ እንደገና ይሞክሩ።",
   makePick: "ምርጫዎን ያድርጉ፣ ከዚያ ተጫወት የሚለውን ይጫኑ።",
   yourPick: "የእርስዎ ምርጫ",
+  yourPickIs: "የእርስዎ ምርጫ፦ {pick}",
   pickNumbersFirst: "መጀመሪያ ቁጥሮችዎን ይምረጡ።",
   pickFirst: "መጀመሪያ ምርጫዎን ያድርጉ።",
   drawing: "እጣ እየወጣ ነው…",

@@ -101,6 +101,7 @@ export const en = {
   // Playing
   makePick: "Make your pick, then press Play.",
   yourPick: "Your pick",
+  yourPickIs: "Your pick: {pick}",
   pickNumbersFirst: "Pick your numbers first.",
   pickFirst: "Make your pick first.",
   drawing: "Drawing…",

@@ -96,6 +96,7 @@ export const fr: Catalogue = {
   roundFailed: "La partie n'a pas pu être jouée. Réessayez.",
   makePick: "Faites votre choix, puis appuyez sur Jouer.",
   yourPick: "Votre choix",
+  yourPickIs: "Votre choix : {pick}",
   pickNumbersFirst: "Choisissez d'abord vos numéros.",
   pickFirst: "Faites d'abord votre choix.",
   drawing: "Tirage…",

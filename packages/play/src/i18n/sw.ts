@@ -96,6 +96,7 @@ export const sw: Catalogue = {
   roundFailed: "Mzunguko haukuweza kuchezwa. Tafadhali jaribu tena.",
   makePick: "Fanya chaguo lako, kisha bonyeza Cheza.",
   yourPick: "Chaguo lako",
+  yourPickIs: "Chaguo lako: {pick}",
   pickNumbersFirst: "Chagua namba zako kwanza.",
   pickFirst: "Fanya chaguo lako kwanza.",
   drawing: "Droo inaendelea…",
