@@ -3,7 +3,7 @@ import { join } from "node:path"
 import type { Page } from "playwright-core"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { type Gateway, gateway } from "../testing/Gateway.ts"
-import { demoLauncher, launchChromium, resultsDir } from "./Browser.ts"
+import { axeViolations, demoLauncher, launchChromium, resultsDir } from "./Browser.ts"
 
 const scope = Effect.runSync(Scope.make())
 let gw: Gateway
@@ -160,10 +160,17 @@ describe("the page in the launch's language, with its exit and reality check (CO
           await page.locator("#result.win, #result.loss").waitFor({ timeout: 10_000 })
         }
         assert.isTrue(await page.locator("#celebrate").isVisible(), "a win is celebrated")
+        const axe: Record<string, Array<string>> = { win: await axeViolations(page) }
         assert.match(await page.locator("#celebrate-amount").innerText(), /^You win [\d,.]+ ETB!$/)
         await page.screenshot({ path: join(resultsDir, "page-win.png") })
         await page.keyboard.press("Escape")
         assert.isTrue(await page.locator("#celebrate").isHidden(), "Escape skips it")
+        await page.locator("#tab-history").click()
+        await page.locator("#rounds li").first().waitFor()
+        await page.locator("#rounds li .rhead").first().click()
+        axe["history"] = await axeViolations(page)
+        await page.locator("#tab-history").click()
+        assert.deepStrictEqual(axe, { win: [], history: [] }, "axe-core: no serious or critical violation")
       }
       await page.keyboard.press("Escape")
       await page.locator("#tab-history").click()
@@ -201,6 +208,7 @@ describe("the page in the launch's language, with its exit and reality check (CO
     assert.match(await page.locator("#reality-text").innerText(), /dakika|min/u)
     assert.strictEqual(await page.locator("#reality-leave").getAttribute("href"), lobbyUrl)
     assert.deepStrictEqual(await misfits(page), [])
+    assert.deepStrictEqual(await axeViolations(page), [], "axe-core on the reality check")
     await page.screenshot({ path: join(resultsDir, "page-reality-check.png") })
     await page.locator("#reality-continue").click()
     assert.isTrue(await page.locator("#reality").isHidden())
@@ -217,6 +225,7 @@ describe("the page in the launch's language, with its exit and reality check (CO
     assert.strictEqual(await again.locator("#notice-title").innerText(), "Kiungo hiki kimeshatumika")
     assert.strictEqual(await again.locator("#notice-exit").getAttribute("href"), lobbyUrl)
     assert.strictEqual(await again.locator("#notice-exit").innerText(), "Rudi kwenye kasino")
+    assert.deepStrictEqual(await axeViolations(again), [], "axe-core on an error screen")
     await again.screenshot({ path: join(resultsDir, "page-error-exit.png") })
     await again.close()
   })

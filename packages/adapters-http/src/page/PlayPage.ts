@@ -64,7 +64,7 @@ const markup = `<div class="app" id="app">
 <div class="bet"><div class="stake"><label for="stake" data-t="stake">Stake</label>
 <button type="button" id="half" aria-label="Halve the stake" data-t-label="halve">&#189;</button>
 <input id="stake" inputmode="decimal" autocomplete="off" spellcheck="false" aria-describedby="limits">
-<button type="button" id="double" aria-label="Double the stake" data-t-label="double">2&#215;</button><span id="cur" class="cur"></span></div>
+<button type="button" id="double" aria-label="2×: double the stake" data-t-label="double">2&#215;</button><span id="cur" class="cur"></span></div>
 <button type="button" id="play" class="play" data-t="play">Play</button>
 <div id="presets" class="presets" role="group" aria-label="Stake presets" data-t-label="presets"></div>
 <button type="button" id="auto" class="auto" aria-pressed="false" aria-controls="autoplay" data-t="auto">Auto</button>

@@ -21,7 +21,7 @@ export const am: Catalogue = {
   dismiss: "መልዕክቱን ዝጋ",
   stake: "ውርርድ",
   halve: "ውርርዱን በግማሽ ቀንስ",
-  double: "ውርርዱን እጥፍ አድርግ",
+  double: "2×፦ ውርርዱን እጥፍ አድርግ",
   play: "ተጫወት",
   presets: "የተዘጋጁ የውርርድ መጠኖች",
   auto: "ራስ-ሰር",

@@ -24,7 +24,7 @@ export const en = {
   dismiss: "Dismiss",
   stake: "Stake",
   halve: "Halve the stake",
-  double: "Double the stake",
+  double: "2×: double the stake",
   play: "Play",
   presets: "Stake presets",
   auto: "Auto",

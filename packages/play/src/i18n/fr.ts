@@ -21,7 +21,7 @@ export const fr: Catalogue = {
   dismiss: "Fermer le message",
   stake: "Mise",
   halve: "Diviser la mise par deux",
-  double: "Doubler la mise",
+  double: "2× : doubler la mise",
   play: "Jouer",
   presets: "Mises prédéfinies",
   auto: "Auto",

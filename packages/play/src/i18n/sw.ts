@@ -21,7 +21,7 @@ export const sw: Catalogue = {
   dismiss: "Funga ujumbe",
   stake: "Dau",
   halve: "Punguza dau kwa nusu",
-  double: "Ongeza dau mara mbili",
+  double: "2×: ongeza dau mara mbili",
   play: "Cheza",
   presets: "Dau zilizowekwa tayari",
   auto: "Otomatiki",
