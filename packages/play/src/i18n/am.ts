@@ -128,7 +128,6 @@ export const am: Catalogue = {
   gridMany: "ቁጥሮች ከ1 እስከ {n}፦ ከ1 እስከ {most} ይምረጡ",
   gridOne: "ቁጥሮች ከ1 እስከ {n}፦ አንዱን ይምረጡ",
   pickUpTo: "እስከ {most} ቁጥሮች መምረጥ ይችላሉ።",
-  net: "የተጣራ {amount}",
   netResult: "የተጣራ ውጤት",
   staked: "ውርርድ {amount}",
   paid: "የተከፈለ {amount}",

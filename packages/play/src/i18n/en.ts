@@ -134,7 +134,6 @@ export const en = {
   gridOne: "Numbers 1 to {n}: pick one",
   pickUpTo: "You can pick up to {most} numbers.",
   // History
-  net: "Net {amount}",
   netResult: "Net result",
   staked: "Stake {amount}",
   paid: "paid {amount}",

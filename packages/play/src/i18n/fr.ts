@@ -128,7 +128,6 @@ export const fr: Catalogue = {
   gridMany: "Numéros de 1 à {n} : choisissez-en de 1 à {most}",
   gridOne: "Numéros de 1 à {n} : choisissez-en un",
   pickUpTo: "Vous pouvez choisir jusqu'à {most} numéros.",
-  net: "Net {amount}",
   netResult: "Résultat net",
   staked: "Mise {amount}",
   paid: "payé {amount}",

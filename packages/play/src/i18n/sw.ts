@@ -128,7 +128,6 @@ export const sw: Catalogue = {
   gridMany: "Namba 1 hadi {n}: chagua 1 hadi {most}",
   gridOne: "Namba 1 hadi {n}: chagua moja",
   pickUpTo: "Unaweza kuchagua hadi namba {most}.",
-  net: "Jumla halisi {amount}",
   netResult: "Matokeo halisi",
   staked: "Dau {amount}",
   paid: "imelipwa {amount}",
