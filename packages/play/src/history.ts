@@ -1,5 +1,5 @@
-import { dateTime, isKey, t } from "./i18n/index.ts"
-import { gameName, summaryOf } from "./outcomes.ts"
+import { dateTime, t } from "./i18n/index.ts"
+import { gameName, summaryOf, word } from "./outcomes.ts"
 import { amount, money, toMinor } from "./money.ts"
 import { call } from "./api.ts"
 import { $, $select, btn, cap1, el } from "./dom.ts"
@@ -11,7 +11,7 @@ import type { Round } from "./types.ts"
 /** A round's net result: "+1.34 ETB", "−1.00 ETB", "0.00 ETB". */
 const signed = (net: bigint): string => (net > 0n ? "+" + money(net) : net < 0n ? "−" + money(-net) : money(net))
 const selectionText = (s: unknown): string =>
-  Array.isArray(s) ? s.join(", ") : typeof s === "string" ? (isKey(s) ? t(s) : cap1(s)) : String(s)
+  Array.isArray(s) ? s.join(", ") : typeof s === "string" ? (word(s) !== s ? word(s) : cap1(s)) : String(s)
 /** How many rounds the history shows (game recall: the last 10, CONTRACT §6). */
 export const RECALL = 10
 /** The rounds whose details are open. */

@@ -1,7 +1,13 @@
 import { isKey, t } from "./i18n/index.ts"
 import type { Outcome, PayLine } from "./types.ts"
 
-const word = (v: unknown): string => (typeof v === "string" && isKey(v) ? t(v) : String(v))
+/** The built-in games, whose names and rules the catalogues translate. */
+const GAMES = new Set(["odd-even", "under-over", "color-game", "lotto", "mega-ten", "single"])
+/** The built-in games' picks and results that the catalogues translate. */
+const WORDS = new Set(["odd", "even", "under", "seven", "over", "red", "green", "blue", "yellow", "white", "pink"])
+
+/** A pick or a result of a built-in game in the page's language; anything else as it is. */
+export const word = (v: unknown): string => (typeof v === "string" && WORDS.has(v) && isKey(v) ? t(v) : String(v))
 const lower = (v: unknown): string => word(v).toLocaleLowerCase()
 
 /**
@@ -43,8 +49,8 @@ export const conditionOf = (game: string, p: PayLine): string => {
 }
 
 /** A game's name and description in the page's language (a game the page does not know: its rules' own). */
-export const gameName = (id: string, fallback: string): string => (isKey(id) ? t(id) : fallback)
+export const gameName = (id: string, fallback: string): string => (GAMES.has(id) && isKey(id) ? t(id) : fallback)
 export const gameDescription = (id: string, fallback: string): string => {
   const k = id + ".desc"
-  return isKey(k) ? t(k) : fallback
+  return GAMES.has(id) && isKey(k) ? t(k) : fallback
 }

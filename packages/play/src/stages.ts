@@ -1,4 +1,5 @@
-import { isKey, t } from "./i18n/index.ts"
+import { t } from "./i18n/index.ts"
+import { word } from "./outcomes.ts"
 import { colours } from "@gateway/domain/games/Throws"
 import { cap1, el, kids, land, reduced, rnd, wait } from "./dom.ts"
 import type { Outcome } from "./types.ts"
@@ -106,7 +107,7 @@ export const dice: Stage = {
     })
     const total = typeof o["total"] === "number" ? o["total"] : (thrown[0] ?? 0) + (thrown[1] ?? 0)
     const result = typeof o["result"] === "string" ? o["result"] : ""
-    last(box).textContent = t("total", { total }) + (result !== "" ? " · " + (isKey(result) ? t(result) : result) : "")
+    last(box).textContent = t("total", { total }) + (result !== "" ? " · " + word(result) : "")
   }
 }
 
