@@ -21,7 +21,7 @@ export const distDir = join(here, "dist")
 export const buildPlay = async (): Promise<PlayBundle> => {
   const common = { bundle: true, minify: true, write: false, legalComments: "none", logLevel: "warning" } as const
   const [js, css] = await Promise.all([
-    build({ ...common, entryPoints: [join(here, "src", "main.ts")], format: "iife", platform: "browser", target: ["es2022"], outfile: "play.js" }),
+    build({ ...common, entryPoints: [join(here, "src", "main.ts")], format: "iife", platform: "browser", target: ["es2022"], charset: "utf8", outfile: "play.js" }),
     build({ ...common, entryPoints: [join(here, "style", "page.css")], target: ["chrome100", "firefox100", "safari15"], outfile: "play.css" })
   ])
   const text = (files: ReadonlyArray<{ readonly text: string }>) => files.map((f) => f.text).join("")

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { createRequire } from "node:module"
 import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { type BrowserContext, chromium } from "playwright-core"
+import { type BrowserContext, chromium, type Page } from "playwright-core"
 import { assert } from "vitest"
 import { adminToken, call } from "@gateway/adapters-http/testing"
 import type { Gateway } from "../testing/Gateway.ts"
@@ -136,7 +137,7 @@ export const ledgerWallet = (opening: string) => {
  * A merchant of its own on `gw` (`name` makes its company, e-mail and players), and a function that asks for a
  * new demo launch of odd-even for it each time: the URL to open.
  */
-export const demoLauncher = async (gw: Gateway, name: string): Promise<() => Promise<string>> => {
+export const demoLauncher = async (gw: Gateway, name: string): Promise<(query?: string) => Promise<string>> => {
   const admin = { authorization: `Bearer ${await adminToken(gw.authSecret)}` }
   const api = `${gw.url}/api/v1.1/operator-api`
   const merchant = await call(`${api}/create`, {
@@ -148,12 +149,29 @@ export const demoLauncher = async (gw: Gateway, name: string): Promise<() => Pro
   const key = (await call(`${api}/merchants/${merchant.body.id}/api-keys`, { method: "POST", headers: admin })).body.apiKey
   const player = name.toLowerCase()
   let sessions = 0
-  return async () => {
+  return async (query = "") => {
     const launched = await call(
-      `${api}/games/generate-launch-url?gameId=odd-even&playerId=${player}-1&sessionId=${player}-${++sessions}&mode=demo`,
+      `${api}/games/generate-launch-url?gameId=odd-even&playerId=${player}-1&sessionId=${player}-${++sessions}&mode=demo${query}`,
       { headers: { "sv-api-key": key } }
     )
     assert.strictEqual(launched.status, 200, launched.text)
     return String(launched.body.url)
   }
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
+
+/**
+ * The serious and critical accessibility violations axe-core finds in what the page shows now (WCAG 2.1 A/AA),
+ * each as "rule: target". The page's CSP refuses script tags; axe runs through Playwright's evaluate instead.
+ */
+export const axeViolations = async (page: Page): Promise<Array<string>> => {
+  await page.evaluate(`${axeSource};0`)
+  const found: Array<{ id: string; impact: string | null; nodes: Array<{ target: Array<string> }> }> = await page.evaluate(
+    `axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } })
+      .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target })) })))`
+  )
+  return found
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`))
 }

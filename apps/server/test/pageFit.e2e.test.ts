@@ -3,12 +3,12 @@ import { join } from "node:path"
 import type { Page } from "playwright-core"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { type Gateway, gateway } from "../testing/Gateway.ts"
-import { demoLauncher, launchChromium, resultsDir } from "./Browser.ts"
+import { axeViolations, demoLauncher, launchChromium, resultsDir } from "./Browser.ts"
 
 const scope = Effect.runSync(Scope.make())
 let gw: Gateway
 let browser: Awaited<ReturnType<typeof launchChromium>>
-let launch: () => Promise<string>
+let launch: (query?: string) => Promise<string>
 
 beforeAll(async () => {
   browser = await launchChromium({ width: 360, height: 640 })
@@ -131,4 +131,102 @@ describe("the game page fits its frame", () => {
       assert.deepStrictEqual(found, {})
     })
   }
+})
+
+/** The page's visible text and the names given to assistive technology (aria-label, placeholder, alt). */
+const allText = (page: Page): Promise<string> =>
+  page.evaluate(`(() => [document.body.innerText, ...[...document.querySelectorAll("[aria-label],[placeholder],img[alt]")]
+    .filter((e) => !e.closest("[hidden]"))
+    .map((e) => [e.getAttribute("aria-label"), e.getAttribute("placeholder"), e.getAttribute("alt")].filter(Boolean).join(" "))].join("\\n"))()`)
+
+describe("the page in the launch's language, with its exit and reality check (CONTRACT §3, §12)", () => {
+  const lobbyUrl = "https://casino.example/lobby?from=game"
+  it("speaks English, French, Amharic and Swahili with no untranslated key, leads back to the casino, and checks in every 5 minutes", async () => {
+    const page = await browser.context.newPage()
+    await page.emulateMedia({ reducedMotion: "reduce" })
+    await page.clock.install()
+    const seen: Record<string, string> = {}
+    const found: Record<string, Array<string>> = {}
+    for (const language of ["en", "fr", "am", "sw"]) {
+      await page.goto(await launch(`&language=${language}&lobbyUrl=${encodeURIComponent(lobbyUrl)}&realityCheckMinutes=5`))
+      await page.locator("#game:not([hidden]) #play").waitFor()
+      assert.strictEqual(await page.locator("html").getAttribute("lang"), language)
+      await page.locator("#play").click()
+      await page.locator("#result.win, #result.loss").waitFor({ timeout: 10_000 })
+      if (language === "en") {
+        // A win is celebrated over the stage, and Escape skips it at once.
+        for (let i = 0; i < 12 && await page.locator("#result.win").count() === 0; i++) {
+          await page.locator("#play").click()
+          await page.locator("#result.win, #result.loss").waitFor({ timeout: 10_000 })
+        }
+        assert.isTrue(await page.locator("#celebrate").isVisible(), "a win is celebrated")
+        const axe: Record<string, Array<string>> = { win: await axeViolations(page) }
+        assert.match(await page.locator("#celebrate-amount").innerText(), /^You win [\d,.]+ ETB!$/)
+        await page.screenshot({ path: join(resultsDir, "page-win.png") })
+        await page.keyboard.press("Escape")
+        assert.isTrue(await page.locator("#celebrate").isHidden(), "Escape skips it")
+        await page.locator("#tab-history").click()
+        await page.locator("#rounds li").first().waitFor()
+        await page.locator("#rounds li .rhead").first().click()
+        axe["history"] = await axeViolations(page)
+        await page.locator("#tab-history").click()
+        assert.deepStrictEqual(axe, { win: [], history: [] }, "axe-core: no serious or critical violation")
+      }
+      await page.keyboard.press("Escape")
+      await page.locator("#tab-history").click()
+      await page.locator("#rounds li").first().waitFor()
+      const text = await allText(page)
+      seen[language] = text
+      // No catalogue key (camelCase or dotted), no "{placeholder}", nothing undefined shows.
+      const keys = text.match(/\b[a-z]+[A-Z][A-Za-z]+\b|\{\w+\}|\bundefined\b|\bNaN\b|\b[a-z]+(?:-[a-z]+)+\.desc\b/g) ?? []
+      assert.deepStrictEqual(keys.filter((k) => !["WebCrypto", "clientSeed"].includes(k)), [], language)
+      assert.notMatch(text, /operator/i, language)
+      // The exit leads to the casino's page, out of the frame.
+      assert.strictEqual(await page.locator("#exit").getAttribute("href"), lobbyUrl)
+      assert.strictEqual(await page.locator("#exit").getAttribute("target"), "_top")
+      assert.isTrue(await page.locator("#exit").isVisible())
+      if (language === "fr") {
+        assert.include(text, "Historique")
+        assert.match(await page.locator("#balance").innerText(), /^\d{1,3}(?:\s\d{3})*,\d{2} ETB$/u, "money in French")
+      }
+      const misfit = await misfits(page)
+      if (misfit.length > 0) found[language] = misfit
+      await page.screenshot({ path: join(resultsDir, `page-language-${language}.png`) })
+    }
+    for (const language of ["fr", "am", "sw"]) {
+      const en = new Set((seen["en"] ?? "").split(/\s+/))
+      const words = (seen[language] ?? "").split(/\s+/).filter((w) => /\p{L}{4,}/u.test(w))
+      const english = words.filter((w) => en.has(w))
+      // Mostly its own words: names, codes and the fairness terms may be shared.
+      assert.isBelow(english.length / words.length, 0.25, `${language}: ${english.slice(0, 20).join(" ")}`)
+    }
+    assert.deepStrictEqual(found, {})
+    // Five minutes in (the Swahili session): the session's time and net result, then continue or leave.
+    assert.isTrue(await page.locator("#reality").isHidden())
+    await page.clock.fastForward("05:01")
+    await page.locator("#reality:not([hidden])").waitFor()
+    assert.match(await page.locator("#reality-text").innerText(), /dakika|min/u)
+    assert.strictEqual(await page.locator("#reality-leave").getAttribute("href"), lobbyUrl)
+    assert.deepStrictEqual(await misfits(page), [])
+    assert.deepStrictEqual(await axeViolations(page), [], "axe-core on the reality check")
+    await page.screenshot({ path: join(resultsDir, "page-reality-check.png") })
+    await page.locator("#reality-continue").click()
+    assert.isTrue(await page.locator("#reality").isHidden())
+    await page.close()
+    // An error screen leads back to the casino too: a used link opened in another tab, in its language.
+    const used = await launch(`&language=sw&lobbyUrl=${encodeURIComponent(lobbyUrl)}`)
+    const first = await browser.context.newPage()
+    await first.goto(used)
+    await first.locator("#game:not([hidden]) #play").waitFor()
+    await first.close()
+    const again = await browser.context.newPage()
+    await again.goto(used)
+    await again.locator("#notice:not([hidden])").waitFor()
+    assert.strictEqual(await again.locator("#notice-title").innerText(), "Kiungo hiki kimeshatumika")
+    assert.strictEqual(await again.locator("#notice-exit").getAttribute("href"), lobbyUrl)
+    assert.strictEqual(await again.locator("#notice-exit").innerText(), "Rudi kwenye kasino")
+    assert.deepStrictEqual(await axeViolations(again), [], "axe-core on an error screen")
+    await again.screenshot({ path: join(resultsDir, "page-error-exit.png") })
+    await again.close()
+  })
 })

@@ -2,6 +2,7 @@ import { Effect, Exit, Scope } from "effect"
 import { join } from "node:path"
 import type { Page } from "playwright-core"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
+import { call } from "@gateway/adapters-http/testing"
 import { type Gateway, gateway } from "../testing/Gateway.ts"
 import { demoLauncher, launchChromium, resultsDir } from "./Browser.ts"
 
@@ -134,10 +135,18 @@ const until = async (p: Page, expression: string, ms = 30_000) => {
     await new Promise((r) => setTimeout(r, 100))
   }
 }
-/** The net result of each round in the history, oldest first, in minor units. */
-const nets = async (p: Page) =>
-  (await p.locator("#rounds > li .amt").allTextContents()).reverse()
-    .map((t) => (t.startsWith("−") ? -1 : 1) * Math.round(Number(t.replace(/[^\d.]/g, "")) * 100))
+/**
+ * The net result of each round of the page's session, oldest first, in minor units: from the game API with the
+ * session token the page keeps (the history on the page shows the last 10 only).
+ */
+const nets = async (p: Page): Promise<Array<number>> => {
+  const saved = JSON.parse(String(await p.evaluate(`sessionStorage.getItem("gateway.play.session")`)))
+  const { body } = await call(`${gw.url}/api/v1.1/game-api/rounds?limit=100`, {
+    headers: { authorization: `Bearer ${saved.sessionToken}` }
+  })
+  const minor = (a: string) => Math.round(Number(a) * 100)
+  return body.data.map((r: { stake: string; payout: string }) => minor(r.payout) - minor(r.stake)).reverse()
+}
 
 describe("autoplay (CONTRACT §12)", () => {
   it("needs a number of rounds and a loss limit, and stops at either", async () => {

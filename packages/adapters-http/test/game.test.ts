@@ -58,8 +58,13 @@ describe("game sessions", () => {
     expect(first.body).toMatchObject({
       balance: "100.00",
       session: { merchantId: 1000, playerId: "p-1", gameId: "odd-even", mode: "real", currency: "ETB" },
-      settings: { hideBalance: false, minimumStake: 1, maximumStake: 500 }
+      settings: { hideBalance: false, minimumStake: 1, maximumStake: 500 },
+      launch: { language: "en" }
     })
+    const page = await post(`${game}/sessions`, {
+      token: launchToken(claims({ lang: "sw", lurl: "https://casino.example/lobby", rcm: 15 }))
+    })
+    expect(page.body.launch).toEqual({ language: "sw", lobbyUrl: "https://casino.example/lobby", realityCheckMinutes: 15 })
     expect(typeof first.body.sessionToken).toBe("string")
     expectProblem(await post(`${game}/sessions`, { token: t }), 409, "TOKEN_ALREADY_USED")
   })

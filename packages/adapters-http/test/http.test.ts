@@ -118,6 +118,14 @@ describe("generate-launch-url", () => {
       mode: "demo",
       lobby: false
     })
+    const page = await launch(`${valid}&language=fr-CA&lobbyUrl=${encodeURIComponent("https://casino.example/lobby?x=1")}&realityCheckMinutes=30`)
+    expect(JSON.parse(decodeURIComponent(new URL(page.body.url).searchParams.get("token") ?? ""))).toMatchObject({
+      lang: "fr",
+      lurl: "https://casino.example/lobby?x=1",
+      rcm: 30
+    })
+    const unknown = await launch(`${valid}&language=de`)
+    expect(JSON.parse(decodeURIComponent(new URL(unknown.body.url).searchParams.get("token") ?? ""))).toMatchObject({ lang: "en" })
   })
 
   it.each([
@@ -129,7 +137,14 @@ describe("generate-launch-url", () => {
     [`${valid}&mode=free`, "mode"],
     [`${valid}&disableGameLobby=yes`, "disableGameLobby"],
     [`${valid}&currency=etb`, "currency"],
-    [`${valid}&currency=XXX`, "currency"]
+    [`${valid}&currency=XXX`, "currency"],
+    [`${valid}&lobbyUrl=javascript:alert(1)`, "lobbyUrl"],
+    [`${valid}&lobbyUrl=${"https://a.example/" + "x".repeat(2048)}`, "lobbyUrl"],
+    [`${valid}&language=${"x".repeat(40)}`, "language"],
+    [`${valid}&language=fr<script>`, "language"],
+    [`${valid}&realityCheckMinutes=4`, "realityCheckMinutes"],
+    [`${valid}&realityCheckMinutes=121`, "realityCheckMinutes"],
+    [`${valid}&realityCheckMinutes=7.5`, "realityCheckMinutes"]
   ])("%s is 400 naming the field", async (query, field) => {
     expectProblem(await launch(query), 400, "VALIDATION_FAILED", new RegExp(`^${field}`))
   })

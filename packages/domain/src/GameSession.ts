@@ -3,6 +3,7 @@ import { CurrencyCode } from "./Currency.ts"
 import { Fairness } from "./Fairness.ts"
 import { LaunchMode } from "./LaunchToken.ts"
 import { MerchantId } from "./Merchant.ts"
+import { PageLaunch } from "./PageLaunch.ts"
 import { UtcTimestamp } from "./Validation.ts"
 
 /** A player's game session, opened by redeeming a launch token once. */
@@ -65,7 +66,8 @@ export class SessionOpened extends Schema.Class<SessionOpened>("@gateway/domain/
   session: GameSession,
   balance: Schema.String.annotate({ description: "The player's balance, a decimal string (the operator's, or the demo balance)" }),
   settings: PageSettings.annotate({ description: "The merchant's branding and stake limits for the page" }),
-  fairness: Fairness.annotate({ description: "The committed server seed hash, the client seed and the next nonce (0)" })
+  fairness: Fairness.annotate({ description: "The committed server seed hash, the client seed and the next nonce (0)" }),
+  launch: PageLaunch
 }).annotate({
   identifier: "SessionOpened",
   description: "The answer of `POST /game-api/sessions`."

@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import { CurrencyCode } from "./Currency.ts"
 import { MerchantId } from "./Merchant.ts"
+import { LanguageTag, LobbyUrl, PageLanguage, RealityCheckMinutes } from "./PageLaunch.ts"
 import { isStorableText } from "./Validation.ts"
 
 /** Money play or free play. */
@@ -16,7 +17,18 @@ export const LaunchRequest = Schema.Struct({
   sessionId: Ref,
   mode: LaunchMode.pipe(Schema.withDecodingDefaultKey(Effect.succeed("real" as const))),
   disableGameLobby: Schema.Boolean.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false))),
-  currency: Schema.optionalKey(CurrencyCode)
+  currency: Schema.optionalKey(CurrencyCode),
+  lobbyUrl: Schema.optionalKey(LobbyUrl.annotate({
+    description: "The operator's site (absolute http(s) URL, at most 2048 characters): the page's exit button and its error screens lead there",
+    examples: ["https://casino.example/lobby"]
+  })),
+  language: Schema.optionalKey(LanguageTag.annotate({
+    description: "The page's language, a BCP 47 tag: `en`, `fr`, `am` or `sw` (a region such as `fr-CA` is ignored); any other: `en`",
+    examples: ["fr"]
+  })),
+  realityCheckMinutes: Schema.optionalKey(RealityCheckMinutes.annotate({
+    description: "Every this many minutes (5..120) the page shows the session's time and net result, with continue or leave"
+  }))
 })
 export type LaunchRequest = typeof LaunchRequest.Type
 
@@ -36,7 +48,10 @@ export class LaunchClaims extends Schema.Class<LaunchClaims>("@gateway/domain/La
   sid: Schema.String,
   mode: LaunchMode,
   cur: CurrencyCode,
-  lobby: Schema.Boolean
+  lobby: Schema.Boolean,
+  lang: Schema.optionalKey(PageLanguage),
+  lurl: Schema.optionalKey(Schema.String),
+  rcm: Schema.optionalKey(Schema.Int)
 }).annotate({
   identifier: "LaunchClaims",
   description: "The claims of a launch JWT (CONTRACT §3)."

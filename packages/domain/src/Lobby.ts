@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { PageLanguage } from "./PageLaunch.ts"
 import { PageMeta } from "./Paging.ts"
 
 /** A line of a game's pay table. */
@@ -24,7 +25,10 @@ export class GameRulesView extends Schema.Class<GameRulesView>("@gateway/domain/
     description: "The return to player in percent with 2 decimals, e.g. \"97.50\": 100 − the merchant's " +
       "`<game>GameProfit` when asked with a session token, else the default"
   }),
-  payouts: Schema.Array(PayoutLine).annotate({ description: "The pay table" })
+  payouts: Schema.Array(PayoutLine).annotate({ description: "The pay table" }),
+  languages: Schema.Array(PageLanguage).annotate({
+    description: "The languages the game page speaks (the launch's `language`); its name, description, pay table and messages are translated there"
+  })
 }).annotate({
   identifier: "GameRulesView",
   description: "The answer of `GET /game-api/games/{gameId}/rules`."

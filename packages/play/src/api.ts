@@ -1,3 +1,4 @@
+import { isKey, t } from "./i18n/index.ts"
 import { fatal } from "./notice.ts"
 import { forgetSession } from "./resume.ts"
 import { S } from "./state.ts"
@@ -15,35 +16,20 @@ export interface Problem {
   readonly detail: string
 }
 
-/** Player-facing text for each problem code the page can meet (players know the casino, not an "operator"). */
-export const MSG: Readonly<Record<string, string>> = {
-  TOKEN_ALREADY_USED: "This game link has already been used. A link opens the game once: open the game again from the casino's site.",
-  SESSION_EXPIRED: "Your game session has expired. Open the game again from the casino's site.",
-  BET_REFUSED: "Your casino account refused this bet (not enough funds, or over a limit). Nothing was taken.",
-  INSUFFICIENT_FUNDS: "Not enough balance for this stake. Lower the stake and try again.",
-  WALLET_UNAVAILABLE: "Your casino account did not answer, so the bet was not placed. Anything taken is refunded automatically. Please try again.",
-  PLAYER_REJECTED: "The casino did not accept your account for this game. Please contact its support.",
-  CURRENCY_MISMATCH: "This game cannot be played in your account's currency. Please contact the casino's support.",
-  DETAILS_URL_NOT_SET: "Real-money play is not set up yet for this game. Please contact the casino's support.",
-  OPERATOR_TIMEOUT: "The casino's system did not answer in time. Please try again.",
-  OPERATOR_BAD_RESPONSE: "The casino's system is not answering properly. Please try again in a moment.",
-  RATE_LIMITED: "Too many requests at once. Wait a moment and try again.",
-  FORBIDDEN: "This game is not available in this session.",
-  GAME_NOT_FOUND: "This game is not available.",
-  GAME_RETIRED: "This game has been withdrawn and can no longer be played. Nothing was taken. Choose another game on the casino's site."
-}
+/** Player-facing text of a problem code the page knows (players know the casino, not an "operator"); "" for another. */
+export const message = (code: string): string => (/^[A-Z_]+$/.test(code) && isKey(code) ? t(code) : "")
 
 const codeOf = (r: Reply<unknown>): string => (typeof r.body?.code === "string" ? r.body.code : "")
 export const detailOf = (r: Reply<unknown>): string => (typeof r.body?.detail === "string" ? r.body.detail : "")
 
 /** What to tell the player about a failed call. */
 export const problem = (r: Reply<unknown>, fallback: string): string => {
-  if (r.status === 0) return "No connection to the game server. Check your connection and try again."
-  const known = MSG[codeOf(r)]
-  if (r.status === 400) return detailOf(r) !== "" ? "Not accepted: " + detailOf(r) : fallback
-  if (known !== undefined) return known
-  if (r.status === 422) return detailOf(r) || (MSG["PLAYER_REJECTED"] ?? fallback)
-  if (r.status >= 500) return "The game server had a problem. Please try again in a moment."
+  if (r.status === 0) return t("offline")
+  const known = message(codeOf(r))
+  if (r.status === 400) return detailOf(r) !== "" ? t("notAccepted", { detail: detailOf(r) }) : fallback
+  if (known !== "") return known
+  if (r.status === 422) return detailOf(r) || t("PLAYER_REJECTED")
+  if (r.status >= 500) return t("serverProblem")
   return detailOf(r) || fallback
 }
 
@@ -75,7 +61,8 @@ export const call = async <T>(method: string, path: string, body?: unknown): Pro
   const r = await api<T>(method, path, body)
   if (r.status === 401) {
     forgetSession()
-    fatal("Session expired", MSG["SESSION_EXPIRED"] ?? "")
+    if (codeOf(r) === "SESSION_ENDED") fatal(t("sessionEnded"), t("SESSION_ENDED"))
+    else fatal(t("sessionExpired"), t("SESSION_EXPIRED"))
   }
   return r
 }

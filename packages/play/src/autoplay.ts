@@ -1,5 +1,6 @@
+import { t } from "./i18n/index.ts"
 import { $, $input, $select, wait } from "./dom.ts"
-import { money, plain, toMinor } from "./money.ts"
+import { group, money, plain, toMinor } from "./money.ts"
 import { showAlert } from "./notice.ts"
 import { play } from "./play.ts"
 import { S } from "./state.ts"
@@ -25,7 +26,7 @@ const panel = (open: boolean) => {
 }
 const label = (left: number) => {
   const b = button()
-  b.textContent = running ? "Stop · " + left : "Auto"
+  b.textContent = running ? t("autoStop", { left }) : t("auto")
   b.setAttribute("aria-pressed", String(running))
 }
 
@@ -37,26 +38,26 @@ const run = async (rounds: number, limit: bigint) => {
   for (let left = rounds; left > 0; left--) {
     label(left)
     if (stopping) {
-      why = "you stopped it"
+      why = t("autoYouStopped")
       break
     }
     const net = await play()
     if (net === null) {
-      why = "a round was not played"
+      why = t("autoNotPlayed")
       break
     }
     lost -= net
     if (lost >= limit) {
-      why = "the loss limit of " + money(limit) + " is reached"
+      why = t("autoLossLimit", { amount: money(limit) })
       break
     }
     if (left > 1) await wait(350)
   }
   running = false
   label(0)
-  const text = "Autoplay stopped: " + (why || rounds + " rounds played") + "."
+  const text = t("autoStopped", { why: why || t("autoRoundsPlayed", { n: rounds }) })
   status(text)
-  if (why !== "" && why !== "you stopped it") showAlert(text)
+  if (why !== "" && why !== t("autoYouStopped")) showAlert(text)
 }
 
 /** Stops autoplay after the round under way (the player left the game). */
@@ -84,7 +85,7 @@ export const setupAutoplay = (): void => {
   $("auto-start").addEventListener("click", () => {
     const limit = toMinor($input("auto-loss").value)
     if (limit === null || limit <= 0n) {
-      showAlert("Set a loss limit for autoplay, like 10" + (S.digits > 0 ? "." + "0".repeat(S.digits) : "") + ".")
+      showAlert(t("autoSetLimit", { example: group("10" + (S.digits > 0 ? "." + "0".repeat(S.digits) : "")) }))
       return
     }
     panel(false)

@@ -1,3 +1,4 @@
+import { t } from "./i18n/index.ts"
 import * as Draws from "@gateway/domain/games/Draws"
 import { throwsOf } from "@gateway/domain/games/Throws"
 import { call, problem } from "./api.ts"
@@ -77,7 +78,7 @@ export const rotate = async (e: Event): Promise<void> => {
   const seed = input.value.trim() || randomSeed()
   if (!/^[!-9;-~]{1,64}$/.test(seed)) {
     msg.className = "bad"
-    msg.textContent = "A client seed is 1 to 64 printable characters, without spaces or ':'."
+    msg.textContent = t("seedInvalid")
     return
   }
   S.busy = true
@@ -86,7 +87,7 @@ export const rotate = async (e: Event): Promise<void> => {
   if (r.status === 401) return
   if (!r.ok || r.body === null || r.body.current === undefined) {
     msg.className = "bad"
-    msg.textContent = problem(r, "The seeds could not be changed. Please try again.")
+    msg.textContent = problem(r, t("seedsNotChanged"))
     return
   }
   S.fair = r.body.current
@@ -97,13 +98,13 @@ export const rotate = async (e: Event): Promise<void> => {
     $("v-hash").textContent = p.serverSeedHash
     $("v-client").textContent = p.clientSeed
     $("v-nonces").textContent = typeof p.nonces === "number"
-      ? p.nonces + (p.nonces === 1 ? " round (nonce 0)" : " rounds (nonces 0–" + (p.nonces - 1) + ")")
+      ? (p.nonces === 1 ? t("nonceOne") : t("noncesMany", { n: p.nonces, last: p.nonces - 1 }))
       : String(p.nonces)
     $("revealed").hidden = false
   }
   input.value = ""
   msg.className = ""
-  msg.textContent = "New seeds in use from nonce " + S.fair.nonce + ". The previous server seed is revealed below: verify its rounds."
+  msg.textContent = t("seedsChanged", { nonce: S.fair.nonce })
   saveSession()
   renderFair()
   renderHistory()
@@ -115,33 +116,33 @@ export const verify = async (): Promise<void> => {
   const out = $("verify-out")
   out.className = ""
   if (id === "") {
-    out.textContent = "Play a round first."
+    out.textContent = t("playFirst")
     return
   }
-  out.textContent = "Checking…"
+  out.textContent = t("checking")
   let rd = S.rounds.find((x) => x.roundId === id)
   const r = await call<Round>("GET", "/rounds/" + encodeURIComponent(id))
   if (r.status === 401) return
   if (r.ok && r.body !== null) rd = r.body
   else if (rd === undefined) {
     out.className = "bad"
-    out.textContent = problem(r, "This round could not be read.")
+    out.textContent = problem(r, t("roundNotRead"))
     return
   }
   if (rd === undefined) return
   const f: Partial<Fairness> = rd.fairness ?? {}
   const seed = seedOf(rd)
   if (seed === "") {
-    out.textContent = "The server seed of this round is still secret. Change the client seed to reveal it, then verify."
+    out.textContent = t("seedStillSecret")
     return
   }
   if (!window.isSecureContext) {
-    out.textContent = "This browser cannot compute HMAC-SHA256 here (the page needs https)."
+    out.textContent = t("noHmac")
     return
   }
   const got = await recompute(rd.gameId, seed, f.clientSeed ?? "", f.nonce ?? 0)
   if (got === undefined) {
-    out.textContent = "This page does not know how " + rd.gameId + " draws."
+    out.textContent = t("unknownDraw", { game: rd.gameId })
     return
   }
   const hashOk = (await sha256(seed)) === f.serverSeedHash
@@ -150,9 +151,9 @@ export const verify = async (): Promise<void> => {
   S.checked[id] = hashOk && same
   out.className = hashOk && same ? "ok" : "bad"
   out.textContent = !hashOk
-    ? "✗ mismatch: the revealed server seed does not hash to the committed " + String(f.serverSeedHash).slice(0, 16) + "…"
+    ? t("mismatchHash", { hash: String(f.serverSeedHash).slice(0, 16) })
     : same
-    ? "✓ verified: the seed matches its hash, and HMAC-SHA256 of nonce " + f.nonce + " draws " + shown(got) + ", as the round showed."
-    : "✗ mismatch: HMAC-SHA256 of nonce " + f.nonce + " draws " + shown(got) + ", but the round showed " + shown(o) + "."
+    ? t("verifiedOk", { nonce: String(f.nonce), drawn: shown(got) })
+    : t("mismatchDraw", { nonce: String(f.nonce), drawn: shown(got), shown: shown(o) })
   renderHistory()
 }

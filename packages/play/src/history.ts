@@ -1,3 +1,5 @@
+import { dateTime, t } from "./i18n/index.ts"
+import { gameName, summaryOf, word } from "./outcomes.ts"
 import { amount, money, toMinor } from "./money.ts"
 import { call } from "./api.ts"
 import { $, $select, btn, cap1, el } from "./dom.ts"
@@ -8,20 +10,25 @@ import type { Round } from "./types.ts"
 
 /** A round's net result: "+1.34 ETB", "−1.00 ETB", "0.00 ETB". */
 const signed = (net: bigint): string => (net > 0n ? "+" + money(net) : net < 0n ? "−" + money(-net) : money(net))
-const selectionText = (s: unknown): string => (Array.isArray(s) ? s.join(", ") : typeof s === "string" ? cap1(s) : String(s))
+const selectionText = (s: unknown): string =>
+  Array.isArray(s) ? s.join(", ") : typeof s === "string" ? (word(s) !== s ? word(s) : cap1(s)) : String(s)
+/** How many rounds the history shows (game recall: the last 10, CONTRACT §6). */
+export const RECALL = 10
 /** The rounds whose details are open. */
 const open = new Set<string>()
 
-/** This session's rounds, newest first, each expandable with its proof; and the rounds the fairness panel can verify. */
+/** The last rounds, newest first, each expandable with its proof; and the rounds the fairness panel can verify. */
 export const renderHistory = (): void => {
   const list = $("rounds")
   $("h-empty").hidden = S.rounds.length > 0
-  list.replaceChildren(...S.rounds.map((rd, i) => {
+  list.replaceChildren(...S.rounds.slice(0, RECALL).map((rd, i) => {
     const f = rd.fairness
     const paid = rd.payout === undefined || rd.payout === null ? null : toMinor(rd.payout)
     const staked = toMinor(rd.stake)
     const net = paid === null || staked === null ? null : paid - staked
     const li = el("li", net !== null && net > 0n ? "win" : "")
+    const name = gameName(rd.gameId, S.names[rd.gameId] ?? rd.gameId)
+    const summary = summaryOf(rd.outcome, rd.selection)
     li.dataset["roundId"] = rd.roundId
     const head = btn("rhead")
     const body = el("div", "rbody")
@@ -30,10 +37,11 @@ export const renderHistory = (): void => {
     head.setAttribute("aria-expanded", String(open.has(rd.roundId)))
     head.setAttribute("aria-controls", body.id)
     head.append(
-      el("span", "", S.names[rd.gameId] ?? rd.gameId),
+      el("span", "", name),
       el("span", "amt", rd.status !== undefined && rd.status !== "settled" ? cap1(rd.status) : net === null ? "" : signed(net)),
-      el("small", "", "Your pick: " + selectionText(rd.selection) + (rd.outcome?.summary ? " · " + rd.outcome.summary : "")),
-      el("small", "", "Stake " + amount(rd.stake) + (paid !== null ? " · paid " + money(paid) : "") + (S.checked[rd.roundId] === true ? " · verified" : ""))
+      el("small", "", t("yourPickIs", { pick: selectionText(rd.selection) }) + (summary !== "" ? " · " + summary : "")),
+      el("small", "", t("staked", { amount: amount(rd.stake) }) + (paid !== null ? " · " + t("paid", { amount: money(paid) }) : "") +
+        (S.checked[rd.roundId] === true ? " · " + t("verified") : ""))
     )
     head.addEventListener("click", () => {
       if (open.has(rd.roundId)) open.delete(rd.roundId)
@@ -47,15 +55,18 @@ export const renderHistory = (): void => {
       dd.append(code ? el("code", "", v) : v)
       dl.append(el("dt", "", k), dd)
     }
-    row("Round", rd.roundId, true)
-    if (rd.createdAt !== undefined) row("Time", new Date(rd.createdAt).toLocaleString())
-    row("Your pick", selectionText(rd.selection))
-    if (rd.payout !== undefined && rd.payout !== null) row("Paid", amount(rd.payout))
-    row("Nonce", String(f?.nonce), true)
-    row("Client seed", f?.clientSeed ?? "", true)
-    row("Server seed hash", f?.serverSeedHash ?? "", true)
-    row("Server seed", seedOf(rd) || "secret until you change the client seed", seedOf(rd) !== "")
-    const check = btn("", "Verify this round", () => {
+    row(t("round"), rd.roundId, true)
+    if (rd.createdAt !== undefined) row(t("time"), dateTime(rd.createdAt))
+    row(t("yourPick"), selectionText(rd.selection))
+    if (summary !== "") row(t("outcome"), summary)
+    row(t("stake"), amount(rd.stake))
+    if (rd.payout !== undefined && rd.payout !== null) row(t("pays"), amount(rd.payout))
+    if (net !== null) row(t("netResult"), signed(net))
+    row(t("nonce"), String(f?.nonce), true)
+    row(t("clientSeed"), f?.clientSeed ?? "", true)
+    row(t("serverSeedHash"), f?.serverSeedHash ?? "", true)
+    row(t("serverSeed"), seedOf(rd) || t("seedSecret"), seedOf(rd) !== "")
+    const check = btn("", t("verifyRound"), () => {
       showPanel("fair")
       $select("verify-round").value = rd.roundId
       void verify()
@@ -71,8 +82,8 @@ export const renderHistory = (): void => {
     const o = el(
       "option",
       "",
-      "Nonce " + (rd.fairness?.nonce ?? "?") + " · " + (S.names[rd.gameId] ?? rd.gameId) + " · " +
-        (rd.outcome?.summary ?? "") + (seedOf(rd) !== "" ? " (seed revealed)" : "")
+      t("nonce") + " " + (rd.fairness?.nonce ?? "?") + " · " + gameName(rd.gameId, S.names[rd.gameId] ?? rd.gameId) + " · " +
+        summaryOf(rd.outcome, rd.selection) + (seedOf(rd) !== "" ? " " + t("seedRevealed") : "")
     )
     o.value = rd.roundId
     return o
@@ -89,7 +100,7 @@ export const addRound = (rd: Round): void => {
 
 /** This session's earlier rounds from the server. */
 export const loadHistory = async (): Promise<void> => {
-  const r = await call<{ readonly data: ReadonlyArray<Round> }>("GET", "/rounds?limit=20")
+  const r = await call<{ readonly data: ReadonlyArray<Round> }>("GET", "/rounds?limit=" + RECALL)
   if (!r.ok || r.body === null || !Array.isArray(r.body.data)) return
   const known = new Set(S.rounds.map((x) => x.roundId))
   S.rounds = [...S.rounds, ...r.body.data.filter((x) => !known.has(x.roundId))]

@@ -1,18 +1,22 @@
 import { setupAutoplay } from "./autoplay.ts"
-import { api, detailOf, MSG, problem, type Reply } from "./api.ts"
+import { api, detailOf, problem, type Reply } from "./api.ts"
+import { hideCelebration, setupCelebration } from "./celebrate.ts"
 import { $, $input } from "./dom.ts"
 import { randomSeed, renderFair, rotate, verify } from "./fairness.ts"
 import { loadHistory, renderHistory } from "./history.ts"
+import { setLanguage, t, translatePage } from "./i18n/index.ts"
 import { loadGames, showLobby } from "./lobby.ts"
 import { digitsOf } from "./money.ts"
-import { clearAlert, fatal } from "./notice.ts"
+import { clearAlert, exitLink, fatal } from "./notice.ts"
+import { gameName } from "./outcomes.ts"
 import { closePanel, nonOpen, showPanel, togglePanel } from "./panels.ts"
 import { openGame, play } from "./play.ts"
+import { realityOpen, setupReality, startClock } from "./reality.ts"
 import { savedSession, saveSession } from "./resume.ts"
 import { setupSound } from "./sound.ts"
 import { setupStake } from "./stake.ts"
 import { data, S } from "./state.ts"
-import type { Opened } from "./types.ts"
+import type { Launch, Opened } from "./types.ts"
 import { brand, setBalance } from "./wallet.ts"
 
 /**
@@ -21,18 +25,26 @@ import { brand, setBalance } from "./wallet.ts"
  * this session's history and verifies rounds.
  */
 
-const OPEN_AGAIN = "Open the game again from the casino's site."
-
 const redeemFailed = (r: Reply<unknown>): void => {
   if (r.status === 401) {
-    return /expired/i.test(detailOf(r))
-      ? fatal("This link has expired", "Game links work for a short time only. " + OPEN_AGAIN)
-      : fatal("This link is not valid", OPEN_AGAIN)
+    return /expired/i.test(detailOf(r)) ? fatal(t("linkExpired"), t("linkExpiredText")) : fatal(t("linkInvalid"), t("openAgain"))
   }
-  if (r.status === 409) return fatal("This link was already used", MSG["TOKEN_ALREADY_USED"] ?? "")
-  if (r.status === 422) return fatal("The game cannot start", problem(r, MSG["PLAYER_REJECTED"] ?? ""))
-  if (r.status === 400) return fatal("The game cannot start", problem(r, "This game link is not valid."))
-  fatal("The game cannot start", problem(r, "The game could not be opened. Please try again."), r.status === 0 || r.status >= 429)
+  if (r.status === 409) return fatal(t("linkUsed"), t("TOKEN_ALREADY_USED"))
+  if (r.status === 422) return fatal(t("cannotStart"), problem(r, t("PLAYER_REJECTED")))
+  if (r.status === 400) return fatal(t("cannotStart"), problem(r, t("linkNotValid")))
+  fatal(t("cannotStart"), problem(r, t("couldNotOpen")), r.status === 0 || r.status >= 429)
+}
+
+/** The launch's language, exit and reality check; the page's text in that language. */
+const applyLaunch = (page: Launch | undefined): void => {
+  setLanguage(page?.language ?? data["lang"])
+  S.exit = page?.lobbyUrl ?? data["exit"] ?? ""
+  const every = page?.realityCheckMinutes
+  S.reality = typeof every === "number" && Number.isInteger(every) && every >= 5 && every <= 120 ? every : 0
+  translatePage()
+  exitLink("exit")
+  const game = data["game"]
+  if (game !== undefined) S.names[game] = gameName(game, data["name"] ?? game)
 }
 
 /** What a session starts from: a redeemed launch, or the session this tab kept before a reload. */
@@ -46,6 +58,9 @@ interface Begin {
   readonly digits?: number
   readonly game?: string
   readonly seeds?: Record<string, string>
+  readonly page?: Launch | undefined
+  readonly net?: string
+  readonly startedAt?: number
 }
 
 const begin = async (b: Begin): Promise<void> => {
@@ -58,6 +73,9 @@ const begin = async (b: Begin): Promise<void> => {
   S.digits = b.digits ?? digitsOf(b.balance, S.currency)
   S.fair = b.fairness ?? null
   S.seeds = { ...b.seeds }
+  S.net = BigInt(b.net ?? "0")
+  S.startedAt = b.startedAt ?? Date.now()
+  applyLaunch(b.page)
   saveSession()
   brand(S.settings)
   setBalance(b.balance)
@@ -68,6 +86,7 @@ const begin = async (b: Begin): Promise<void> => {
   setupAutoplay()
   renderFair()
   renderHistory()
+  startClock()
   if (window.matchMedia("(min-width: 860px)").matches) showPanel("rules")
   if (b.session.lobby) await loadGames()
   await openGame(b.game || b.session.gameId || (data["game"] ?? ""))
@@ -79,16 +98,19 @@ const start = async (): Promise<void> => {
   const saved = savedSession()
   // A reload (the address no longer has the token), or the framing page reloaded with the link this tab redeemed.
   if (saved !== undefined && (token === "" || token === saved.launch)) return begin(saved)
-  if (token === "") return fatal("This link is incomplete", OPEN_AGAIN)
+  if (token === "") return fatal(t("linkIncomplete"), t("openAgain"))
   $("notice").hidden = true
   $("loading").hidden = false
   const r = await api<Opened>("POST", "/sessions", { token })
   $("loading").hidden = true
   if (r.status !== 201 || r.body === null || r.body.session === undefined) return redeemFailed(r)
-  await begin({ ...r.body, launch: token })
+  await begin({ ...r.body, launch: token, page: r.body.launch })
 }
 
+applyLaunch(undefined)
 history.replaceState(null, "", location.pathname)
+setupReality()
+setupCelebration()
 $("play").addEventListener("click", () => void play())
 $("to-lobby").addEventListener("click", showLobby)
 $("tab-rules").addEventListener("click", () => togglePanel("rules"))
@@ -103,7 +125,9 @@ $("seed-random").addEventListener("click", () => {
 $("verify").addEventListener("click", () => void verify())
 $("retry").addEventListener("click", () => void start())
 document.addEventListener("keydown", (e) => {
-  if (e.key === "Escape" && $("app").classList.contains("open")) closePanel()
+  if (e.key !== "Escape" || realityOpen()) return
+  if (hideCelebration()) return
+  if ($("app").classList.contains("open")) closePanel()
 })
 window.matchMedia("(min-width: 860px)").addEventListener("change", (e) => {
   if (!e.matches) closePanel()

@@ -1,3 +1,4 @@
+import { decimalSeparator, num } from "./i18n/index.ts"
 import { S } from "./state.ts"
 
 /** Money in the currency's minor units, as `bigint`: never a float. */
@@ -6,7 +7,7 @@ export const unit = (): bigint => 10n ** BigInt(S.digits)
 
 /** "12.5" -> 1250n (2 digits); null for anything that is not a plain amount with at most `digits` decimals. */
 export const toMinor = (text: unknown): bigint | null => {
-  const m = /^(\d{1,16})(?:\.(\d+))?$/.exec(String(text).trim())
+  const m = /^(\d{1,16})(?:[.,](\d+))?$/.exec(String(text).trim())
   if (m === null) return null
   const f = m[2] ?? ""
   if (f.replace(/0+$/, "").length > S.digits) return null
@@ -21,8 +22,12 @@ export const plain = (v: bigint): string => {
   return (neg ? "-" : "") + (a / u).toString() + (S.digits > 0 ? "." + (a % u).toString().padStart(S.digits, "0") : "")
 }
 
-/** "1234.50" -> "1,234.50". */
-export const group = (text: string): string => text.replace(/^-?\d+/, (w) => w.replace(/\B(?=(\d{3})+(?!\d))/g, ","))
+/** "1234.50" -> "1,234.50" in English, "1 234,50" in French: grouped and separated as the page's locale writes them. */
+export const group = (text: string): string => {
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text)
+  if (m === null) return text
+  return (m[1] ?? "") + num(BigInt(m[2] ?? "0")) + (m[3] === undefined ? "" : decimalSeparator() + m[3])
+}
 export const money = (v: bigint): string => group(plain(v)) + " " + S.currency
 /** An amount as the API writes it, shown with the currency. */
 export const amount = (text: unknown): string => {
@@ -46,4 +51,5 @@ export const digitsOf = (balance: unknown, currency: string): number => {
 }
 
 /** "×2.34" from "2.3400". */
-export const times = (m: unknown): string => "×" + String(m).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "")
+export const times = (m: unknown): string =>
+  "×" + String(m).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "").replace(".", decimalSeparator())

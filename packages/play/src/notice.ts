@@ -12,7 +12,19 @@ export const fatal = (title: string, text: string, retry = false): void => {
   $("notice-title").textContent = title
   $("notice-text").textContent = text
   $("retry").hidden = !retry
+  $("reality").hidden = true
+  $("clock").hidden = true
+  exitLink("notice-exit")
   $("notice").hidden = false
+}
+
+/** Points a link at the casino's page, and shows it, when the launch named one (an http(s) URL only). */
+export const exitLink = (id: string): void => {
+  const a = $(id)
+  if (a instanceof HTMLAnchorElement && /^https?:\/\//i.test(S.exit)) {
+    a.href = S.exit
+    a.hidden = false
+  } else a.hidden = true
 }
 
 /** A dismissable message above the controls. */

@@ -1,3 +1,6 @@
+import { celebrate } from "./celebrate.ts"
+import { t } from "./i18n/index.ts"
+import { gameName, summaryOf } from "./outcomes.ts"
 import { call, problem } from "./api.ts"
 import { onSelection } from "./changes.ts"
 import { $, el } from "./dom.ts"
@@ -44,10 +47,10 @@ export const openGame = async (id: string): Promise<void> => {
     const r = await call<Rules>("GET", "/games/" + encodeURIComponent(id) + "/rules")
     if (r.status === 401) return
     if (r.ok && r.body !== null) S.rules[id] = r.body
-    else showAlert(problem(r, "The rules of this game could not be loaded."))
+    else showAlert(problem(r, t("rulesNotLoaded")))
   }
   const rules = S.rules[id] ?? {}
-  if (rules.name) S.names[id] = rules.name
+  S.names[id] = gameName(id, rules.name || S.names[id] || id)
   $("title").textContent = S.names[id] ?? id
   document.title = S.names[id] ?? id
   const view = viewOf(id)
@@ -59,7 +62,7 @@ export const openGame = async (id: string): Promise<void> => {
   $("stage").className = "stage"
   view.controls(controls)
   view.stage.idle($("stage"))
-  result.textContent = view.hint
+  result.textContent = view.hint()
   S.busy = false
   saveSession()
   renderRules()
@@ -77,7 +80,7 @@ export const play = async (): Promise<bigint | null> => {
   if (view.selection() === null || view.selection() === undefined) view.autoPick?.()
   const selection = view.selection()
   if (selection === null || selection === undefined) {
-    showAlert(view.most !== undefined ? "Pick your numbers first." : "Make your pick first.")
+    showAlert(view.most !== undefined ? t("pickNumbersFirst") : t("pickFirst"))
     return null
   }
   const stake = readStake()
@@ -90,7 +93,7 @@ export const play = async (): Promise<bigint | null> => {
   button.classList.add("busy")
   selectionChanged()
   line.className = "result"
-  line.textContent = "Drawing…"
+  line.textContent = t("drawing")
   view.stage.spin(stage)
   showStakeTaken(stake)
   cue("draw")
@@ -110,7 +113,7 @@ export const play = async (): Promise<bigint | null> => {
     line.textContent = ""
     showStakeTaken(null)
     done()
-    showAlert(problem(r, "The round could not be played. Please try again."))
+    showAlert(problem(r, t("roundFailed")))
     return null
   }
   const round = r.body
@@ -119,12 +122,13 @@ export const play = async (): Promise<bigint | null> => {
   const won = paid !== null ? paid > 0n : Number(round.payout) > 0
   line.className = "result " + (won ? "win" : "loss")
   cue(won ? "win" : "loss")
-  const verdict = el("b", "", won ? "You win " + amount(round.payout) + "!" : "No win this time")
-  line.replaceChildren(el("span", "", round.outcome.summary ?? ""), verdict)
+  const verdict = el("b", "", won ? t("youWin", { amount: amount(round.payout) }) : t("noWin"))
+  line.replaceChildren(el("span", "", summaryOf(round.outcome, selection)), verdict)
+  if (won) celebrate(amount(round.payout))
   if (won && typeof S.settings.cupImageUrl === "string") {
     const img = el("img")
     img.id = "cup"
-    img.alt = "Winner's cup"
+    img.alt = t("cup")
     img.src = S.settings.cupImageUrl
     verdict.before(img)
   }
@@ -144,6 +148,7 @@ export const play = async (): Promise<bigint | null> => {
     createdAt: new Date().toISOString(),
     ...(round.fairness === undefined ? {} : { fairness: round.fairness })
   })
+  S.net += (paid ?? 0n) - stake
   saveSession()
   done()
   return (paid ?? 0n) - stake

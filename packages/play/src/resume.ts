@@ -1,5 +1,6 @@
 import { S } from "./state.ts"
-import type { Fairness, Session, Settings } from "./types.ts"
+import { language } from "./i18n/index.ts"
+import type { Fairness, Launch, Session, Settings } from "./types.ts"
 
 /**
  * Sessions that survive a reload (CONTRACT §6): once the launch token is
@@ -21,6 +22,11 @@ export interface Saved {
   readonly fairness: Fairness | null
   readonly game: string
   readonly seeds: Record<string, string>
+  /** What the launch asked of the page (language, exit, reality check). */
+  readonly page: Launch
+  /** The session's net result so far, minor units (a decimal string of a bigint). */
+  readonly net: string
+  readonly startedAt: number
 }
 
 const KEY = "gateway.play.session"
@@ -45,7 +51,14 @@ export const saveSession = (): void => {
     digits: S.digits,
     fairness: S.fair,
     game: S.game,
-    seeds: S.seeds
+    seeds: S.seeds,
+    page: {
+      language: language(),
+      ...(S.exit === "" ? {} : { lobbyUrl: S.exit }),
+      ...(S.reality === 0 ? {} : { realityCheckMinutes: S.reality })
+    },
+    net: S.net.toString(),
+    startedAt: S.startedAt
   }
   try {
     storage()?.setItem(KEY, JSON.stringify(saved))
@@ -61,7 +74,7 @@ export const savedSession = (): Saved | undefined => {
     if (text === null || text === undefined) return undefined
     const saved: Partial<Saved> | null = JSON.parse(text)
     if (saved === null || typeof saved !== "object") return undefined
-    const { launch, sessionToken, session, settings, balance, digits, fairness, game, seeds } = saved
+    const { launch, sessionToken, session, settings, balance, digits, fairness, game, seeds, page, net, startedAt } = saved
     if (typeof sessionToken !== "string" || typeof session !== "object" || session === null || typeof session.currency !== "string") return undefined
     return {
       launch: typeof launch === "string" ? launch : "",
@@ -72,7 +85,10 @@ export const savedSession = (): Saved | undefined => {
       digits: typeof digits === "number" && Number.isInteger(digits) && digits >= 0 && digits <= 8 ? digits : 2,
       fairness: typeof fairness === "object" ? fairness : null,
       game: typeof game === "string" ? game : "",
-      seeds: typeof seeds === "object" && seeds !== null ? seeds : {}
+      seeds: typeof seeds === "object" && seeds !== null ? seeds : {},
+      page: typeof page === "object" && page !== null ? page : {},
+      net: typeof net === "string" && /^-?\d{1,20}$/.test(net) ? net : "0",
+      startedAt: typeof startedAt === "number" && Number.isFinite(startedAt) ? startedAt : Date.now()
     }
   } catch {
     return undefined

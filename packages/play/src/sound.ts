@@ -1,3 +1,4 @@
+import { t } from "./i18n/index.ts"
 import { $, pressed } from "./dom.ts"
 
 /**
@@ -22,7 +23,7 @@ let audio: AudioContext | undefined
 const render = () => {
   const b = $("sound")
   pressed(b, on)
-  b.setAttribute("aria-label", on ? "Sound on" : "Sound off")
+  b.setAttribute("aria-label", on ? t("soundOn") : t("soundOff"))
   b.hidden = false
 }
 

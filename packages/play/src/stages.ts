@@ -1,3 +1,5 @@
+import { t } from "./i18n/index.ts"
+import { word } from "./outcomes.ts"
 import { colours } from "@gateway/domain/games/Throws"
 import { cap1, el, kids, land, reduced, rnd, wait } from "./dom.ts"
 import type { Outcome } from "./types.ts"
@@ -82,15 +84,14 @@ export const ball: Stage = {
   }
 }
 
-const RESULT: Readonly<Record<string, string>> = { under: "Under 7", seven: "Seven", over: "Over 7" }
 
 /** Two dice and their total: Under Over. */
 export const dice: Stage = {
-  idle: (box) => box.replaceChildren(die(3), die(4), el("div", "total", "Two dice: under 7, seven or over 7")),
+  idle: (box) => box.replaceChildren(die(3), die(4), el("div", "total", t("twoDice"))),
   spin: (box) => {
     const [a, b] = box.querySelectorAll(".die")
     box.classList.add("spin")
-    last(box).textContent = "Rolling…"
+    last(box).textContent = t("rolling")
     spinEvery(90, () => {
       if (a !== undefined) face(a, rnd(6) + 1)
       if (b !== undefined) face(b, rnd(6) + 1)
@@ -106,7 +107,7 @@ export const dice: Stage = {
     })
     const total = typeof o["total"] === "number" ? o["total"] : (thrown[0] ?? 0) + (thrown[1] ?? 0)
     const result = typeof o["result"] === "string" ? o["result"] : ""
-    last(box).textContent = "Total " + total + (result !== "" ? " · " + (RESULT[result] ?? result) : "")
+    last(box).textContent = t("total", { total }) + (result !== "" ? " · " + word(result) : "")
   }
 }
 

@@ -1,3 +1,4 @@
+import { t } from "./i18n/index.ts"
 import { $, $input, btn, kids, pressed } from "./dom.ts"
 import { group, limit, money, plain, toMinor, unit } from "./money.ts"
 import { showAlert } from "./notice.ts"
@@ -30,12 +31,13 @@ export const setupStake = (): void => {
   $("presets").replaceChildren(...values.map((v) => {
     const b = btn("", group(plain(v)), () => setStake(v))
     b.dataset["v"] = String(v)
-    b.setAttribute("aria-label", "Stake " + money(v))
+    b.setAttribute("aria-label", t("stakeOf", { amount: money(v) }))
     return b
   }))
   stakeInput().inputMode = S.digits > 0 ? "decimal" : "numeric"
   $("cur").textContent = S.currency
-  $("limits").textContent = (min !== null ? "Smallest stake " + money(min) + ". " : "") + (max !== null ? "Largest stake " + money(max) + "." : "")
+  $("limits").textContent = (min !== null ? t("smallestStake", { amount: money(min) }) + " " : "") +
+    (max !== null ? t("largestStake", { amount: money(max) }) : "")
   setStake(capStake(base))
   stakeInput().addEventListener("input", syncStake)
   $("half").addEventListener("click", () => {
@@ -54,16 +56,16 @@ export const readStake = (): bigint | null => {
   const { min, max } = limits()
   if (v === null || v <= 0n) {
     showAlert(S.digits > 0
-      ? "Enter a stake like 1 or 2." + "5".padEnd(S.digits, "0") + " (at most " + S.digits + " decimals)."
-      : "Enter a whole-number stake.")
+      ? t("enterStake", { example: group("2." + "5".padEnd(S.digits, "0")), digits: S.digits })
+      : t("enterWholeStake"))
     return null
   }
   if (min !== null && v < min) {
-    showAlert("The smallest stake is " + money(min) + ".")
+    showAlert(t("stakeTooSmall", { amount: money(min) }))
     return null
   }
   if (max !== null && v > max) {
-    showAlert("The largest stake is " + money(max) + ".")
+    showAlert(t("stakeTooLarge", { amount: money(max) }))
     return null
   }
   return v

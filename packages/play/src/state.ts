@@ -26,6 +26,14 @@ export interface State {
   seeds: Record<string, string>
   /** Rounds verified in this page, by id. */
   checked: Record<string, boolean>
+  /** The casino's page the exit and the error screens lead to ("" when the launch gave none). */
+  exit: string
+  /** Every this many minutes, the reality check (0: none). */
+  reality: number
+  /** The session's net result so far (payouts less stakes, minor units) of the rounds this tab played. */
+  net: bigint
+  /** When this tab opened the session (ms since the epoch, the browser's clock). */
+  startedAt: number
 }
 
 /** The page's data attributes: the launched game, its name and the launch token. */
@@ -33,6 +41,6 @@ export const data = document.body.dataset
 
 export const S: State = {
   launch: "", token: "", session: null, settings: {}, currency: "", digits: 2, balance: null, game: "", rules: {}, names: {},
-  games: [], sel: null, picks: [], busy: false, fair: null, rounds: [], seeds: {}, checked: {}
+  games: [], sel: null, picks: [], busy: false, fair: null, rounds: [], seeds: {}, checked: {}, exit: "", reality: 0, net: 0n, startedAt: 0
 }
 if (data["game"] !== undefined) S.names[data["game"]] = data["name"] ?? data["game"]

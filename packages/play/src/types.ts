@@ -2,6 +2,7 @@
 
 export interface Session {
   readonly gameId: string
+  readonly createdAt?: string
   readonly lobby: boolean
   readonly mode: "real" | "demo"
   readonly currency: string
@@ -65,13 +66,21 @@ export interface GameEntry {
   readonly rtp?: string
 }
 
+/** What the launch asked of the page: its language, the casino's page to go back to, the reality check. */
+export interface Launch {
+  readonly language?: string
+  readonly lobbyUrl?: string
+  readonly realityCheckMinutes?: number
+}
+
 /** POST /sessions: the redeemed launch. */
 export interface Opened {
   readonly sessionToken: string
-  readonly session: Session
+  readonly session: Session & { readonly createdAt?: string }
   readonly settings?: Settings
   readonly balance?: string
   readonly fairness?: Fairness
+  readonly launch?: Launch
 }
 
 /** POST /rounds: a played round. */

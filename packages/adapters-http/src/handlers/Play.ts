@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { BuiltinGames, LaunchTokenVerifier, MerchantRepo, type MerchantSettings } from "@gateway/domain"
+import { BuiltinGames, LaunchTokenVerifier, MerchantRepo, type MerchantSettings, PageLaunch } from "@gateway/domain"
 import { Api } from "@gateway/client/api/Api"
 import * as Problem from "@gateway/client/api/Problem"
 import { RateLimiter } from "../middleware/RateLimiter.ts"
@@ -9,6 +9,13 @@ import { gameImage } from "../page/GameImages.ts"
 import { contentSecurityPolicy, newNonce, PageAssets, type PageSources, renderPage } from "../page/PlayPage.ts"
 
 const defaults: PageSources = { frameAncestors: "*" }
+
+/** What the page is served with for a launch token: its merchant's sources, its language and exit. */
+interface Served {
+  readonly sources: PageSources
+  readonly launch: PageLaunch.PageLaunch
+}
+const unverified: Served = { sources: defaults, launch: { language: "en" } }
 
 /**
  * The origin of a font style sheet (say `https://fonts.googleapis.com/css2?family=Inter`); undefined for a
@@ -42,22 +49,27 @@ export const PlayLive = HttpApiBuilder.group(
      * failed authentication of the client's address; a token that verifies
      * gets its merchant's page whatever its address failed before.
      */
-    const sourcesFor = (token: string | undefined): Effect.Effect<PageSources, never, HttpServerRequest.HttpServerRequest> =>
-      token === undefined ? Effect.succeed(defaults) : Effect.gen(function*() {
+    const sourcesFor = (token: string | undefined): Effect.Effect<Served, never, HttpServerRequest.HttpServerRequest> =>
+      token === undefined ? Effect.succeed(unverified) : Effect.gen(function*() {
         const address = limiter.addressOf(yield* HttpServerRequest.HttpServerRequest)
         const claims = yield* verifier.verify(token).pipe(Effect.tapError(() => Effect.ignore(limiter.failed(address))), Effect.option)
-        if (claims._tag === "None") return defaults
-        return sourcesOf((yield* merchants.findById(claims.value.mid)).MerchantSettings)
-      }).pipe(Effect.catchCause(() => Effect.succeed(defaults)))
+        if (claims._tag === "None") return unverified
+        return {
+          sources: sourcesOf((yield* merchants.findById(claims.value.mid)).MerchantSettings),
+          launch: PageLaunch.pageLaunchOf(claims.value)
+        }
+      }).pipe(Effect.catchCause(() => Effect.succeed(unverified)))
     return handlers.handleAll({
       page: ({ params, query }) =>
-        Effect.map(sourcesFor(query.token), (sources) => {
+        Effect.map(sourcesFor(query.token), ({ launch, sources }) => {
           const nonce = newNonce()
           const html = renderPage({
             gameId: params.gameId,
             gameName: BuiltinGames.builtinGame(params.gameId)?.name ?? params.gameId,
             token: query.token,
-            nonce
+            nonce,
+            language: launch.language,
+            lobbyUrl: launch.lobbyUrl
           }, assets)
           return HttpServerResponse.text(html, {
             contentType: "text/html; charset=utf-8",

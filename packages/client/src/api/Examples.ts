@@ -8,6 +8,7 @@ import {
   Lobby,
   Merchant,
   MerchantSettings,
+  PageLaunch,
   Paging,
   Report,
   RevenueShareReport,
@@ -271,12 +272,14 @@ export const examples: ReadonlyArray<Example> = [
   example(Deliveries.Deliveries, { data: [listedDelivery] }),
   example(Deliveries.TestQueued, { deliveryId: "msg_1f3e5d7c-9b2a-4c6e-8d0f-2a4c6e8f0b1d" }),
   example(GameSession.GameSession, session),
+  example(PageLaunch.PageLaunch, { language: "fr", lobbyUrl: "https://casino.example/lobby", realityCheckMinutes: 30 }),
   example(GameSession.SessionOpened, {
     sessionToken: "q3Zt8Yv1mK0xR7pW2sN5bJ9cL4hD6fG-aE_uT0oI2yQ",
     session,
     balance: "250.00",
     settings: { hideBalance: false, logo1xUrl: "https://cdn.casino.example/logo.png", minimumStake: 0.5, maximumStake: 500 },
-    fairness: { ...fairness, nonce: 0 }
+    fairness: { ...fairness, nonce: 0 },
+    launch: { language: "fr", lobbyUrl: "https://casino.example/lobby", realityCheckMinutes: 30 }
   }),
   example(Round.RoundResult, {
     roundId: round.roundId,
@@ -317,7 +320,8 @@ export const examples: ReadonlyArray<Example> = [
     selectionSchema: { type: "string", enum: ["odd", "even"] },
     examples: ["odd", "even"],
     rtp: "97.30",
-    payouts: [{ condition: "the number drawn is odd", multiplier: "1.9460", selection: "odd" }]
+    payouts: [{ condition: "the number drawn is odd", multiplier: "1.9460", selection: "odd" }],
+    languages: ["en", "fr", "am", "sw"]
   }),
   example(Report.RoundTransaction, transaction("debit", "5.00")),
   example(Report.TransactionView, { ...transaction("credit", "9.73"), roundId: round.roundId, currency: "EUR" }),

@@ -3,6 +3,7 @@ import { GameNotFound } from "../Game.ts"
 import type { SessionExpired } from "../GameSession.ts"
 import * as Games from "../games/Games.ts"
 import { GameRulesView, LobbyList } from "../Lobby.ts"
+import { pageLanguages } from "../PageLaunch.ts"
 import type { MerchantNotFound } from "../Merchant.ts"
 import { GameCatalog } from "../ports/GameCatalog.ts"
 import { meta, offset, type PageRequest } from "../Paging.ts"
@@ -33,7 +34,8 @@ export const gameRules = Effect.fn("gameRules")(function*(
     selectionSchema: rules.selectionSchema,
     examples: rules.examples,
     rtp: Games.formatRtp(rtp),
-    payouts: rules.payouts(rtp)
+    payouts: rules.payouts(rtp),
+    languages: pageLanguages
   })
 })
 

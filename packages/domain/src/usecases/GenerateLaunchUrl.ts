@@ -6,6 +6,7 @@ import type { GameNotFound } from "../Game.ts"
 import { authorise, launchOperation } from "../KeyAccess.ts"
 import type { Merchant } from "../Merchant.ts"
 import { LaunchPolicy } from "../LaunchPolicy.ts"
+import { pageLanguageOf } from "../PageLaunch.ts"
 import { LaunchClaims, type LaunchRequest, LaunchUrl, launchAudience, launchUrl } from "../LaunchToken.ts"
 import type { OperatorBadResponse, OperatorTimeout } from "../Operator.ts"
 import { DetailsUrlNotSet, PlayerRejected } from "../Player.ts"
@@ -79,7 +80,10 @@ export const launchFor = Effect.fnUntraced(function*(
     sid: request.sessionId,
     mode: request.mode,
     cur: currency,
-    lobby: !request.disableGameLobby
+    lobby: !request.disableGameLobby,
+    ...(request.language === undefined ? {} : { lang: pageLanguageOf(request.language) }),
+    ...(request.lobbyUrl === undefined ? {} : { lurl: request.lobbyUrl }),
+    ...(request.realityCheckMinutes === undefined ? {} : { rcm: request.realityCheckMinutes })
   })
   const token = yield* (yield* LaunchTokenSigner).sign(claims)
   return new LaunchUrl({ success: true, url: launchUrl(game.baseLaunchUrl, token) })

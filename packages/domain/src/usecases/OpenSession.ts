@@ -7,6 +7,7 @@ import type { LaunchClaims, TokenAlreadyUsed } from "../LaunchToken.ts"
 import type { Merchant, MerchantNotFound } from "../Merchant.ts"
 import * as Money from "../Money.ts"
 import type { OperatorBadResponse, OperatorTimeout } from "../Operator.ts"
+import { pageLaunchOf } from "../PageLaunch.ts"
 import { DetailsUrlNotSet, PlayerRejected } from "../Player.ts"
 import { GameRetired } from "../Game.ts"
 import { FairRandom } from "../ports/FairRandom.ts"
@@ -83,7 +84,8 @@ export const openSession = Effect.fn("openSession")(function*(token: string): Ef
     session: opened.session,
     balance,
     settings: pageSettings(merchant),
-    fairness: commitmentOf({ ...seed, nonce: 0 })
+    fairness: commitmentOf({ ...seed, nonce: 0 }),
+    launch: pageLaunchOf(claims)
   })
 })
 

@@ -1,3 +1,4 @@
+import { type Key, t } from "../i18n/index.ts"
 import { selectionChanged } from "../changes.ts"
 import { btn, el, pressed } from "../dom.ts"
 import { times } from "../money.ts"
@@ -6,7 +7,7 @@ import { S } from "../state.ts"
 import type { GameView } from "./view.ts"
 
 /** A choice: the selection it sends, its label and its class (colour). */
-export type Choice = readonly [value: unknown, label: string, cls: string]
+export type Choice = readonly [value: unknown, label: Key | (() => string), cls: string]
 
 const payOf = (selection: unknown): string => {
   const line = (S.rules[S.game]?.payouts ?? []).find((p) => p.selection === selection)
@@ -14,18 +15,18 @@ const payOf = (selection: unknown): string => {
 }
 
 /** A game played by picking one of a few buttons, each showing what it pays; the first is picked to begin with. */
-export const choices = (options: ReadonlyArray<Choice>, stage: Stage, hint = "Make your pick, then press Play."): GameView => ({
+export const choices = (options: ReadonlyArray<Choice>, stage: Stage, hint: Key = "makePick"): GameView => ({
   stage,
-  hint,
+  hint: () => t(hint),
   controls: (box) => {
     const row = el("div", "choices c" + options.length)
     row.setAttribute("role", "group")
-    row.setAttribute("aria-label", "Your pick")
+    row.setAttribute("aria-label", t("yourPick"))
     for (const [value, label, cls] of options) {
       const b = btn("choice " + cls)
       b.dataset["value"] = JSON.stringify(value)
       pressed(b, false)
-      b.append(el("span", "lbl", label))
+      b.append(el("span", "lbl", typeof label === "function" ? label() : t(label)))
       const m = payOf(value)
       if (m !== "") b.append(el("span", "mul", m))
       b.addEventListener("click", () => {

@@ -24,6 +24,6 @@ const GAMES: Readonly<Record<string, GameView>> = {
 /** How to play a game: its own view, or, for a game the page does not know, its rules' examples as choices. */
 export const viewOf = (id: string): GameView =>
   GAMES[id] ?? choices(
-    (S.rules[id]?.examples ?? []).slice(0, 6).map((x) => [x, typeof x === "string" ? x : JSON.stringify(x), ""] as const),
+    (S.rules[id]?.examples ?? []).slice(0, 6).map((x) => [x, () => (typeof x === "string" ? x : JSON.stringify(x)), ""] as const),
     text
   )

@@ -1,3 +1,4 @@
+import { t } from "../i18n/index.ts"
 import { selectionChanged } from "../changes.ts"
 import { btn, el, kids, pressed, rnd } from "../dom.ts"
 import { showAlert } from "../notice.ts"
@@ -36,8 +37,8 @@ const syncPicks = (most: number) => {
   const count = document.getElementById("pick-count")
   if (count !== null) {
     count.textContent = most > 1
-      ? S.picks.length + " / " + most + " picked"
-      : S.picks.length > 0 ? "Your number: " + S.picks[0] : "Pick a number"
+      ? t("picked", { n: S.picks.length, most })
+      : S.picks[0] !== undefined ? t("yourNumber", { n: S.picks[0] }) : t("pickANumber")
   }
   selectionChanged()
 }
@@ -46,7 +47,7 @@ const syncPicks = (most: number) => {
 export const numbers = (n: number, most: number, cols: number, stage: Stage): GameView => ({
   stage,
   most,
-  hint: most > 1 ? "Pick 1 to " + most + " numbers, or press Play for a quick pick." : "Pick a number, or press Play for a lucky one.",
+  hint: () => (most > 1 ? t("pickNumbersHint", { most }) : t("pickNumberHint")),
   autoPick: () => {
     S.picks = quick(n, most)
     syncPicks(most)
@@ -58,12 +59,12 @@ export const numbers = (n: number, most: number, cols: number, stage: Stage): Ga
     tools.append(count)
     if (most > 1) {
       tools.append(
-        btn("", "Quick pick", () => {
+        btn("", t("quickPick"), () => {
           if (S.busy) return
           S.picks = quick(n, S.picks.length || most)
           syncPicks(most)
         }),
-        btn("", "Clear", () => {
+        btn("", t("clear"), () => {
           if (S.busy) return
           S.picks = []
           syncPicks(most)
@@ -73,7 +74,7 @@ export const numbers = (n: number, most: number, cols: number, stage: Stage): Ga
     box.classList.add("g" + cols)
     const grid = el("div", "grid")
     grid.setAttribute("role", "group")
-    grid.setAttribute("aria-label", most > 1 ? "Numbers 1 to " + n + ": pick 1 to " + most : "Numbers 1 to " + n + ": pick one")
+    grid.setAttribute("aria-label", most > 1 ? t("gridMany", { n, most }) : t("gridOne", { n }))
     for (let i = 1; i <= n; i++) {
       const b = btn("cell", i)
       b.dataset["n"] = String(i)
@@ -88,7 +89,7 @@ export const numbers = (n: number, most: number, cols: number, stage: Stage): Ga
       if (most === 1) S.picks = [v]
       else if (S.picks.includes(v)) S.picks = S.picks.filter((p) => p !== v)
       else if (S.picks.length < most) S.picks = [...S.picks, v]
-      else return showAlert("You can pick up to " + most + " numbers.")
+      else return showAlert(t("pickUpTo", { most }))
       syncPicks(most)
     })
     roving(grid, cols)

@@ -8,7 +8,7 @@ export interface GameView {
   /** For a number game: the most numbers a player may pick. */
   readonly most?: number
   /** What the player is asked to do, shown until the first round. */
-  readonly hint: string
+  hint(): string
   /** Makes a pick for a player who presses Play without one (a number game's quick pick). */
   readonly autoPick?: () => void
 }
