@@ -65,13 +65,14 @@ const waitUntilHealthy = async (url: string, child: ChildProcess, output: () => 
 /**
  * Spawns the server as `npm start` runs it with `env` and waits for `/health`.
  * It stops at once on SIGTERM (`SHUTDOWN_DRAIN_SECONDS=0`) unless `env` asks
- * for a drain: no balancer watches a test's `/ready`.
+ * for a drain: no balancer watches a test's `/ready`. `entry` runs another
+ * build of the server (an earlier release's `dist/main.mjs`).
  */
-export const spawnGateway = async (env: Record<string, string>): Promise<Gateway> => {
+export const spawnGateway = async (env: Record<string, string>, entry: string = main): Promise<Gateway> => {
   const port = await freePort()
   const authSecret = env["AUTH_JWT_SECRET"] ?? randomBytes(32).toString("base64url")
   const line = startLine()
-  const child = spawn(process.execPath, [...line.flags, main], {
+  const child = spawn(process.execPath, [...line.flags, entry], {
     env: {
       ...line.env,
       PATH: process.env["PATH"] ?? "",
