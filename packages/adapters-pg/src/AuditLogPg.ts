@@ -48,7 +48,7 @@ export const layer: Layer.Layer<AuditLog, never, SqlClient> = Layer.effect(
         SELECT id::text AS id, merchant_id, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at,
           actor, address, action, before, after
         FROM audit_log WHERE merchant_id = ${merchantId}
-        ORDER BY id DESC LIMIT ${page.limit} OFFSET ${offset(page)}`.pipe(Effect.flatMap(decodeRows))
+        ORDER BY audit_log.id DESC LIMIT ${page.limit} OFFSET ${offset(page)}`.pipe(Effect.flatMap(decodeRows))
       const [counted] = yield* sql`SELECT count(*)::float8 AS total FROM audit_log WHERE merchant_id = ${merchantId}`
         .pipe(Effect.flatMap(decodeCount))
       const entries = yield* Effect.forEach(rows, (row) =>
