@@ -16,8 +16,12 @@ export const AuditAction = Schema.Literals([
 })
 export type AuditAction = typeof AuditAction.Type
 
+/** One value of a change: settings, statuses and key names are strings, numbers, booleans or null. */
+export const AuditValue = Schema.NullOr(Schema.Union([Schema.String, Schema.Finite, Schema.Boolean]))
+export type AuditValue = typeof AuditValue.Type
+
 /** Values before or after a change: the fields it touched; secrets only named (`"rotated"`, `"revealed"`). */
-export const AuditValues = Schema.NullOr(Schema.Record(Schema.String, Schema.Json))
+export const AuditValues = Schema.NullOr(Schema.Record(Schema.String, AuditValue))
 export type AuditValues = typeof AuditValues.Type
 
 /** Who made a change and from where. */
@@ -65,20 +69,20 @@ export class AuditEntry extends Schema.Class<AuditEntry>("@gateway/domain/AuditE
 export const changedValues = (
   before: Readonly<Record<string, unknown>>,
   after: Readonly<Record<string, unknown>>
-): { readonly before: Record<string, Schema.Json>; readonly after: Record<string, Schema.Json> } => {
-  const was: Record<string, Schema.Json> = {}
-  const is: Record<string, Schema.Json> = {}
+): { readonly before: Record<string, AuditValue>; readonly after: Record<string, AuditValue> } => {
+  const was: Record<string, AuditValue> = {}
+  const is: Record<string, AuditValue> = {}
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     const a = jsonOf(before[key])
     const b = jsonOf(after[key])
-    if (JSON.stringify(a) === JSON.stringify(b)) continue
+    if (a === b) continue
     was[key] = a
     is[key] = b
   }
   return { before: was, after: is }
 }
 
-const jsonOf = (value: unknown): Schema.Json =>
+const jsonOf = (value: unknown): AuditValue =>
   value === undefined || value === null
     ? null
     : typeof value === "string" || typeof value === "boolean"
