@@ -26,7 +26,7 @@ export type AuditValues = typeof AuditValues.Type
 
 /** Who made a change and from where. */
 export interface Actor {
-  /** The admin bearer token's subject (`sub`), `cli` for the ops command line. */
+  /** The admin bearer token's subject (`sub`), `cli` for the ops command line, `api-key` for an operator's own. */
   readonly who: string
   /** The client's address; undefined when there is none (the command line). */
   readonly address: string | undefined
@@ -55,7 +55,10 @@ export class AuditEntry extends Schema.Class<AuditEntry>("@gateway/domain/AuditE
   id: Schema.String.annotate({ description: "The entry's id: increasing, in the order the changes were committed" }),
   merchantId: MerchantId.annotate({ description: "The merchant changed" }),
   at: Schema.String.annotate({ description: "When the change was made (ISO 8601, UTC)", examples: ["2026-11-25T09:30:00.000Z"] }),
-  actor: Schema.String.annotate({ description: "Who made it: the admin bearer token's subject (`bearer` without one), or `cli`" }),
+  actor: Schema.String.annotate({
+    description: "Who made it: the admin bearer token's subject (`bearer` without one), `cli` (the command line) " +
+      "or `api-key` (the operator's own `PUT /settings`)"
+  }),
   address: Schema.NullOr(Schema.String).annotate({ description: "The client's address; null from the command line" }),
   action: AuditAction,
   before: AuditValues.annotate({ description: "The touched values before the change (null for a creation or a reveal)" }),

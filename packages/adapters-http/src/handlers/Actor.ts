@@ -17,3 +17,12 @@ export const make = Effect.gen(function*() {
     return Audit.adminActor(admin.subject, limiter.addressOf(request))
   })
 })
+
+/** Who changes an operator's own settings by its API key, for the audit log: `api-key`, and the client's address. */
+export const makeOperator = Effect.gen(function*() {
+  const limiter = yield* RateLimiter
+  return Effect.map(HttpServerRequest.HttpServerRequest, (request): Audit.Actor => ({
+    who: "api-key",
+    address: limiter.addressOf(request)
+  }))
+})

@@ -27,8 +27,9 @@ export class AuditApi extends HttpApiGroup.make("audit")
       .annotate(
         OpenApi.Description,
         "Every change made to the merchant through the admin API or the command line — creation, settings " +
-          "(RTP included), status, API keys issued and revoked, secrets rotated and revealed — newest first: who " +
-          "(the bearer token's subject, or `cli`), when, from which address, and the touched values before and " +
+          "(RTP included), status, API keys issued and revoked, secrets rotated and revealed — and by the operator " +
+          "to its own settings (`PUT /settings`), newest first: who (the bearer token's subject, `cli` or " +
+          "`api-key`), when, from which address, and the touched values before and " +
           "after. Secrets are only named (`rotated`, `revealed`), never shown. The log is append-only: the " +
           "database refuses to change or delete an entry. A neighbour page that does not exist is 0."
       )
