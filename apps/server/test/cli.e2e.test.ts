@@ -221,7 +221,7 @@ describe("rotating a merchant's signing secrets, and the audit log", () => {
       }
 
       // the Ed25519 pair through the CLI, then the webhook secret through the admin API
-      const bySigning = await json("secrets", "rotate", String(id), "--secret", "signingKey", "--overlap-seconds", "5")
+      const bySigning = await json("secrets", "rotate", String(id), "--secret", "signingKey", "--overlap-seconds", "6")
       expect(bySigning.previousPublicKey).toBe(oldPublic)
       const newPublic: string = bySigning.publicKey
       expect(newPublic).toMatch(/^-----BEGIN PUBLIC KEY-----/)
@@ -230,7 +230,7 @@ describe("rotating a merchant's signing secrets, and the audit log", () => {
       const rotated = await call(`${base}/secrets/rotate`, {
         method: "POST",
         headers: admin,
-        json: { secret: "encryptionKey", overlapSeconds: 3 }
+        json: { secret: "encryptionKey", overlapSeconds: 4 }
       })
       expect(rotated.status).toBe(200)
       const newSecret: string = rotated.body.encryptionKey
@@ -271,7 +271,7 @@ describe("rotating a merchant's signing secrets, and the audit log", () => {
         ["merchant.create", "alice@ops"]
       ])
       expect(entries[0]).toMatchObject({ before: { accountStatus: "active" }, after: { accountStatus: "closed" }, address: "127.0.0.1" })
-      expect(entries[2]?.after).toMatchObject({ encryptionKey: "rotated", overlapSeconds: 3 })
+      expect(entries[2]?.after).toMatchObject({ encryptionKey: "rotated", overlapSeconds: 4 })
       expect(entries[3]).toMatchObject({ address: null, before: { publicKey: oldPublic }, after: { signingKey: "rotated", publicKey: newPublic } })
       expect(entries[5]).toMatchObject({ before: { webhookUrl: null, userDetailsUrl: null }, after: urls })
       const text = JSON.stringify(audit.body)
