@@ -1,6 +1,7 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Option } from "effect"
 import { LaunchPolicy, retiredKeyRetentionSeconds } from "@gateway/domain/LaunchPolicy"
+import { MerchantId } from "@gateway/domain/Merchant"
 import { AdminAuth, Drain, HttpLive, Metrics, RateLimiter, RequestLimits, RuntimeMetrics } from "@gateway/adapters-http"
 import { HttpIncomingMessage } from "effect/http"
 import { PageAssets } from "@gateway/adapters-http/page/PlayPage"
@@ -22,6 +23,7 @@ import {
 } from "@gateway/adapters-operator"
 import {
   ApiKeyRepoPg,
+  AuditLogPg,
   CachedApiKeyRepo,
   CachedMerchantRepo,
   ChangeFeed,
@@ -144,6 +146,7 @@ export const repositories = (config: GatewayConfig, dataKeys: DataCipher.DataKey
   Layer.mergeAll(
     MerchantRepoPg.layer,
     ApiKeyRepoPg.layer,
+    AuditLogPg.layer,
     GameCatalogPg.layer(publicBaseUrl(config)),
     GameSessionRepoPg.layer({ idleSeconds: config.gameSessionIdleSeconds }),
     RoundLedgerPg.layer,
@@ -163,6 +166,16 @@ export const repositories = (config: GatewayConfig, dataKeys: DataCipher.DataKey
     Layer.provideMerge(ChangeFeed.layer()),
     Layer.provideMerge(Database.layer(databaseOptions(config)))
   )
+
+/** The merchants' signing keys, forgotten as soon as the change feed reports a merchant changed (a rotation). */
+const signingKeys = Layer.effect(
+  MerchantSigningKeys.MerchantSigningKeys,
+  Effect.gen(function*() {
+    const keys = yield* MerchantSigningKeys.make()
+    yield* ChangeFeed.onChanges("merchants", (key) => keys.forget(key === undefined ? undefined : MerchantId.make(Number(key))))
+    return keys
+  })
+)
 
 /**
  * The whole gateway from its configuration. The HTTP side reads merchants
@@ -211,7 +224,7 @@ export const app = (
     Housekeeping.layer
   )
   const signedPost = SignedPost.layer.pipe(
-    Layer.provide([MerchantSigningKeys.layer(), OperatorHttp.layer(config.allowPrivateOperatorUrls)])
+    Layer.provide([signingKeys, OperatorHttp.layer(config.allowPrivateOperatorUrls)])
   )
   const serving = Layer.mergeAll(HttpLive.pipe(Layer.provide(server), Layer.provide(httpPorts)), background)
   return Lifecycle.running(config).pipe(

@@ -8,6 +8,7 @@ import { GatewayConfig } from "./Config.ts"
 import { apiKey } from "./cli/ApiKeys.ts"
 import { deliveries } from "./cli/Deliveries.ts"
 import { merchant } from "./cli/Merchants.ts"
+import { merchantSecrets } from "./cli/Secrets.ts"
 import { load, presenter, reportFailure } from "./cli/Output.ts"
 
 const migrate = Command.make("migrate", {}, () =>
@@ -43,8 +44,8 @@ const secretsReencrypt = Command.make("reencrypt", {}, () =>
 ))
 
 const secrets = Command.make("secrets").pipe(
-  Command.withDescription("Secrets stored at rest"),
-  Command.withSubcommands([secretsReencrypt])
+  Command.withDescription("Secrets: the merchants' signing secrets (rotate, reveal) and their encryption at rest (reencrypt)"),
+  Command.withSubcommands([...merchantSecrets, secretsReencrypt])
 )
 
 const tokenIssue = Command.make(

@@ -4,6 +4,7 @@ import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { Api } from "@gateway/client/api/Api"
 import * as GamePages from "./cache/GamePages.ts"
 import { DeliveriesLive } from "./handlers/Deliveries.ts"
+import { AuditLive, SecretsLive } from "./handlers/Secrets.ts"
 import { CatalogueLive, GamesLive } from "./handlers/Games.ts"
 import { GameSessionsLive } from "./handlers/GameSessions.ts"
 import { MerchantsLive } from "./handlers/Merchants.ts"
@@ -33,6 +34,8 @@ const Handlers = Layer.mergeAll(
   SettingsLive,
   SystemLive,
   DeliveriesLive,
+  SecretsLive,
+  AuditLive,
   GameSessionsLive,
   PlayLive,
   ReportsLive,

@@ -372,6 +372,25 @@ describe("administration", () => {
     expectProblem(await patch("active"), 409, "STATUS_CHANGE_REFUSED")
   })
 
+  it("refuses bad rotations 400 naming the field, secrets to read-only tokens 403, unknown merchants 404", async () => {
+    const headers = await admin()
+    const rotate = (body: unknown, id = 7, h: Record<string, string> = headers) =>
+      call(`${base}/merchants/${id}/secrets/rotate`, { method: "POST", headers: h, body: JSON.stringify(body) })
+    expectProblem(await rotate({ secret: "password" }), 400, "VALIDATION_FAILED", /^secret/)
+    expectProblem(await rotate({ secret: "encryptionKey", overlapSeconds: -1 }), 400, "VALIDATION_FAILED", /^overlapSeconds/)
+    expectProblem(await rotate({ secret: "encryptionKey", overlapSeconds: 604801 }), 400, "VALIDATION_FAILED", /^overlapSeconds/)
+    expectProblem(await rotate({ secret: "signingKey", extra: 1 }), 400, "VALIDATION_FAILED", /extra/)
+    expectProblem(await rotate({ secret: "signingKey" }, 7, await admin("read:users")), 403, "FORBIDDEN", /write:users/)
+    expectProblem(await rotate({ secret: "signingKey" }, 999), 404, "MERCHANT_NOT_FOUND")
+    const reveal = (id: number, h: Record<string, string>) => call(`${base}/merchants/${id}/secrets/reveal`, { method: "POST", headers: h })
+    expectProblem(await reveal(7, await admin("read:users")), 403, "FORBIDDEN")
+    expectProblem(await reveal(999, headers), 404, "MERCHANT_NOT_FOUND")
+    const audit = (query: string) => call(`${base}/merchants/7/audit${query}`, { headers })
+    expectProblem(await audit("?limit=0"), 400, "VALIDATION_FAILED", /^limit/)
+    expectProblem(await audit("?page=x"), 400, "VALIDATION_FAILED", /^page/)
+    expectProblem(await call(`${base}/merchants/7/audit`, { headers: await admin("write:users") }), 403, "FORBIDDEN", /read:users/)
+  })
+
   it("issues a key that works at once and revokes it", async () => {
     const headers = await admin()
     const issued = await call(`${base}/merchants/9/api-keys`, { method: "POST", headers, body: JSON.stringify({ prefix: "sv_test" }) })
@@ -453,7 +472,10 @@ describe("routing, probes and documents", () => {
       "/api/v1.1/operator-api/merchants/{id}",
       "/api/v1.1/operator-api/merchants/{id}/api-keys",
       "/api/v1.1/operator-api/merchants/{id}/api-keys/{slug}",
+      "/api/v1.1/operator-api/merchants/{id}/audit",
       "/api/v1.1/operator-api/merchants/{id}/revenue-share",
+      "/api/v1.1/operator-api/merchants/{id}/secrets/reveal",
+      "/api/v1.1/operator-api/merchants/{id}/secrets/rotate",
       "/api/v1.1/operator-api/merchants/{id}/settings",
       "/api/v1.1/operator-api/merchants/{id}/status",
       "/api/v1.1/operator-api/merchants/{id}/webhook-deliveries",

@@ -9,6 +9,7 @@ import * as PgTest from "@gateway/adapters-pg/testing"
 import { DeliveryQueue, LaunchPolicy, LaunchTokenSigner, Player } from "@gateway/domain"
 import {
   apiKeyRepo,
+  auditLog,
   fixedCredentials,
   fixedDraw,
   gameCatalog,
@@ -55,6 +56,7 @@ beforeAll(async () => {
       Effect.succeed(new Player.PlayerDetails({ playerId: request.playerId, currency: "ETB", balance: "10.00" }))),
     sequentialIds,
     fixedCredentials,
+    auditLog,
     readiness(),
     AdminAuth.layerTokens({ secret: Redacted.make(secret) }),
     RateLimiter.layer({ rps: 0, burst: 0 }),

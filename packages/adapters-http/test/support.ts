@@ -5,6 +5,7 @@ import { createServer } from "node:http"
 import { OperatorUrlPolicy } from "@gateway/adapters-operator"
 import { ApiKeyRepo, DeliveryQueue, Game, Merchant, Operator, Player } from "@gateway/domain"
 import {
+  auditLog,
   fixedCredentials,
   fixedDraw,
   fixedLaunchKeys,
@@ -144,6 +145,7 @@ export const start = async (
     jsonVerifier,
     sequentialIds,
     fixedCredentials,
+    auditLog,
     readiness(ready),
     AdminAuth.layerTokens(auth),
     fixedLaunchKeys(),

@@ -3,7 +3,7 @@ import { offset } from "@gateway/domain/Paging"
 import { canChangeStatus, EmailTaken, Merchant, MerchantId, MerchantNotFound, StatusChangeRefused } from "@gateway/domain/Merchant"
 import { MerchantSettings, SettingsFields } from "@gateway/domain/MerchantSettings"
 import type { SettingsValues } from "@gateway/domain/MerchantSettings"
-import type { NewMerchant } from "@gateway/domain/ports/MerchantRepo"
+import type { NewMerchant, RetiringSecret, SecretReplacement } from "@gateway/domain/ports/MerchantRepo"
 import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
 import type { ValidationFailed } from "@gateway/domain/Validation"
 import { Effect, Layer, Schema } from "effect"
@@ -40,7 +40,15 @@ const MerchantRow = Schema.Struct({
 type MerchantRow = typeof MerchantRow.Type
 
 const CountRow = Schema.Struct({ total: Schema.Number })
-const SecretsRow = Schema.Struct({ private_key_enc: Schema.String, encryption_key_enc: Schema.String })
+const SecretsRow = Schema.Struct({
+  private_key_enc: Schema.String,
+  encryption_key_enc: Schema.String,
+  previous_encryption_key_enc: Schema.NullOr(Schema.String),
+  previous_encryption_key_until_ms: Schema.NullOr(Schema.Number),
+  previous_private_key_enc: Schema.NullOr(Schema.String),
+  previous_signing_key_until_ms: Schema.NullOr(Schema.Number)
+})
+const RotatedRow = Schema.Struct({ until_ms: Schema.Number, previous_public_key: Schema.NullOr(Schema.String) })
 const StatusRow = Schema.Struct({ account_status: Schema.String })
 
 const decodeRows = <S extends Schema.Top & { readonly DecodingServices: never }>(schema: S) =>
@@ -160,16 +168,58 @@ export const layer: Layer.Layer<MerchantRepo, never, SqlClient | DataCipher> = L
     }, Effect.catchTag("SqlError", (error) => isEmailConflict(error) ? Effect.fail(new EmailTaken()) : Effect.die(error)),
       Effect.catchTags({ SchemaError: Effect.die, MerchantNotFound: Effect.die }))
 
+    const epochMs = (column: string) => sql.literal(`(extract(epoch FROM ${column}) * 1000)::float8`)
+
+    const retiring = (enc: string | null, untilMs: number | null) =>
+      enc === null || untilMs === null
+        ? Effect.succeed<RetiringSecret | undefined>(undefined)
+        : Effect.map(cipher.decrypt(enc), (value): RetiringSecret | undefined => ({ value, untilMs }))
+
+    // The previous secrets only while their overlap lasts.
     const secrets = Effect.fn("MerchantRepo.secrets")(function*(id: MerchantId) {
-      const [row] = yield* sql`SELECT private_key_enc, encryption_key_enc FROM merchants WHERE id = ${id}`.pipe(
-        Effect.flatMap(decodeRows(SecretsRow))
-      )
+      const [row] = yield* sql`
+        SELECT private_key_enc, encryption_key_enc,
+          CASE WHEN previous_encryption_key_until > now() THEN previous_encryption_key_enc END AS previous_encryption_key_enc,
+          CASE WHEN previous_encryption_key_until > now() THEN ${epochMs("previous_encryption_key_until")} END
+            AS previous_encryption_key_until_ms,
+          CASE WHEN previous_signing_key_until > now() THEN previous_private_key_enc END AS previous_private_key_enc,
+          CASE WHEN previous_signing_key_until > now() THEN ${epochMs("previous_signing_key_until")} END
+            AS previous_signing_key_until_ms
+        FROM merchants WHERE id = ${id}`.pipe(Effect.flatMap(decodeRows(SecretsRow)))
       if (row === undefined) return yield* new MerchantNotFound({ merchantId: id })
       return {
         privateKey: yield* cipher.decrypt(row.private_key_enc),
-        encryptionKey: yield* cipher.decrypt(row.encryption_key_enc)
+        encryptionKey: yield* cipher.decrypt(row.encryption_key_enc),
+        previousEncryptionKey: yield* retiring(row.previous_encryption_key_enc, row.previous_encryption_key_until_ms),
+        previousPrivateKey: yield* retiring(row.previous_private_key_enc, row.previous_signing_key_until_ms)
       }
     }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die, DecryptionFailed: Effect.die }))
+
+    // One UPDATE: the current secret becomes the previous one (a previous one of an earlier rotation is dropped).
+    const rotateSecret = Effect.fn("MerchantRepo.rotateSecret")(function*(
+      id: MerchantId,
+      replacement: SecretReplacement,
+      overlapSeconds: number
+    ) {
+      const until = sql`now() + make_interval(secs => ${overlapSeconds})`
+      const rows = replacement.secret === "encryptionKey"
+        ? yield* sql`
+          UPDATE merchants SET previous_encryption_key_enc = encryption_key_enc,
+            previous_encryption_key_until = ${until},
+            encryption_key_enc = ${yield* cipher.encrypt(replacement.encryptionKey)}, updated_at = now()
+          WHERE id = ${id}
+          RETURNING ${epochMs("previous_encryption_key_until")} AS until_ms, NULL::text AS previous_public_key`
+        : yield* sql`
+          UPDATE merchants SET previous_private_key_enc = private_key_enc, previous_public_key = public_key,
+            previous_signing_key_until = ${until},
+            private_key_enc = ${yield* cipher.encrypt(replacement.privateKey)},
+            public_key = ${replacement.publicKey}, updated_at = now()
+          WHERE id = ${id}
+          RETURNING ${epochMs("previous_signing_key_until")} AS until_ms, previous_public_key`
+      const [row] = yield* decodeRows(RotatedRow)(rows)
+      if (row === undefined) return yield* new MerchantNotFound({ merchantId: id })
+      return { overlapUntilMs: row.until_ms, previousPublicKey: row.previous_public_key ?? undefined }
+    }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
     const changeSettings = Effect.fn("MerchantRepo.changeSettings")(function*(
       id: MerchantId,
@@ -208,6 +258,7 @@ export const layer: Layer.Layer<MerchantRepo, never, SqlClient | DataCipher> = L
       findByIds,
       list,
       secrets,
+      rotateSecret,
       changeSettings,
       changeStatus
     })

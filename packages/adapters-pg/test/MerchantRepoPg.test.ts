@@ -1,9 +1,11 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { EmailTaken, MerchantId } from "@gateway/domain/Merchant"
 import { applyChange } from "@gateway/domain/MerchantSettings"
+import { cliActor } from "@gateway/domain/Audit"
+import { AuditLog } from "@gateway/domain/ports/AuditLog"
 import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
 import { ValidationFailed } from "@gateway/domain/Validation"
-import { Effect, Redacted, Result } from "effect"
+import { Effect, Exit, Redacted, Result, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { newMerchant, reposLayer } from "./fixtures.ts"
 
@@ -167,6 +169,64 @@ describe("MerchantRepoPg", () => {
         for (const secret of ["SUPER-SECRET-PRIVATE", "whsec_", "scrypt$", "sha256$", "privateKey", "encryptionKey", "passwordHash", "otpHash"]) {
           assert.notInclude(text, secret)
         }
+      }))
+
+    it.effect("a rotation keeps the replaced secret signing for the overlap only, and a second one replaces it", () =>
+      Effect.gen(function*() {
+        const repo = yield* MerchantRepo
+        const created = yield* repo.create(newMerchant("rotate@one.example"))
+        const rotated = yield* repo.rotateSecret(created.id, { secret: "encryptionKey", encryptionKey: Redacted.make("whsec_NEW") }, 60)
+        assert.isTrue(Math.abs(rotated.overlapUntilMs - (Date.now() + 60_000)) < 10_000)
+        assert.isUndefined(rotated.previousPublicKey)
+        const during = yield* repo.secrets(created.id)
+        assert.strictEqual(Redacted.value(during.encryptionKey), "whsec_NEW")
+        assert.strictEqual(during.previousEncryptionKey && Redacted.value(during.previousEncryptionKey.value), "whsec_c2VjcmV0LWVuY3J5cHRpb24ta2V5LXZhbHVlLTAx")
+        assert.strictEqual(during.previousEncryptionKey?.untilMs, rotated.overlapUntilMs)
+        assert.isUndefined(during.previousPrivateKey)
+
+        const pair = { secret: "signingKey", privateKey: Redacted.make("PRIVATE 2"), publicKey: "PUBLIC 2" } as const
+        const signing = yield* repo.rotateSecret(created.id, pair, 0)
+        assert.strictEqual(signing.previousPublicKey, created.publicKey)
+        assert.strictEqual((yield* repo.findById(created.id)).publicKey, "PUBLIC 2")
+        const afterZero = yield* repo.secrets(created.id)
+        assert.strictEqual(Redacted.value(afterZero.privateKey), "PRIVATE 2")
+        assert.isUndefined(afterZero.previousPrivateKey, "an overlap of 0 stops the old key at once")
+
+        yield* repo.rotateSecret(created.id, { secret: "encryptionKey", encryptionKey: Redacted.make("whsec_THIRD") }, 60)
+        const again = yield* repo.secrets(created.id)
+        assert.strictEqual(again.previousEncryptionKey && Redacted.value(again.previousEncryptionKey.value), "whsec_NEW")
+        const sql = yield* SqlClient
+        const stored = JSON.stringify(yield* sql`SELECT * FROM merchants WHERE id = ${created.id}`)
+        for (const plain of ["whsec_NEW", "whsec_THIRD", "PRIVATE 2"]) assert.notInclude(stored, plain)
+        assert.strictEqual(Exit.isFailure(yield* Effect.exit(repo.rotateSecret(MerchantId.make(999_999), pair, 0))), true)
+      }))
+
+    it.effect("keeps a change and its audit entry both or neither; lists entries newest first", () =>
+      Effect.gen(function*() {
+        const repo = yield* MerchantRepo
+        const audit = yield* AuditLog
+        const created = yield* repo.create(newMerchant("audited@one.example"))
+        const entry = (to: string) => () => ({
+          merchantId: created.id,
+          actor: cliActor,
+          action: "merchant.status" as const,
+          before: { accountStatus: "active" },
+          after: { accountStatus: to }
+        })
+        yield* audit.audited(repo.changeStatus(created.id, "suspended"), entry("suspended"))
+        const failed = yield* Effect.flip(
+          audit.audited(Effect.andThen(repo.changeStatus(created.id, "closed"), Effect.fail("refused later")), entry("closed"))
+        )
+        assert.strictEqual(failed, "refused later")
+        assert.strictEqual((yield* repo.findById(created.id)).accountStatus, "suspended", "the change rolled back with the entry")
+        yield* audit.audited(repo.changeStatus(created.id, "active"), entry("active"))
+        const page = yield* audit.list(created.id, { page: 1, limit: 10 })
+        assert.strictEqual(page.total, 2)
+        assert.deepStrictEqual(page.entries.map((e) => [e.actor, e.address, e.after]), [
+          ["cli", null, { accountStatus: "active" }],
+          ["cli", null, { accountStatus: "suspended" }]
+        ])
+        assert.isTrue(Schema.is(Schema.String)(page.entries[0]?.at))
       }))
 
     it.effect("unknown merchants are MerchantNotFound", () =>

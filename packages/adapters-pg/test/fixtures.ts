@@ -2,6 +2,7 @@ import type { NewMerchant } from "@gateway/domain/ports/MerchantRepo"
 import { Layer, Redacted } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
 import * as ApiKeyRepoPg from "../src/ApiKeyRepoPg.ts"
+import * as AuditLogPg from "../src/AuditLogPg.ts"
 import * as ChangeFeed from "../src/cache/ChangeFeed.ts"
 import * as DataCipher from "../src/db/DataCipher.ts"
 import * as GameCatalogPg from "../src/GameCatalogPg.ts"
@@ -10,10 +11,11 @@ import * as PgTest from "../testing/PgTest.ts"
 
 export const publicBaseUrl = "https://gateway.example"
 
-/** The three repositories on a migrated database of this test file, plus the change feed and the SqlClient for raw checks. */
+/** The repositories (merchants, keys, games, audit log) on a migrated database of this test file, plus the change feed and the SqlClient for raw checks. */
 export const reposLayer = Layer.mergeAll(
   MerchantRepoPg.layer,
   ApiKeyRepoPg.layer,
+  AuditLogPg.layer,
   GameCatalogPg.layer(publicBaseUrl)
 ).pipe(
   Layer.provideMerge(Layer.merge(DataCipher.layer(Redacted.make(randomBytes(32))), ChangeFeed.layer())),

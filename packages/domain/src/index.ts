@@ -3,6 +3,7 @@
  * I/O of its own. Adapters implement the ports; apps wire them.
  */
 export * as ApiKey from "./ApiKey.ts"
+export * as Audit from "./Audit.ts"
 export * as Auth from "./Auth.ts"
 export * as BuiltinGames from "./BuiltinGames.ts"
 export * as Country from "./Country.ts"
@@ -32,10 +33,12 @@ export * as RetrySchedule from "./RetrySchedule.ts"
 export * as RevenueShare from "./RevenueShare.ts"
 export * as RevenueShareReport from "./RevenueShareReport.ts"
 export * as Round from "./Round.ts"
+export * as SecretRotation from "./SecretRotation.ts"
 export * as Rtp from "./games/Rtp.ts"
 export * as Validation from "./Validation.ts"
 export * as Wallet from "./Wallet.ts"
 export { ApiKeyRepo } from "./ports/ApiKeyRepo.ts"
+export { AuditLog } from "./ports/AuditLog.ts"
 export { DeliveryQueue } from "./ports/DeliveryQueue.ts"
 export { FairRandom } from "./ports/FairRandom.ts"
 export { GameCatalog } from "./ports/GameCatalog.ts"
@@ -53,7 +56,15 @@ export { Readiness } from "./ports/Readiness.ts"
 export { RoundLedger } from "./ports/RoundLedger.ts"
 export { WalletClient } from "./ports/WalletClient.ts"
 export { authenticateApiKey, authenticateKey } from "./usecases/AuthenticateApiKey.ts"
+export {
+  changeSettingsAudited,
+  changeStatusAudited,
+  createMerchantAudited,
+  issueApiKeyAudited,
+  revokeApiKeyAudited
+} from "./usecases/AuditedChanges.ts"
 export { changeSettings } from "./usecases/ChangeSettings.ts"
+export { revealSecret, rotateSecret } from "./usecases/RotateSecret.ts"
 export { createMerchant } from "./usecases/CreateMerchant.ts"
 export { generateLaunchUrl, launchFor } from "./usecases/GenerateLaunchUrl.ts"
 export { listGames } from "./usecases/ListGames.ts"

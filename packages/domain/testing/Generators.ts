@@ -31,7 +31,9 @@ export const fixedCredentials = Layer.succeed(
       encryptionKey: Redacted.make("whsec_AAAA"),
       otpToken: Redacted.make("123456"),
       otpHash: "sha256$..."
-    })
+    }),
+    webhookSecret: Effect.succeed(Redacted.make("whsec_BBBB")),
+    signingKeyPair: Effect.succeed({ publicKey: "-----BEGIN PUBLIC KEY----- 2", privateKey: Redacted.make("-----BEGIN PRIVATE KEY----- 2") })
   })
 )
 

@@ -35,6 +35,7 @@ export const makeMerchantRepo = (
   secrets: MerchantSecrets = placeholderSecrets
 ): MemoryMerchants => {
   const store = new Map(initial.map((m) => [m.id, m]))
+  const rotated = new Map<MerchantId, MerchantSecrets>()
   let reads = 0
   const findById = (id: MerchantId) =>
     Effect.suspend(() => {
@@ -81,7 +82,25 @@ export const makeMerchantRepo = (
         const found = [...store.values()].filter(matches(query)).sort((a, b) => b.id - a.id)
         return { merchants: found.slice(offset(query), offset(query) + query.limit), total: found.length }
       }),
-    secrets: (id) => store.has(id) ? Effect.succeed(secrets) : Effect.fail(new MerchantNotFound({ merchantId: id })),
+    secrets: (id) =>
+      store.has(id) ? Effect.succeed(rotated.get(id) ?? secrets) : Effect.fail(new MerchantNotFound({ merchantId: id })),
+    rotateSecret: (id, replacement, overlapSeconds) =>
+      Effect.gen(function*() {
+        const merchant = yield* findById(id)
+        const current = rotated.get(id) ?? secrets
+        const untilMs = Date.now() + overlapSeconds * 1000
+        if (replacement.secret === "encryptionKey") {
+          rotated.set(id, {
+            ...current,
+            encryptionKey: replacement.encryptionKey,
+            previousEncryptionKey: { value: current.encryptionKey, untilMs }
+          })
+          return { overlapUntilMs: untilMs, previousPublicKey: undefined }
+        }
+        rotated.set(id, { ...current, privateKey: replacement.privateKey, previousPrivateKey: { value: current.privateKey, untilMs } })
+        store.set(id, new Merchant({ ...merchant, publicKey: replacement.publicKey }))
+        return { overlapUntilMs: untilMs, previousPublicKey: merchant.publicKey }
+      }),
     changeSettings: (id, change) =>
       Effect.gen(function*() {
         const merchant = yield* findById(id)

@@ -3,6 +3,8 @@ import { Argument, Command, Flag } from "effect/cli"
 import { ApiKeyPrefix, formatApiKey } from "@gateway/domain/ApiKey"
 import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
 import { ApiKeyRepo } from "@gateway/domain/ports/ApiKeyRepo"
+import { cliActor } from "@gateway/domain/Audit"
+import { issueApiKeyAudited, revokeApiKeyAudited } from "@gateway/domain/usecases/AuditedChanges"
 import { decodeMerchantId, merchantId } from "./Merchants.ts"
 import { printJson } from "./Output.ts"
 import { Repositories } from "./Repositories.ts"
@@ -18,9 +20,7 @@ const issue = Command.make(
   },
   ({ merchantId, prefix }) =>
     Effect.gen(function*() {
-      const id = yield* decodeMerchantId(merchantId)
-      yield* (yield* MerchantRepo).findById(id)
-      const issued = yield* (yield* ApiKeyRepo).issue(id, prefix)
+      const issued = yield* issueApiKeyAudited(yield* decodeMerchantId(merchantId), prefix, cliActor)
       yield* printJson({ apiKey: formatApiKey(issued.apiKey), prefix, slug: issued.apiKey.slug })
     }).pipe(Effect.provide(Repositories))
 ).pipe(Command.withDescription("Issue an API key for a merchant (the key is shown once)"))
@@ -55,9 +55,8 @@ const revoke = Command.make(
   ({ merchantId, slug }) =>
     Effect.gen(function*() {
       const id = yield* decodeMerchantId(merchantId)
-      yield* (yield* MerchantRepo).findById(id)
       const text = yield* Schema.decodeUnknownEffect(Schema.String.check(Schema.isMaxLength(64)))(slug)
-      const revoked = yield* (yield* ApiKeyRepo).revoke(id, text)
+      const revoked = yield* revokeApiKeyAudited(id, text, cliActor)
       if (!revoked) return yield* Effect.fail(new Error(`merchant ${id} has no live API key with slug ${JSON.stringify(text)}`))
       yield* printJson({ slug: text, revoked: true })
     }).pipe(Effect.provide(Repositories))

@@ -8,8 +8,9 @@ import {
   MerchantId,
   maxMerchantSearchLength
 } from "@gateway/domain/Merchant"
+import { cliActor } from "@gateway/domain/Audit"
 import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
-import { createMerchant } from "@gateway/domain/usecases/CreateMerchant"
+import { changeStatusAudited, createMerchantAudited } from "@gateway/domain/usecases/AuditedChanges"
 import { listMerchants } from "@gateway/domain/usecases/ListMerchants"
 import { printJson } from "./Output.ts"
 import { Repositories } from "./Repositories.ts"
@@ -39,7 +40,7 @@ const create = Command.make(
         email,
         providerId
       })
-      const created = yield* createMerchant(request)
+      const created = yield* createMerchantAudited(request, cliActor)
       yield* printJson(Schema.encodeSync(MerchantCreated)(created))
     }).pipe(Effect.provide(Repositories))
 ).pipe(Command.withDescription("Create a merchant and print it with its credentials (shown once)"))
@@ -87,7 +88,7 @@ const status = Command.make(
   },
   ({ merchantId, status }) =>
     Effect.gen(function*() {
-      const merchant = yield* (yield* MerchantRepo).changeStatus(yield* decodeMerchantId(merchantId), status)
+      const merchant = yield* changeStatusAudited(yield* decodeMerchantId(merchantId), status, cliActor)
       yield* printJson({ id: merchant.id, accountStatus: merchant.accountStatus })
     }).pipe(Effect.provide(Repositories))
 ).pipe(Command.withDescription("Change a merchant's account status (a closed merchant stays closed)"))

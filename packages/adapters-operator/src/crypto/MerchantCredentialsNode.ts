@@ -6,6 +6,12 @@ import * as PasswordHash from "./PasswordHash.ts"
 /** A Standard Webhooks secret: `whsec_` and the base64 of 32 random bytes. */
 export const webhookSecret = (): string => `whsec_${randomBytes(32).toString("base64")}`
 
+const ed25519Pair = () =>
+  generateKeyPairSync("ed25519", {
+    publicKeyEncoding: { type: "spki", format: "pem" },
+    privateKeyEncoding: { type: "pkcs8", format: "pem" }
+  })
+
 /**
  * Real credentials for a new merchant: a UUID client id and its SHA-256, a
  * random password and a 6-digit e-mail code (both kept only as scrypt hashes),
@@ -18,10 +24,7 @@ export const layer = Layer.succeed(
       const clientId = randomUUID()
       const password = randomBytes(18).toString("base64url")
       const otpToken = randomInt(0, 1_000_000).toString().padStart(6, "0")
-      const keys = generateKeyPairSync("ed25519", {
-        publicKeyEncoding: { type: "spki", format: "pem" },
-        privateKeyEncoding: { type: "pkcs8", format: "pem" }
-      })
+      const keys = ed25519Pair()
       const [passwordHash, otpHash] = yield* Effect.all([PasswordHash.hash(password), PasswordHash.hash(otpToken)], {
         concurrency: 2
       })
@@ -36,6 +39,11 @@ export const layer = Layer.succeed(
         otpToken: Redacted.make(otpToken),
         otpHash
       }
+    }),
+    webhookSecret: Effect.sync(() => Redacted.make(webhookSecret())),
+    signingKeyPair: Effect.sync(() => {
+      const keys = ed25519Pair()
+      return { publicKey: keys.publicKey, privateKey: Redacted.make(keys.privateKey) }
     })
   })
 )

@@ -45,7 +45,7 @@ export const layer: Layer.Layer<SignedPost, never, OperatorHttp | MerchantSignin
     const post = (message: SignedMessage, traceparent: string | undefined) =>
       Effect.flatMap(Effect.mapError(keys.get(message.merchantId), () => keysUnavailable), (secrets) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) => {
-          const headers = signMessage(secrets, message.messageId, Math.floor(now / 1000), message.body)
+          const headers = signMessage(secrets, message.messageId, Math.floor(now / 1000), message.body, now)
           return http.post(
             message.url,
             traceparent === undefined ? { ...headers } : { ...headers, traceparent },

@@ -6,12 +6,17 @@ import { prepare, type SigningKeys } from "./Signature.ts"
 /**
  * Every merchant's signing keys, read (decrypted and parsed) at most once a
  * minute per merchant instead of on every message, and shared by the Details
- * client, the wallet client and the delivery worker. A merchant's keys never
- * change after creation, so the bound only limits memory held for merchants
- * that stopped playing; lookups that fail are not kept.
+ * client, the wallet client and the delivery worker; lookups that fail are
+ * not kept. A rotation changes a merchant's keys: whoever learns of it (the
+ * change feed, in every instance) calls `forget`, and the next message is
+ * signed with what the repository holds. The end of a rotation's overlap
+ * needs no forgetting: the kept keys carry it and stop signing with the old
+ * key on time.
  */
 export class MerchantSigningKeys extends Context.Service<MerchantSigningKeys, {
   get(merchantId: MerchantId): Effect.Effect<SigningKeys, MerchantNotFound>
+  /** Forgets the keys of a merchant, or of every merchant (`undefined`): its keys were rotated. */
+  forget(merchantId: MerchantId | undefined): Effect.Effect<void>
 }>()("@gateway/adapters-operator/webhooks/MerchantSigningKeys") {}
 
 /** How many merchants' keys are kept at most. */
@@ -24,7 +29,10 @@ export const make = Effect.fnUntraced(function*(ttl: Duration.Input = Duration.m
     capacity,
     timeToLive: (exit) => Exit.isSuccess(exit) ? ttl : Duration.zero
   })
-  return MerchantSigningKeys.of({ get: (merchantId) => Cache.get(cache, merchantId) })
+  return MerchantSigningKeys.of({
+    get: (merchantId) => Cache.get(cache, merchantId),
+    forget: (merchantId) => merchantId === undefined ? Cache.invalidateAll(cache) : Cache.invalidate(cache, merchantId)
+  })
 })
 
 /** {@link make} as a layer: one cache for every caller that signs for merchants. */

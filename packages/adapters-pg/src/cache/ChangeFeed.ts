@@ -97,6 +97,22 @@ export const make = Effect.fnUntraced(function*(options: { readonly checkEvery?:
   return ChangeFeed.of({ subscribe: PubSub.subscribe(pubsub) })
 })
 
+/**
+ * Runs `react`, for the life of the scope, on every change of `topic` the
+ * feed reports: with the changed row's key, or undefined when the whole topic
+ * changed (what an in-memory copy of the rows must forget).
+ */
+export const onChanges = (topic: Topic, react: (key: string | undefined) => Effect.Effect<void>) =>
+  Effect.gen(function*() {
+    const changes = yield* (yield* ChangeFeed).subscribe
+    const apply = (change: Change) => change.topic !== topic ? Effect.void : react(change.key)
+    yield* PubSub.takeAll(changes).pipe(
+      Effect.flatMap((batch) => Effect.forEach(batch, apply, { discard: true })),
+      Effect.forever,
+      Effect.forkScoped
+    )
+  })
+
 /** {@link make} as a layer: one LISTEN connection and one version check for every in-memory copy. */
 export const layer = (
   options: { readonly checkEvery?: Duration.Input | undefined } = {}

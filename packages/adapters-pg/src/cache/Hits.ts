@@ -1,5 +1,5 @@
-import { Cache, Duration, Effect, Exit, PubSub } from "effect"
-import { type Change, ChangeFeed, type Topic } from "./ChangeFeed.ts"
+import { Cache, Duration, type Effect, Exit } from "effect"
+import { onChanges, type Topic } from "./ChangeFeed.ts"
 
 /** How many entries a repository cache keeps at most (the oldest go first). */
 export const capacity = 10_000
@@ -27,17 +27,4 @@ export const make = <K, A, E>(
  * `keyOf` turns the feed's key (text) into the cache's.
  */
 export const forgetChanges = <K, A, E>(cache: Cache.Cache<K, A, E>, topic: Topic, keyOf: (key: string) => K) =>
-  Effect.gen(function*() {
-    const changes = yield* (yield* ChangeFeed).subscribe
-    const forget = (change: Change) =>
-      change.topic !== topic
-        ? Effect.void
-        : change.key === undefined
-        ? Cache.invalidateAll(cache)
-        : Cache.invalidate(cache, keyOf(change.key))
-    yield* PubSub.takeAll(changes).pipe(
-      Effect.flatMap((batch) => Effect.forEach(batch, forget, { discard: true })),
-      Effect.forever,
-      Effect.forkScoped
-    )
-  })
+  onChanges(topic, (key) => key === undefined ? Cache.invalidateAll(cache) : Cache.invalidate(cache, keyOf(key)))

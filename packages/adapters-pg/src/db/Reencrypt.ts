@@ -17,6 +17,12 @@ const batchSize = 200
 
 const MerchantRow = Schema.Struct({ id: Schema.Int, private_key_enc: Schema.String, encryption_key_enc: Schema.String })
 const KeyRow = Schema.Struct({ kid: Schema.String, private_key_enc: Schema.String })
+const PreviousRow = Schema.Struct({
+  id: Schema.Int,
+  previous_encryption_key_enc: Schema.NullOr(Schema.String),
+  previous_private_key_enc: Schema.NullOr(Schema.String)
+})
+const decodePrevious = Schema.decodeUnknownEffect(Schema.Array(PreviousRow))
 const decodeMerchants = Schema.decodeUnknownEffect(Schema.Array(MerchantRow))
 const decodeKeys = Schema.decodeUnknownEffect(Schema.Array(KeyRow))
 
@@ -25,7 +31,7 @@ const unreadable = (what: string) => (_: DecryptionFailed) =>
 
 /**
  * Rewrites every secret stored at rest (merchants' private and encryption
- * keys, launch signing keys) under the {@link DataCipher}'s current key, so
+ * keys, the previous ones of a rotation still in its overlap, launch signing keys) under the {@link DataCipher}'s current key, so
  * that the previous keys of a rotation are no longer needed. Merchants go in
  * batches of 200 by id, one UPDATE a batch, each row updated only if it has
  * not changed since it was read; running it again is harmless. Instances
@@ -62,6 +68,27 @@ export const reencryptAll: Effect.Effect<Reencrypted, ReencryptFailed, SqlClient
     merchants += updated.length
     after = rows[rows.length - 1]?.id ?? after
     if (rows.length < batchSize) break
+  }
+
+  // A rotation's previous secrets: dropped once their overlap is over (nothing signs with them), else moved too.
+  yield* sql`UPDATE merchants SET previous_encryption_key_enc = NULL
+    WHERE previous_encryption_key_enc IS NOT NULL AND NOT previous_encryption_key_until > now()`
+  yield* sql`UPDATE merchants SET previous_private_key_enc = NULL
+    WHERE previous_private_key_enc IS NOT NULL AND NOT previous_signing_key_until > now()`
+  const previous = yield* sql`
+    SELECT id, previous_encryption_key_enc, previous_private_key_enc FROM merchants
+    WHERE previous_encryption_key_enc IS NOT NULL OR previous_private_key_enc IS NOT NULL ORDER BY id`
+    .pipe(Effect.flatMap(decodePrevious))
+  for (const row of previous) {
+    const move = (stored: string | null) =>
+      stored === null
+        ? Effect.succeed(null)
+        : cipher.reencrypt(stored).pipe(Effect.mapError(unreadable(`merchant ${row.id}'s previous secrets`)))
+    const [encryptionKey, privateKey] = yield* Effect.all([move(row.previous_encryption_key_enc), move(row.previous_private_key_enc)])
+    yield* sql`
+      UPDATE merchants SET previous_encryption_key_enc = ${encryptionKey}, previous_private_key_enc = ${privateKey}
+      WHERE id = ${row.id} AND previous_encryption_key_enc IS NOT DISTINCT FROM ${row.previous_encryption_key_enc}
+        AND previous_private_key_enc IS NOT DISTINCT FROM ${row.previous_private_key_enc}`
   }
 
   let launchKeys = 0

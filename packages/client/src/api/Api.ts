@@ -1,10 +1,12 @@
 import { HttpApi, OpenApi } from "effect/http-api"
+import { AuditApi } from "./Audit.ts"
 import { DeliveriesApi } from "./Deliveries.ts"
 import { CatalogueApi, GamesApi } from "./Games.ts"
 import { GameSessionsApi } from "./GameSessions.ts"
 import { MerchantsApi } from "./Merchants.ts"
 import { PlayApi } from "./Play.ts"
 import { ReportsApi } from "./Reports.ts"
+import { SecretsApi } from "./Secrets.ts"
 import { RevenueShareApi } from "./RevenueShare.ts"
 import { SettingsApi } from "./Settings.ts"
 import { SystemApi } from "./System.ts"
@@ -36,6 +38,8 @@ export class Api extends HttpApi.make("operator-gateway")
   .add(SettingsApi)
   .add(SystemApi)
   .add(DeliveriesApi)
+  .add(SecretsApi)
+  .add(AuditApi)
   .add(GameSessionsApi)
   .add(PlayApi)
   .add(ReportsApi)

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import {
+  Audit,
   Delivery,
   Fairness,
   Game,
@@ -12,8 +13,10 @@ import {
   Paging,
   Report,
   RevenueShareReport,
-  Round
+  Round,
+  SecretRotation
 } from "@gateway/domain"
+import * as AuditApi from "./Audit.ts"
 import * as Deliveries from "./Deliveries.ts"
 import * as Games from "./Games.ts"
 import * as Merchants from "./Merchants.ts"
@@ -72,6 +75,17 @@ const settings: typeof MerchantSettings.MerchantSettings.Encoded = {
   userPercentProfit: 0,
   oddEvenGameProfit: 2.7,
   underOverGameProfit: 2.7
+}
+
+const auditEntry: typeof Audit.AuditEntry.Encoded = {
+  id: "1207",
+  merchantId: 42,
+  at,
+  actor: "alice@ops.example",
+  address: "203.0.113.7",
+  action: "merchant.settings",
+  before: { oddEvenGameProfit: 96, webhookUrl: null },
+  after: { oddEvenGameProfit: 97, webhookUrl: "https://ops.example/wallet" }
 }
 
 const merchant: typeof Merchant.Merchant.Encoded = {
@@ -251,6 +265,15 @@ export const examples: ReadonlyArray<Example> = [
     slug: "k3y5lug42",
     createdAt: at
   }),
+  example(SecretRotation.RotateSecretRequest, { secret: "encryptionKey", overlapSeconds: 3600 }),
+  example(SecretRotation.RotatedSecret, {
+    secret: "encryptionKey",
+    overlapUntil: "2026-11-25T10:30:00.000Z",
+    encryptionKey: "whsec_3nB8s1cQm0Yk2VfR5tLx9wHqJd7uPa4eZg6oNi1bCr8="
+  }),
+  example(SecretRotation.RevealedSecret, { encryptionKey: "whsec_3nB8s1cQm0Yk2VfR5tLx9wHqJd7uPa4eZg6oNi1bCr8=" }),
+  example(Audit.AuditEntry, auditEntry),
+  example(AuditApi.AuditList, { data: [auditEntry], meta: meta(1) }),
   example(Game.Game, game),
   example(Games.GameList, { data: [game], meta: meta(6) }),
   example(Games.GameUpsert, {

@@ -33,7 +33,9 @@ const signatureHeaders = (id: string) => [
   header(
     "webhook-signature",
     "Space-separated signatures of `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64 HMAC-SHA256 with the " +
-      "encryptionKey>` and `v1a,<base64 Ed25519 with the merchant's private key>`. Any one that verifies is enough.",
+      "encryptionKey>` and `v1a,<base64 Ed25519 with the merchant's private key>`. Any one that verifies is enough. " +
+      "While a rotated secret's overlap lasts (`POST /merchants/{id}/secrets/rotate`) the old one signs too, after " +
+      "the new one: `v1,<new> v1,<old> v1a,<new> v1a,<old>`.",
     "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4= v1a,hnO3f9T8Ytu9HwNXszfzIK0gCpO0nQu8xkcJ0Fs1Kzsm2d0Yk2Jc0m7MMi8xnm0eY1eWG5eG2j8sKQvXyJwYDw=="
   ),
   {

@@ -17,4 +17,8 @@ export interface GeneratedCredentials {
 /** Makes the credentials of a new merchant (random values, key pairs, slow hashes). */
 export class MerchantCredentials extends Context.Service<MerchantCredentials, {
   readonly generate: Effect.Effect<GeneratedCredentials>
+  /** A new Standard Webhooks secret, `whsec_<base64 of 32 random bytes>` (a rotation's). */
+  readonly webhookSecret: Effect.Effect<Redacted.Redacted<string>>
+  /** A new Ed25519 pair in PEM (SPKI public, PKCS#8 private), a rotation's. */
+  readonly signingKeyPair: Effect.Effect<{ readonly publicKey: string; readonly privateKey: Redacted.Redacted<string> }>
 }>()("@gateway/domain/ports/MerchantCredentials") {}

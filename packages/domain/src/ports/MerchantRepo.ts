@@ -29,10 +29,31 @@ export interface NewMerchant {
   readonly encryptionKey: Redacted.Redacted<string>
 }
 
+/** A secret replaced by a rotation, still signing until `untilMs` (epoch milliseconds). */
+export interface RetiringSecret {
+  readonly value: Redacted.Redacted<string>
+  readonly untilMs: number
+}
+
 /** The signing secrets of a merchant, for calls to its systems. */
 export interface MerchantSecrets {
   readonly privateKey: Redacted.Redacted<string>
   readonly encryptionKey: Redacted.Redacted<string>
+  /** The encryptionKey a rotation replaced, while its overlap lasts. */
+  readonly previousEncryptionKey?: RetiringSecret | undefined
+  /** The Ed25519 private key a rotation replaced, while its overlap lasts. */
+  readonly previousPrivateKey?: RetiringSecret | undefined
+}
+
+/** A new secret for a merchant: a Standard Webhooks secret, or an Ed25519 pair. */
+export type SecretReplacement =
+  | { readonly secret: "encryptionKey"; readonly encryptionKey: Redacted.Redacted<string> }
+  | { readonly secret: "signingKey"; readonly privateKey: Redacted.Redacted<string>; readonly publicKey: string }
+
+/** What a rotation did: until when the replaced secret still signs, and the replaced public key (`signingKey`). */
+export interface SecretRotated {
+  readonly overlapUntilMs: number
+  readonly previousPublicKey: string | undefined
 }
 
 /** Merchant accounts with their settings. */
@@ -50,6 +71,15 @@ export class MerchantRepo extends Context.Service<MerchantRepo, {
     id: MerchantId,
     change: (current: SettingsValues) => Result.Result<SettingsValues, ValidationFailed>
   ): Effect.Effect<MerchantSettings, MerchantNotFound | ValidationFailed>
+  /**
+   * Replaces a secret; the replaced one keeps signing for `overlapSeconds` (0: not at all), and one replaced
+   * earlier is forgotten.
+   */
+  rotateSecret(
+    id: MerchantId,
+    replacement: SecretReplacement,
+    overlapSeconds: number
+  ): Effect.Effect<SecretRotated, MerchantNotFound>
   /** Moves the account to `to` when {@link canChangeStatus} allows it. */
   changeStatus(id: MerchantId, to: AccountStatus): Effect.Effect<Merchant, MerchantNotFound | StatusChangeRefused>
 }>()("@gateway/domain/ports/MerchantRepo") {}

@@ -1,0 +1,44 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { Audit, Merchant, Paging } from "@gateway/domain"
+import { GamesQuery } from "./Games.ts"
+import * as Problem from "./Problem.ts"
+import { AdminAuth } from "./Security.ts"
+
+/** The answer of the audit list. */
+export class AuditList extends Schema.Class<AuditList>("@gateway/adapters-http/AuditList")(Schema.Struct({
+  data: Schema.Array(Audit.AuditEntry).annotate({ description: "The entries of this page, newest first" }),
+  meta: Paging.PageMeta
+}).annotate({
+  identifier: "AuditList",
+  description: "A page of a merchant's audit log."
+})) {}
+
+/** A merchant's audit log (bearer, `read:users`). */
+export class AuditApi extends HttpApiGroup.make("audit")
+  .add(
+    HttpApiEndpoint.get("list", "/merchants/:id/audit", {
+      params: { id: Merchant.MerchantId },
+      query: { page: GamesQuery.page, limit: GamesQuery.limit },
+      success: AuditList,
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND")
+    })
+      .annotate(OpenApi.Summary, "Read a merchant's audit log (scope `read:users`)")
+      .annotate(
+        OpenApi.Description,
+        "Every change made to the merchant through the admin API or the command line — creation, settings " +
+          "(RTP included), status, API keys issued and revoked, secrets rotated and revealed — and by the operator " +
+          "to its own settings (`PUT /settings`), newest first: who (the bearer token's subject, `cli` or " +
+          "`api-key`), when, from which address, and the touched values before and " +
+          "after. Secrets are only named (`rotated`, `revealed`), never shown. The log is append-only: the " +
+          "database refuses to change or delete an entry. A neighbour page that does not exist is 0."
+      )
+  )
+  .middleware(AdminAuth)
+  .prefix("/api/v1.1/operator-api")
+  .annotate(OpenApi.Title, "Audit log")
+  .annotate(
+    OpenApi.Description,
+    "The append-only record of administrative changes to a merchant, for the provider's admins (bearer `read:users`)."
+  )
+{}

@@ -1,0 +1,97 @@
+import { Schema } from "effect"
+import { MerchantId } from "./Merchant.ts"
+
+/** What an audited change did. */
+export const AuditAction = Schema.Literals([
+  "merchant.create",
+  "merchant.settings",
+  "merchant.status",
+  "api_key.issue",
+  "api_key.revoke",
+  "secret.rotate",
+  "secret.reveal"
+]).annotate({
+  description: "merchant.create, merchant.settings (RTP included), merchant.status, api_key.issue, api_key.revoke, " +
+    "secret.rotate, secret.reveal"
+})
+export type AuditAction = typeof AuditAction.Type
+
+/** One value of a change: settings, statuses and key names are strings, numbers, booleans or null. */
+export const AuditValue = Schema.NullOr(Schema.Union([Schema.String, Schema.Finite, Schema.Boolean]))
+export type AuditValue = typeof AuditValue.Type
+
+/** Values before or after a change: the fields it touched; secrets only named (`"rotated"`, `"revealed"`). */
+export const AuditValues = Schema.NullOr(Schema.Record(Schema.String, AuditValue))
+export type AuditValues = typeof AuditValues.Type
+
+/** Who made a change and from where. */
+export interface Actor {
+  /** The admin bearer token's subject (`sub`), `cli` for the ops command line, `api-key` for an operator's own. */
+  readonly who: string
+  /** The client's address; undefined when there is none (the command line). */
+  readonly address: string | undefined
+}
+
+/** The actor of the ops command line. */
+export const cliActor: Actor = { who: "cli", address: undefined }
+
+/** The actor of an admin bearer token: its subject, or `bearer` when it carries none. */
+export const adminActor = (subject: string | undefined, address: string): Actor => ({
+  who: subject === undefined || subject === "" ? "bearer" : subject.slice(0, 200),
+  address
+})
+
+/** One change to record. */
+export interface NewAuditEntry {
+  readonly merchantId: MerchantId
+  readonly actor: Actor
+  readonly action: AuditAction
+  readonly before: AuditValues
+  readonly after: AuditValues
+}
+
+/** One recorded change, as the audit list answers it. */
+export class AuditEntry extends Schema.Class<AuditEntry>("@gateway/domain/AuditEntry")(Schema.Struct({
+  id: Schema.String.annotate({ description: "The entry's id: increasing, in the order the changes were committed" }),
+  merchantId: MerchantId.annotate({ description: "The merchant changed" }),
+  at: Schema.String.annotate({ description: "When the change was made (ISO 8601, UTC)", examples: ["2026-11-25T09:30:00.000Z"] }),
+  actor: Schema.String.annotate({
+    description: "Who made it: the admin bearer token's subject (`bearer` without one), `cli` (the command line) " +
+      "or `api-key` (the operator's own `PUT /settings`)"
+  }),
+  address: Schema.NullOr(Schema.String).annotate({ description: "The client's address; null from the command line" }),
+  action: AuditAction,
+  before: AuditValues.annotate({ description: "The touched values before the change (null for a creation or a reveal)" }),
+  after: AuditValues.annotate({ description: "The touched values after it; secrets appear only as `rotated` or `revealed`" })
+}).annotate({
+  identifier: "AuditEntry",
+  description: "One change to a merchant made through the admin API or the command line."
+})) {}
+
+/** Values of a settings change that differ: the touched fields before and after. */
+export const changedValues = (
+  before: Readonly<Record<string, unknown>>,
+  after: Readonly<Record<string, unknown>>
+): { readonly before: Record<string, AuditValue>; readonly after: Record<string, AuditValue> } => {
+  const was: Record<string, AuditValue> = {}
+  const is: Record<string, AuditValue> = {}
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const a = jsonOf(before[key])
+    const b = jsonOf(after[key])
+    if (a === b) continue
+    was[key] = a
+    is[key] = b
+  }
+  return { before: was, after: is }
+}
+
+const jsonOf = (value: unknown): AuditValue =>
+  value === undefined || value === null
+    ? null
+    : typeof value === "string" || typeof value === "boolean"
+    ? value
+    : typeof value === "number"
+    ? Number.isFinite(value) ? value : String(value)
+    : typeof value === "bigint"
+    ? value.toString()
+    : String(value)

@@ -1,0 +1,105 @@
+import { Effect } from "effect"
+import type { ApiKeyPrefix } from "../ApiKey.ts"
+import { type Actor, type AuditValues, changedValues } from "../Audit.ts"
+import type { AccountStatus, CreateMerchantRequest, MerchantId } from "../Merchant.ts"
+import { type MerchantSettings, type SettingsChange, settingsFieldNames } from "../MerchantSettings.ts"
+import { ApiKeyRepo } from "../ports/ApiKeyRepo.ts"
+import { AuditLog } from "../ports/AuditLog.ts"
+import { MerchantRepo } from "../ports/MerchantRepo.ts"
+import { changeSettings } from "./ChangeSettings.ts"
+import { createMerchant } from "./CreateMerchant.ts"
+
+/*
+ * The administrative changes of the admin API and the command line, each
+ * recorded in the audit log in the transaction of the change (CONTRACT §9):
+ * who, from where, and the touched values before and after. A change that
+ * changes nothing (the same status, the same settings) records nothing.
+ */
+
+const settingsValues = (settings: MerchantSettings): Record<string, unknown> =>
+  Object.fromEntries(settingsFieldNames.map((field) => [field, settings[field]]))
+
+/** {@link createMerchant}, audited: the new account's public fields (its secrets never). */
+export const createMerchantAudited = (request: CreateMerchantRequest, actor: Actor) =>
+  Effect.gen(function*() {
+    return yield* (yield* AuditLog).audited(createMerchant(request), (created) => ({
+      merchantId: created.id,
+      actor,
+      action: "merchant.create",
+      before: null,
+      after: {
+        email: created.email,
+        companyName: created.companyName,
+        country: created.country,
+        currency: created.currency,
+        providerId: created.providerId,
+        accountStatus: created.accountStatus
+      }
+    }))
+  })
+
+/** {@link changeSettings}, audited: the fields whose values changed (RTP among them), before and after. */
+export const changeSettingsAudited = (merchantId: MerchantId, change: SettingsChange, actor: Actor) =>
+  Effect.gen(function*() {
+    const merchants = yield* MerchantRepo
+    const done = yield* (yield* AuditLog).audited(
+      Effect.gen(function*() {
+        const before = (yield* merchants.findById(merchantId)).MerchantSettings
+        return { before, after: yield* changeSettings(merchantId, change) }
+      }),
+      ({ after, before }) => {
+        const changed = changedValues(settingsValues(before), settingsValues(after))
+        return Object.keys(changed.after).length === 0
+          ? undefined
+          : { merchantId, actor, action: "merchant.settings", before: changed.before, after: changed.after }
+      }
+    )
+    return done.after
+  })
+
+/** The account status change, audited when the status moved. */
+export const changeStatusAudited = (merchantId: MerchantId, to: AccountStatus, actor: Actor) =>
+  Effect.gen(function*() {
+    const merchants = yield* MerchantRepo
+    const done = yield* (yield* AuditLog).audited(
+      Effect.gen(function*() {
+        const before = yield* merchants.findById(merchantId)
+        return { from: before.accountStatus, merchant: yield* merchants.changeStatus(merchantId, to) }
+      }),
+      ({ from, merchant }) =>
+        from === merchant.accountStatus ? undefined : {
+          merchantId,
+          actor,
+          action: "merchant.status",
+          before: { accountStatus: from },
+          after: { accountStatus: merchant.accountStatus }
+        }
+    )
+    return done.merchant
+  })
+
+/** Issues an API key of an existing merchant, audited: its slug and prefix (never the key). */
+export const issueApiKeyAudited = (merchantId: MerchantId, prefix: ApiKeyPrefix, actor: Actor) =>
+  Effect.gen(function*() {
+    yield* (yield* MerchantRepo).findById(merchantId)
+    const keys = yield* ApiKeyRepo
+    return yield* (yield* AuditLog).audited(keys.issue(merchantId, prefix), (issued) => ({
+      merchantId,
+      actor,
+      action: "api_key.issue",
+      before: null,
+      after: { slug: issued.apiKey.slug, prefix: issued.apiKey.prefix }
+    }))
+  })
+
+/** Revokes a live API key of an existing merchant, audited; `false` (nothing recorded) when it has no such key. */
+export const revokeApiKeyAudited = (merchantId: MerchantId, slug: string, actor: Actor) =>
+  Effect.gen(function*() {
+    yield* (yield* MerchantRepo).findById(merchantId)
+    const keys = yield* ApiKeyRepo
+    const revoked: AuditValues = { slug, revoked: true }
+    return yield* (yield* AuditLog).audited(keys.revoke(merchantId, slug), (done) =>
+      done
+        ? { merchantId, actor, action: "api_key.revoke", before: { slug, revoked: false }, after: revoked }
+        : undefined)
+  })
