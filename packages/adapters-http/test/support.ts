@@ -15,6 +15,7 @@ import {
   ledger,
   type LedgerLog,
   makeApiKeyRepo,
+  makeBackoffice,
   makeMemoryQueue,
   makeMerchant,
   makeSettings,
@@ -32,6 +33,7 @@ import { PageAssets } from "../src/page/PlayPage.ts"
 import { playAssets } from "@gateway/play/assets"
 import type { ResponseCacheOptions } from "../src/cache/ResponseCache.ts"
 import * as AdminAuth from "../src/middleware/AdminAuth.ts"
+import * as Backoffice from "../src/handlers/Backoffice.ts"
 import * as RateLimiter from "../src/middleware/RateLimiter.ts"
 import { HttpLive } from "../src/Routes.ts"
 
@@ -104,6 +106,10 @@ export interface Served {
 }
 
 /** Serves the real HttpApi on 127.0.0.1 (random port) over `ports`. */
+/** The back office's ports in memory (no users), and its options over plain http. */
+export const backofficePorts = () =>
+  Layer.merge(makeBackoffice().layer, Backoffice.layerOptions({ httpsBaseUrl: false, trustProxy: false, issuer: "test" }))
+
 export const serve = async <E>(ports: Layer.Layer<AppServices, E>): Promise<Served> => {
   const runtime = ManagedRuntime.make(Layer.provide(app, Layer.merge(ports, Layer.sync(PageAssets, playAssets))))
   const server = await runtime.runPromise(Effect.gen(function*() {
@@ -152,6 +158,7 @@ export const start = async (
     emptyReports,
     fixedDraw(game.draw ?? 17),
     Layer.succeed(DeliveryQueue, deliveries.service),
+    backofficePorts(),
     game.pages === undefined ? Layer.empty : Layer.succeed(GamePagesOptions, game.pages)
   )
   const served = await serve(ports)

@@ -4,6 +4,7 @@
  * and a handle to inspect it) and/or a `Layer`.
  */
 export * from "./ApiKeyRepoMemory.ts"
+export * from "./BackofficeMemory.ts"
 export * from "./DeliveryQueueMemory.ts"
 export * from "./Fixtures.ts"
 export * from "./GameCatalogMemory.ts"
