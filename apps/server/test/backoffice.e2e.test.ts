@@ -90,9 +90,9 @@ describe("the merchant back office, served by the real server process", () => {
       method: "POST", headers: as(session, false), json: { currentPassword: merchant.password, newPassword }
     })
     expect([noCsrf.status, noCsrf.body.code]).toEqual([403, "FORBIDDEN"])
-    for (const [weak, field] of [["short-one", "newPassword"], ["My ADDIS-bet password", "newPassword"]]) {
+    for (const weak of ["short-one", "My ADDIS-bet password"]) {
       const refused = await call(`${bo}/password`, { method: "POST", headers: as(session), json: { currentPassword: merchant.password, newPassword: weak } })
-      expect([refused.status, refused.body.code, refused.body.detail]).toEqual([400, "VALIDATION_FAILED", expect.stringContaining(field)])
+      expect([refused.status, refused.body.code, refused.body.detail]).toEqual([400, "VALIDATION_FAILED", expect.stringContaining("newPassword")])
     }
     const changed = await call(`${bo}/password`, { method: "POST", headers: as(session), json: { currentPassword: merchant.password, newPassword } })
     expect(changed.status, changed.text).toBe(200)
