@@ -49,9 +49,9 @@ export class BackofficeAuth extends HttpApiMiddleware.Service<BackofficeAuth, { 
 ) {}
 
 const Password = Schema.String.check(Schema.isMaxLength(Backoffice.maxPasswordLength), Validation.isStorableText)
-const NewPassword = Password.annotate({
+const newPassword = {
   description: `At least ${Backoffice.minPasswordLength} characters, not containing the e-mail address or the company name`
-})
+}
 const Code = Schema.String.check(Schema.isPattern(/^\d{6}$/u, { message: "must be 6 digits" }))
 const Email = Merchant.Email.annotate({ description: "The user's e-mail address (compared case-insensitively)" })
 
@@ -68,8 +68,8 @@ export class User extends Schema.Class<User>("@gateway/client/api/Backoffice/Use
 
 /** The body of a sign-in. */
 export class Login extends Schema.Class<Login>("@gateway/client/api/Backoffice/Login")(Schema.Struct({
-  email: Schema.String.check(Schema.isMaxLength(254), Validation.isStorableText).annotate({ description: "The e-mail address" }),
-  password: Password.annotate({ description: "The password" }),
+  email: Schema.String.check(Schema.isMaxLength(254), Validation.isStorableText).annotateKey({ description: "The e-mail address" }),
+  password: Password.annotateKey({ description: "The password" }),
   totpCode: Schema.optionalKey(Code.annotate({ description: "The authenticator app's 6 digits, for an account with TOTP on" }))
 }).annotate({ identifier: "BackofficeLogin", description: "The body of a back-office sign-in." })) {}
 
@@ -81,8 +81,8 @@ export class SignedIn extends Schema.Class<SignedIn>("@gateway/client/api/Backof
 
 /** The body of a password change. */
 export class PasswordChange extends Schema.Class<PasswordChange>("@gateway/client/api/Backoffice/PasswordChange")(Schema.Struct({
-  currentPassword: Password.annotate({ description: "The password now (the generated one at first)" }),
-  newPassword: NewPassword
+  currentPassword: Password.annotateKey({ description: "The password now (the generated one at first)" }),
+  newPassword: Password.annotateKey(newPassword)
 }).annotate({ identifier: "BackofficePasswordChange", description: "The current password and the new one." })) {}
 
 /** A mailed 6-digit code, or the authenticator app's. */
@@ -99,14 +99,14 @@ export class ResetRequest extends Schema.Class<ResetRequest>("@gateway/client/ap
 export class ResetConfirm extends Schema.Class<ResetConfirm>("@gateway/client/api/Backoffice/ResetConfirm")(Schema.Struct({
   email: Email,
   code: Code.annotate({ description: "The 6 digits of the reset mail" }),
-  newPassword: NewPassword
+  newPassword: Password.annotateKey(newPassword)
 }).annotate({ identifier: "BackofficePasswordReset", description: "A reset code and the new password." })) {}
 
 /** Accepts an invitation: the mailed code and the invitee's password. */
 export class AcceptInvitation extends Schema.Class<AcceptInvitation>("@gateway/client/api/Backoffice/AcceptInvitation")(Schema.Struct({
   email: Email,
   code: Code.annotate({ description: "The 6 digits of the invitation mail" }),
-  password: NewPassword
+  password: Password.annotateKey(newPassword)
 }).annotate({ identifier: "BackofficeInvitationAcceptance", description: "An invitation code and the invitee's password." })) {}
 
 /** An owner's invitation. */
@@ -117,7 +117,7 @@ export class Invite extends Schema.Class<Invite>("@gateway/client/api/Backoffice
 
 /** The password again, to turn TOTP off. */
 export class PasswordBody extends Schema.Class<PasswordBody>("@gateway/client/api/Backoffice/PasswordBody")(Schema.Struct({
-  password: Password.annotate({ description: "The user's password" })
+  password: Password.annotateKey({ description: "The user's password" })
 }).annotate({ identifier: "BackofficePassword", description: "The user's password, asked again." })) {}
 
 /** A TOTP enrolment: what the authenticator app needs. */
