@@ -43,7 +43,8 @@ export class BackofficeAuth extends HttpApiMiddleware.Service<BackofficeAuth, { 
     security: { session },
     error: [
       Problem.response(401, ["UNAUTHORIZED"]),
-      Problem.response(403, ["FORBIDDEN", "PASSWORD_CHANGE_REQUIRED"])
+      Problem.response(403, ["FORBIDDEN", "PASSWORD_CHANGE_REQUIRED"]),
+      Problem.response(429, ["RATE_LIMITED"])
     ]
   }
 ) {}
