@@ -11,8 +11,11 @@ export interface ReceivedMail {
 export interface Mailbox {
   readonly url: string
   readonly mails: Array<ReceivedMail>
-  /** The 6-digit code of the newest mail to `to` whose raw text contains `subject`, waiting up to 5 s for it. */
-  readonly code: (to: string, subject: string) => Promise<string>
+  /**
+   * The 6-digit code of the newest mail to `to` whose raw text contains `subject`, among the mails from index
+   * `from` on (default: all), waiting up to 5 s for it.
+   */
+  readonly code: (to: string, subject: string, from?: number) => Promise<string>
   readonly close: () => Promise<void>
 }
 
@@ -35,10 +38,10 @@ export const startMailbox = async (): Promise<Mailbox> => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const address: AddressInfo | string | null = server.server.address()
   const port = typeof address === "object" && address !== null ? address.port : 0
-  const code = async (to: string, subject: string) => {
+  const code = async (to: string, subject: string, from = 0) => {
     const deadline = Date.now() + 5000
     while (Date.now() < deadline) {
-      const mail = mails.findLast((m) => m.to.includes(to.toLowerCase()) && m.raw.includes(subject))
+      const mail = mails.slice(from).findLast((m) => m.to.includes(to.toLowerCase()) && m.raw.includes(subject))
       // The body after the headers, its quoted-printable soft line breaks joined.
       const body = mail?.raw.split(/\r?\n\r?\n/).slice(1).join("\n").replace(/=\r?\n/g, "")
       const found = body?.match(/\b(\d{6})\b/)?.[1]
