@@ -1,5 +1,19 @@
 import { Schema } from "effect"
 import type { MerchantId } from "./Merchant.ts"
+import { isStorableText } from "./Validation.ts"
+
+/**
+ * An address the back office mails to: stricter than a merchant's e-mail (any `@` and dot), an address an
+ * SMTP server takes: a local part of RFC 5322 `atext` and dots, and a domain of letter-digit-hyphen labels.
+ */
+export const MailAddress = Schema.String.check(
+  Schema.isMaxLength(254),
+  isStorableText,
+  Schema.isPattern(
+    /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z][A-Za-z0-9-]{0,61}[A-Za-z0-9]$/u,
+    { message: "must be an e-mail address (letters, digits and . _ % + - before the @; a domain such as example.com)" }
+  )
+)
 
 /** The roles of a merchant's back-office users (CONTRACT §9). */
 export const Role = Schema.Literals(["owner", "developer", "finance", "support"])

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Redacted, Schema } from "effect"
-import { can, loginDelaySeconds, maxLoginDelaySeconds, Permission, passwordProblem, Role, type UserWithSecrets } from "../src/Backoffice.ts"
+import { can, loginDelaySeconds, MailAddress, maxLoginDelaySeconds, Permission, passwordProblem, Role, type UserWithSecrets } from "../src/Backoffice.ts"
 import { MerchantId } from "../src/Merchant.ts"
 import { BackofficeStore } from "../src/ports/BackofficeStore.ts"
 import { changePassword, mailCode, verifyEmail } from "../src/usecases/BackofficeAccount.ts"
@@ -22,6 +22,14 @@ describe("back-office rules", () => {
     assert.include(passwordProblem("my Ops-password 2026", owner.email, owner.companyName), "e-mail")
     assert.include(passwordProblem("best of addis_bet!!", owner.email, owner.companyName), "company")
     assert.isUndefined(passwordProblem("correct horse battery staple", owner.email, owner.companyName))
+  })
+
+  it("mails only addresses an SMTP server takes", () => {
+    const ok = Schema.is(MailAddress)
+    assert.deepStrictEqual(
+      ["ops@addis.example", "a.b+c_d%e@mail.example-1.com", "xSS@o%bp}|D}lN.t", "a@b", "a..b@x.example", "a@-x.example", "a @x.example"].map(ok),
+      [true, true, false, false, false, false, false]
+    )
   })
 
   it.prop("a password holding the company name is refused whatever surrounds it", [Schema.String, Schema.String], ([before, after]) => {

@@ -34,7 +34,12 @@ const smtp = (url: Redacted.Redacted<string>, from: string): Mailer["Service"] =
     send: (mail) =>
       Effect.tryPromise({
         try: () => transport.sendMail({ to: mail.to, subject: mail.subject, text: mail.text }),
-        catch: (error) => new MailFailed({ detail: reasonOf(error) })
+        catch: (error) =>
+          new MailFailed({
+            detail: reasonOf(error),
+            // EENVELOPE: nodemailer or the server (550 to RCPT TO) refused the recipient's address.
+            recipientRefused: typeof error === "object" && error !== null && "code" in error && error.code === "EENVELOPE"
+          })
       }).pipe(
         Effect.tap(() => Effect.logInfo("back-office mail sent").pipe(Effect.annotateLogs({ subject: mail.subject }))),
         Effect.asVoid

@@ -1,6 +1,6 @@
 import { Context, Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "effect/http-api"
-import { Backoffice, Merchant, Paging, Validation } from "@gateway/domain"
+import { Backoffice, Paging, Validation } from "@gateway/domain"
 import { GamesQuery } from "./Games.ts"
 import * as Problem from "./Problem.ts"
 
@@ -54,7 +54,7 @@ const newPassword = {
   description: `At least ${Backoffice.minPasswordLength} characters, not containing the e-mail address or the company name`
 }
 const Code = Schema.String.check(Schema.isPattern(/^\d{6}$/u, { message: "must be 6 digits" }))
-const Email = Merchant.Email.annotate({ description: "The user's e-mail address (compared case-insensitively)" })
+const Email = Backoffice.MailAddress.annotate({ description: "The user's e-mail address (compared case-insensitively)" })
 
 /** A back-office user, as the API shows it. */
 export class User extends Schema.Class<User>("@gateway/client/api/Backoffice/User")(Schema.Struct({

@@ -8,8 +8,11 @@ export interface Mail {
   readonly text: string
 }
 
-/** The mail could not be handed to the mail server. */
-export class MailFailed extends Schema.TaggedError<MailFailed>()("MailFailed", { detail: Schema.String }) {
+/** The mail could not be handed to the mail server; `recipientRefused` when it refused the address itself. */
+export class MailFailed extends Schema.TaggedError<MailFailed>()("MailFailed", {
+  detail: Schema.String,
+  recipientRefused: Schema.optionalKey(Schema.Boolean)
+}) {
   override get message(): string {
     return `the mail could not be sent: ${this.detail}`
   }

@@ -3,7 +3,7 @@ import { codeLifetimeSeconds, type CodePurpose, codeTries, InvalidCredentials, p
 import { ValidationFailed } from "../Validation.ts"
 import { BackofficeSecrets } from "../ports/BackofficeSecrets.ts"
 import { BackofficeStore } from "../ports/BackofficeStore.ts"
-import { Mailer } from "../ports/Mailer.ts"
+import { Mailer, type MailFailed } from "../ports/Mailer.ts"
 
 const subjects: { readonly [P in CodePurpose]: string } = {
   "verify-email": "Your e-mail verification code",
@@ -26,6 +26,10 @@ export const mailCode = Effect.fn("Backoffice.mailCode")(function*(user: UserWit
   const code = yield* (yield* BackofficeSecrets).newCode
   yield* (yield* BackofficeStore).putCode(user.id, purpose, code.stored, codeLifetimeSeconds[purpose], codeTries)
   yield* (yield* Mailer).send({ to: user.email, subject: subjects[purpose], text: bodies[purpose](Redacted.value(code.value), user) })
+    .pipe(Effect.catchTag("MailFailed", (failed): Effect.Effect<never, MailFailed | ValidationFailed> =>
+      failed.recipientRefused === true
+        ? Effect.fail(new ValidationFailed({ field: "email", detail: "the mail server refuses this address" }))
+        : Effect.fail(failed)))
 })
 
 const wrongCode = new ValidationFailed({
