@@ -3,7 +3,7 @@ import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { HttpServer } from "effect/http"
 import { createServer } from "node:http"
 import { OperatorUrlPolicy } from "@gateway/adapters-operator"
-import { ApiKeyRepo, DeliveryQueue, Game, Merchant, Operator, Player } from "@gateway/domain"
+import { ApiKeyRepo, type Backoffice as Backoffice_, DeliveryQueue, Game, Merchant, Operator, Player } from "@gateway/domain"
 import {
   fixedCredentials,
   fixedDraw,
@@ -84,6 +84,12 @@ export interface Started extends Served {
 export interface Protections {
   readonly rateLimit?: RateLimiter.RateLimitOptions
   readonly allowPrivateOperatorUrls?: boolean
+  /** The back office's users (in memory) and how it decides that its cookie is `Secure`. */
+  readonly backoffice?: {
+    readonly users: ReadonlyArray<Backoffice_.UserWithSecrets>
+    readonly httpsBaseUrl: boolean
+    readonly trustProxy: boolean
+  }
 }
 
 /** Game options of a test server: merchants beyond the usual three, and the engine's fixed draw (default 17, odd). */
@@ -106,9 +112,12 @@ export interface Served {
 }
 
 /** Serves the real HttpApi on 127.0.0.1 (random port) over `ports`. */
-/** The back office's ports in memory (no users), and its options over plain http. */
-export const backofficePorts = () =>
-  Layer.merge(makeBackoffice().layer, Backoffice.layerOptions({ httpsBaseUrl: false, trustProxy: false, issuer: "test" }))
+/** The back office's ports in memory (no users by default), and its options (plain http by default). */
+export const backofficePorts = (options: Protections["backoffice"] = { users: [], httpsBaseUrl: false, trustProxy: false }) =>
+  Layer.merge(
+    makeBackoffice(options.users).layer,
+    Backoffice.layerOptions({ httpsBaseUrl: options.httpsBaseUrl, trustProxy: options.trustProxy, issuer: "test" })
+  )
 
 export const serve = async <E>(ports: Layer.Layer<AppServices, E>): Promise<Served> => {
   const runtime = ManagedRuntime.make(Layer.provide(app, Layer.merge(ports, Layer.sync(PageAssets, playAssets))))
@@ -158,7 +167,7 @@ export const start = async (
     emptyReports,
     fixedDraw(game.draw ?? 17),
     Layer.succeed(DeliveryQueue, deliveries.service),
-    backofficePorts(),
+    backofficePorts(protections.backoffice),
     game.pages === undefined ? Layer.empty : Layer.succeed(GamePagesOptions, game.pages)
   )
   const served = await serve(ports)
