@@ -140,9 +140,13 @@ describe("the merchant back office, served by the real server process", () => {
     expect([taken.status, taken.body.code]).toEqual([409, "EMAIL_TAKEN"])
 
     await mailbox.code("fin@addis.example", "invited")
+    const invite = () => call(`${bo}/users`, { method: "POST", headers: as(owner), json: { email: "fin@addis.example", role: "finance" } })
+    const soon = await invite() // not accepted yet: a new code replaces the first, but not within a minute
+    expect([soon.status, soon.body.code, soon.headers.get("retry-after")]).toEqual([429, "RATE_LIMITED", "60"])
+    await db.query("UPDATE backoffice_codes SET created_at = now() - interval '61 seconds'")
     const seen = mailbox.mails.length
-    const again = await call(`${bo}/users`, { method: "POST", headers: as(owner), json: { email: "fin@addis.example", role: "finance" } })
-    expect(again.status, again.text).toBe(201) // not accepted yet: a new code replaces the first
+    const again = await invite()
+    expect(again.status, again.text).toBe(201)
     const code = await mailbox.code("fin@addis.example", "invited", seen)
     const accepted = await call(`${bo}/invitation/accept`, { method: "POST", json: { email: "fin@addis.example", code, password: "ledger lines 2026" } })
     expect(accepted.status, accepted.text).toBe(204)

@@ -112,12 +112,14 @@ export const layer = (policy: SessionPolicy = defaultSessionPolicy): Layer.Layer
           sql`DELETE FROM backoffice_users WHERE merchant_id = ${merchantId} AND id = ${userId}
             AND role <> 'owner' RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
 
-        putCode: (userId, purpose, hash, lifetimeSeconds, tries) =>
+        putCode: (userId, purpose, hash, lifetimeSeconds, tries, intervalSeconds) =>
           sql`INSERT INTO backoffice_codes (user_id, purpose, code_hash, expires_at, tries_left)
             VALUES (${userId}, ${purpose}, ${hash}, now() + make_interval(secs => ${lifetimeSeconds}), ${tries})
             ON CONFLICT (user_id, purpose) DO UPDATE
-              SET code_hash = EXCLUDED.code_hash, expires_at = EXCLUDED.expires_at, tries_left = EXCLUDED.tries_left`
-            .pipe(Effect.asVoid, Effect.orDie),
+              SET code_hash = EXCLUDED.code_hash, expires_at = EXCLUDED.expires_at, tries_left = EXCLUDED.tries_left,
+                created_at = now()
+              WHERE backoffice_codes.created_at <= now() - make_interval(secs => ${intervalSeconds})
+            RETURNING 1`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
         spendCodeTry: (userId, purpose) =>
           sql`UPDATE backoffice_codes SET tries_left = tries_left - 1
             WHERE user_id = ${userId} AND purpose = ${purpose} AND tries_left > 0 AND expires_at > now()

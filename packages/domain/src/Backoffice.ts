@@ -70,6 +70,9 @@ export const codeLifetimeSeconds: { readonly [P in CodePurpose]: number } = {
 }
 export const codeTries = 5
 
+/** A new code of the same purpose is mailed to a user at most once in this many seconds (no mail bombing). */
+export const codeIntervalSeconds = 60
+
 /** Failed sign-ins an account may make before each further one waits; the wait doubles up to {@link maxLoginDelaySeconds}. */
 export const freeLoginFailures = 5
 export const maxLoginDelaySeconds = 15 * 60

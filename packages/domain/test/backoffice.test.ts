@@ -83,6 +83,8 @@ describe("back-office use cases on the in-memory ports", () => {
       assert.match(state.mails.at(-1)?.text ?? "", /123456/)
       for (let i = 0; i < 5; i++) assert.strictEqual(failureTag(yield* Effect.exit(verifyEmail(owner, "000000"))), "ValidationFailed")
       assert.strictEqual(failureTag(yield* Effect.exit(verifyEmail(owner, "123456"))), "ValidationFailed")
+      assert.strictEqual(failureTag(yield* Effect.exit(mailCode(owner, "verify-email"))), "RateLimited") // one a minute
+      for (const code of state.codes.values()) code.at -= 60_000
       yield* mailCode(owner, "verify-email")
       yield* verifyEmail(owner, "123456")
       assert.isTrue((yield* (yield* BackofficeStore).user(1)).pipe((u) => u._tag === "Some" && u.value.verifiedEmail))

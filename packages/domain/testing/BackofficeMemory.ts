@@ -10,6 +10,8 @@ export interface MemoryBackoffice {
   readonly users: Map<number, UserWithSecrets>
   readonly sessions: Map<string, number>
   readonly mails: Array<Mail>
+  /** The codes by `<userId>:<purpose>`, with when each was stored (`at`, epoch ms). */
+  readonly codes: Map<string, { hash: string; tries: number; expires: number; at: number }>
 }
 
 const publicOf = ({ passwordHash: _, accountStatus: __, ...user }: UserWithSecrets) => user
@@ -20,8 +22,8 @@ const publicOf = ({ passwordHash: _, accountStatus: __, ...user }: UserWithSecre
  * `000000` only, and a mailer that keeps every mail in `mails`.
  */
 export const makeBackoffice = (initial: ReadonlyArray<UserWithSecrets> = []) => {
-  const state: MemoryBackoffice = { users: new Map(initial.map((u) => [u.id, u])), sessions: new Map(), mails: [] }
-  const codes = new Map<string, { hash: string; tries: number; expires: number }>()
+  const state: MemoryBackoffice = { users: new Map(initial.map((u) => [u.id, u])), sessions: new Map(), mails: [], codes: new Map() }
+  const codes = state.codes
   const failures = new Map<string, { failures: number; at: number }>()
   const totps = new Map<number, TotpSecret>()
   let next = Math.max(0, ...state.users.keys()) + 1
@@ -61,8 +63,13 @@ export const makeBackoffice = (initial: ReadonlyArray<UserWithSecrets> = []) => 
         const user = state.users.get(userId)
         return user !== undefined && user.merchantId === merchantId && user.role !== "owner" && state.users.delete(userId)
       }),
-    putCode: (userId, purpose, hash, lifetimeSeconds, tries) =>
-      Effect.sync(() => void codes.set(codeKey(userId, purpose), { hash, tries, expires: Date.now() + lifetimeSeconds * 1000 })),
+    putCode: (userId, purpose, hash, lifetimeSeconds, tries, intervalSeconds) =>
+      Effect.sync(() => {
+        const previous = codes.get(codeKey(userId, purpose))
+        if (previous !== undefined && Date.now() - previous.at < intervalSeconds * 1000) return false
+        codes.set(codeKey(userId, purpose), { hash, tries, expires: Date.now() + lifetimeSeconds * 1000, at: Date.now() })
+        return true
+      }),
     spendCodeTry: (userId, purpose) =>
       Effect.sync(() => {
         const code = codes.get(codeKey(userId, purpose))

@@ -158,7 +158,11 @@ export class BackofficeSignInApi extends HttpApiGroup.make("backofficeSignIn")
       error: Problem.responses("MAIL_FAILED")
     })
       .annotate(OpenApi.Summary, "Mail a password-reset code")
-      .annotate(OpenApi.Description, "Answers 204 whether or not the address is a user's. The code is valid 15 minutes, for 5 tries."),
+      .annotate(
+        OpenApi.Description,
+        "Answers 204 whether or not the address is a user's. The code is valid 15 minutes, for 5 tries; at most one " +
+          "code a minute is mailed (a request sooner also answers 204 and mails nothing)."
+      ),
     HttpApiEndpoint.post("resetPassword", "/password-reset/confirm", {
       payload: ResetConfirm,
       success: noContent("The password is changed and every session of the user ended; no body"),
@@ -211,8 +215,10 @@ export class BackofficeApi extends HttpApiGroup.make("backoffice")
       ),
     HttpApiEndpoint.post("resendVerification", "/verify-email/resend", {
       success: noContent("A new code is mailed (the old one no longer works); no body"),
-      error: Problem.responses("MAIL_FAILED")
-    }).annotate(OpenApi.Summary, "Mail a new e-mail verification code"),
+      error: Problem.responses("MAIL_FAILED", "RATE_LIMITED")
+    })
+      .annotate(OpenApi.Summary, "Mail a new e-mail verification code")
+      .annotate(OpenApi.Description, "At most one a minute: sooner is 429 RATE_LIMITED with `retry-after`."),
     HttpApiEndpoint.post("enrolTotp", "/totp", { success: TotpEnrolment, error: Problem.responses() })
       .annotate(OpenApi.Summary, "Start TOTP enrolment")
       .annotate(OpenApi.Description, "Sign-in asks for TOTP codes only once `POST totp/confirm` accepted a first code."),
@@ -233,14 +239,15 @@ export class BackofficeApi extends HttpApiGroup.make("backoffice")
     HttpApiEndpoint.post("inviteUser", "/users", {
       payload: Invite,
       success: User.pipe(HttpApiSchema.status(201)),
-      error: Problem.responses("EMAIL_TAKEN", "MAIL_FAILED")
+      error: Problem.responses("EMAIL_TAKEN", "MAIL_FAILED", "RATE_LIMITED")
     })
       .annotate(Access, { permission: "users" })
       .annotate(OpenApi.Summary, "Invite a user by e-mail (owner)")
       .annotate(
         OpenApi.Description,
         "Mails an invitation code (72 hours, 5 tries) with which the invitee sets a password " +
-          "(`POST invitation/accept`). An e-mail that any user or merchant has: 409 EMAIL_TAKEN."
+          "(`POST invitation/accept`). Inviting again someone who has not accepted mails a new code (at most one a " +
+          "minute: 429 RATE_LIMITED); an e-mail that any other user or merchant has: 409 EMAIL_TAKEN."
       ),
     HttpApiEndpoint.delete("removeUser", "/users/:userId", {
       params: { userId: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 2_147_483_647 })) },

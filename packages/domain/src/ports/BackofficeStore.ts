@@ -26,8 +26,13 @@ export class BackofficeStore extends Context.Service<BackofficeStore, {
   /** Removes a non-owner user of the merchant and ends its sessions; false when there is none. */
   removeUser(merchantId: MerchantId, userId: number): Effect.Effect<boolean>
 
-  /** Replaces the user's code of `purpose` (a hash), valid for `lifetimeSeconds` and `tries` tries. */
-  putCode(userId: number, purpose: CodePurpose, hash: string, lifetimeSeconds: number, tries: number): Effect.Effect<void>
+  /**
+   * Replaces the user's code of `purpose` (a hash), valid for `lifetimeSeconds` and `tries` tries; false (and
+   * nothing stored) when the one it would replace was stored less than `intervalSeconds` ago.
+   */
+  putCode(
+    userId: number, purpose: CodePurpose, hash: string, lifetimeSeconds: number, tries: number, intervalSeconds: number
+  ): Effect.Effect<boolean>
   /** Spends one try of the code: its hash while it is unexpired and had a try left, else none. */
   spendCodeTry(userId: number, purpose: CodePurpose): Effect.Effect<Option.Option<string>>
   dropCode(userId: number, purpose: CodePurpose): Effect.Effect<void>

@@ -1,5 +1,6 @@
 import { Effect, Option, Redacted } from "effect"
-import { codeLifetimeSeconds, type CodePurpose, codeTries, InvalidCredentials, passwordProblem, type UserWithSecrets } from "../Backoffice.ts"
+import { codeIntervalSeconds, codeLifetimeSeconds, type CodePurpose, codeTries, InvalidCredentials, passwordProblem, type UserWithSecrets } from "../Backoffice.ts"
+import { RateLimited } from "../RateLimit.ts"
 import { ValidationFailed } from "../Validation.ts"
 import { BackofficeSecrets } from "../ports/BackofficeSecrets.ts"
 import { BackofficeStore } from "../ports/BackofficeStore.ts"
@@ -21,10 +22,16 @@ const bodies: { readonly [P in CodePurpose]: (code: string, user: UserWithSecret
     `Your invitation code is ${code} (valid 72 hours): open the back office, choose "accept invitation" and set a password.`
 }
 
-/** Replaces the user's code of `purpose` with a new one and mails it. */
+/**
+ * Replaces the user's code of `purpose` with a new one and mails it; at most one a minute for each user and
+ * purpose (429 RATE_LIMITED otherwise), so nobody can bomb an inbox through the gateway.
+ */
 export const mailCode = Effect.fn("Backoffice.mailCode")(function*(user: UserWithSecrets, purpose: CodePurpose) {
   const code = yield* (yield* BackofficeSecrets).newCode
-  yield* (yield* BackofficeStore).putCode(user.id, purpose, code.stored, codeLifetimeSeconds[purpose], codeTries)
+  const stored = yield* (yield* BackofficeStore).putCode(
+    user.id, purpose, code.stored, codeLifetimeSeconds[purpose], codeTries, codeIntervalSeconds
+  )
+  if (!stored) return yield* new RateLimited({ retryAfterSeconds: codeIntervalSeconds, subject: "mail" })
   yield* (yield* Mailer).send({ to: user.email, subject: subjects[purpose], text: bodies[purpose](Redacted.value(code.value), user) })
     .pipe(Effect.catchTag("MailFailed", (failed): Effect.Effect<never, MailFailed | ValidationFailed> =>
       failed.recipientRefused === true
@@ -84,7 +91,8 @@ export const verifyEmail = Effect.fn("Backoffice.verifyEmail")(function*(user: U
 export const requestPasswordReset = Effect.fn("Backoffice.requestPasswordReset")(function*(email: string) {
   const user = Option.getOrUndefined(yield* (yield* BackofficeStore).userByEmail(email.trim()))
   if (user === undefined || user.passwordHash === undefined || user.accountStatus === "closed") return
-  yield* mailCode(user, "password-reset")
+  // The same answer when a code went out a moment ago: nothing tells whether the address is a user's.
+  yield* mailCode(user, "password-reset").pipe(Effect.catchTag("RateLimited", () => Effect.void))
 })
 
 /** Sets a new password with a reset (or invitation) code; every session of the user ends. */

@@ -45,6 +45,7 @@ export const m0016_backoffice_users = Effect.gen(function*() {
       code_hash text NOT NULL,
       expires_at timestamptz NOT NULL,
       tries_left integer NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (user_id, purpose)
     )`
   yield* sql`
