@@ -8,6 +8,7 @@ import { SqlClient } from "effect/sql/SqlClient"
  * merchant row: for the merchants that exist, and by a trigger for every new
  * one, so the create path is unchanged); its verification code is the
  * `otpToken` of create, valid 15 minutes from the merchant's creation.
+ * (The create answer's code was not mailed: `resend` may mail one at once.)
  * E-mails are unique across users, as they are across merchants. Session ids
  * and codes are stored only as digests or slow hashes; the TOTP secret is
  * encrypted with DATA_ENCRYPTION_KEY.
@@ -62,8 +63,8 @@ export const m0016_backoffice_users = Effect.gen(function*() {
         VALUES (NEW.id, NEW.email, 'owner', NEW.password_hash, NEW.is_default_password, NEW.verified_email)
         RETURNING id
       )
-      INSERT INTO backoffice_codes (user_id, purpose, code_hash, expires_at, tries_left)
-      SELECT id, 'verify-email', NEW.otp_hash, NEW.created_at + interval '15 minutes', 5 FROM owner;
+      INSERT INTO backoffice_codes (user_id, purpose, code_hash, expires_at, tries_left, created_at)
+      SELECT id, 'verify-email', NEW.otp_hash, NEW.created_at + interval '15 minutes', 5, '-infinity' FROM owner;
       RETURN NEW;
     END $$`
   yield* sql`
@@ -73,8 +74,8 @@ export const m0016_backoffice_users = Effect.gen(function*() {
     INSERT INTO backoffice_users (merchant_id, email, role, password_hash, is_default_password, verified_email)
     SELECT id, email, 'owner', password_hash, is_default_password, verified_email FROM merchants ORDER BY id`
   yield* sql`
-    INSERT INTO backoffice_codes (user_id, purpose, code_hash, expires_at, tries_left)
-    SELECT u.id, 'verify-email', m.otp_hash, m.created_at + interval '15 minutes', 5
+    INSERT INTO backoffice_codes (user_id, purpose, code_hash, expires_at, tries_left, created_at)
+    SELECT u.id, 'verify-email', m.otp_hash, m.created_at + interval '15 minutes', 5, '-infinity'
     FROM backoffice_users u JOIN merchants m ON m.id = u.merchant_id
     WHERE NOT m.verified_email`
 })
