@@ -55,7 +55,7 @@ describe("back-office rules", () => {
 
 describe("back-office use cases on the in-memory ports", () => {
   it.effect("sign in: the same failure for an unknown e-mail and a wrong password; a session only for the right one", () => {
-    const { layer } = makeBackoffice([owner])
+    const { layer, state } = makeBackoffice([owner])
     return Effect.gen(function*() {
       const wrong = yield* Effect.exit(signIn({ email: owner.email, password: "guess" }))
       const unknown = yield* Effect.exit(signIn({ email: "x@addis.example", password: "generated-password-1" }))
@@ -67,6 +67,8 @@ describe("back-office use cases on the in-memory ports", () => {
       assert.strictEqual((yield* sessionUser({ ...check, allowDefaultPassword: true })).email, owner.email)
       const forged = { ...check, token: Redacted.make("forged") }
       assert.strictEqual(failureTag(yield* Effect.exit(sessionUser(forged))), "Unauthorized")
+      state.users.set(owner.id, { ...owner, accountStatus: "closed" }) // the merchant closed: its sessions end
+      assert.strictEqual(failureTag(yield* Effect.exit(sessionUser({ ...check, allowDefaultPassword: true }))), "Unauthorized")
     }).pipe(Effect.provide(layer))
   })
 

@@ -64,7 +64,7 @@ export interface SessionCheck {
 }
 
 /**
- * The user of a live session: 401 when there is no session or it expired,
+ * The user of a live session: 401 when there is no session, it expired or its merchant is closed,
  * 403 when a state-changing request lacks the session's CSRF token, 403
  * PASSWORD_CHANGE_REQUIRED while the generated password is kept (but for the
  * endpoints that change it or end the session).
@@ -73,7 +73,7 @@ export const sessionUser = Effect.fn("Backoffice.sessionUser")(function*(check: 
   const store = yield* BackofficeStore
   const secrets = yield* BackofficeSecrets
   const user: UserWithSecrets | undefined = Option.getOrUndefined(yield* store.session(secrets.sessionIdOf(check.token)))
-  if (user === undefined) {
+  if (user === undefined || user.accountStatus === "closed") {
     return yield* new Unauthorized({ detail: "no back-office session, or it expired: sign in again" })
   }
   if (check.changes && !secrets.csrfMatches(check.token, check.csrfToken ?? "")) {
