@@ -96,7 +96,7 @@ describe("layout", () => {
 
   it("every port is in the domain: no Context.Service is declared in an adapter's source but its own adapter-internal ones", () => {
     const internal = new Map([
-      ["adapters-http", ["AdminTokens", "RateLimiter", "GamePages", "CurrentAdmin", "CurrentMerchant", "CurrentKeyPrefix", "SessionToken"]],
+      ["adapters-http", ["AdminTokens", "RateLimiter", "GamePages", "CurrentAdmin", "CurrentMerchant", "CurrentKeyPrefix", "SessionToken", "BackofficeOptions"]],
       ["adapters-operator", ["OperatorHttp", "SignedPost", "MerchantSigningKeys"]],
       ["adapters-pg", ["DataCipher", "ChangeFeed", "ReportsDatabase", "OutboxHandoff"]]
     ])

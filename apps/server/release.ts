@@ -102,7 +102,7 @@ exec "\${NODE:-node}" "$here/dist/cli.mjs" "$@"
 )
 cpSync(join(here, "release"), folder, { recursive: true })
 mkdirSync(join(folder, "docs"), { recursive: true })
-for (const doc of ["operations.md", "metrics.md", "observability.md", "security.md"]) {
+for (const doc of ["operations.md", "metrics.md", "observability.md", "security.md", "backoffice.md"]) {
   cpSync(join(root, "docs", doc), join(folder, "docs", doc))
 }
 

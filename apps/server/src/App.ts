@@ -2,17 +2,19 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Option } from "effect"
 import { LaunchPolicy, retiredKeyRetentionSeconds } from "@gateway/domain/LaunchPolicy"
 import { MerchantId } from "@gateway/domain/Merchant"
-import { AdminAuth, Drain, HttpLive, Metrics, RateLimiter, RequestLimits, RuntimeMetrics } from "@gateway/adapters-http"
+import { AdminAuth, Backoffice, Drain, HttpLive, Metrics, RateLimiter, RequestLimits, RuntimeMetrics } from "@gateway/adapters-http"
 import { HttpIncomingMessage } from "effect/http"
 import { PageAssets } from "@gateway/adapters-http/page/PlayPage"
 import { playAssets } from "@gateway/play/assets"
 import {
+  BackofficeSecretsNode,
   DeliveryWorker,
   FairRandomNode,
   IdsNode,
   LaunchKeys,
   LaunchTokenSignerJwt,
   LaunchTokenVerifierJwt,
+  MailerNode,
   MerchantCredentialsNode,
   MerchantSigningKeys,
   OperatorDetailsHttp,
@@ -24,6 +26,7 @@ import {
 import {
   ApiKeyRepoPg,
   AuditLogPg,
+  BackofficeStorePg,
   CachedApiKeyRepo,
   CachedMerchantRepo,
   ChangeFeed,
@@ -43,6 +46,7 @@ import {
   StaleDebits
 } from "@gateway/adapters-pg"
 import { createServer, type Server, type ServerResponse } from "node:http"
+import { join } from "node:path"
 import type { Duplex } from "node:stream"
 import { GatewayConfig, publicBaseUrl } from "./Config.ts"
 import * as Connections from "./Connections.ts"
@@ -147,6 +151,10 @@ export const repositories = (config: GatewayConfig, dataKeys: DataCipher.DataKey
     MerchantRepoPg.layer,
     ApiKeyRepoPg.layer,
     AuditLogPg.layer,
+    BackofficeStorePg.layer({
+      idleSeconds: config.backoffice.sessionIdleSeconds,
+      maxSeconds: config.backoffice.sessionMaxSeconds
+    }),
     GameCatalogPg.layer(publicBaseUrl(config)),
     GameSessionRepoPg.layer({ idleSeconds: config.gameSessionIdleSeconds }),
     RoundLedgerPg.layer,
@@ -211,7 +219,18 @@ export const app = (
     RuntimeMetrics.layer,
     MetricsRefreshPg.layer(),
     Layer.succeed(HttpIncomingMessage.MaxBodySize, RequestLimits.maxBodySize(config.maxBodyBytes)),
-    Layer.sync(PageAssets, playAssets)
+    Layer.sync(PageAssets, playAssets),
+    BackofficeSecretsNode.layer,
+    MailerNode.layer({
+      smtpUrl: config.backoffice.smtpUrl,
+      from: config.backoffice.mailFrom,
+      directory: join(config.dataDir, "mail")
+    }),
+    Backoffice.layerOptions({
+      httpsBaseUrl: Option.exists(config.publicBaseUrl, (url) => url.protocol === "https:"),
+      trustProxy: config.trustProxy,
+      issuer: Option.match(config.publicBaseUrl, { onNone: () => "Operator Gateway", onSome: (url) => url.host })
+    })
   )
   const server = NodeHttpServer.layer(drainingServer(config), {
     port: config.port,

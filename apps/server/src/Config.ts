@@ -73,6 +73,20 @@ const JwtSecrets = Schema.String.check(Schema.makeFilter((text: string) => {
     : "each comma-separated secret must be at least 32 characters"
 }))
 
+/** `SMTP_URL`: `smtp://[user:pass@]host[:port]` or `smtps://…`. The message never quotes it (it may hold a password). */
+const SmtpUrl = Schema.String.check(Schema.makeFilter((text: string) => {
+  const url = URL.canParse(text) ? new URL(text) : undefined
+  return url !== undefined && (url.protocol === "smtp:" || url.protocol === "smtps:") && url.hostname !== ""
+    ? true
+    : "must be an smtp:// or smtps:// URL with a host"
+}))
+
+/** `MAIL_FROM`: an address, or `Name <address>`, on one line. */
+const MailFrom = Schema.String.check(
+  Schema.isMaxLength(254),
+  Schema.isPattern(/^[^\r\n]*[^\s@<>]+@[^\s@<>]+[^\r\n]*$/, { message: "must be an e-mail address or Name <address>" })
+)
+
 /**
  * Trace export over OTLP/HTTP, on when `OTEL_EXPORTER_OTLP_ENDPOINT` (the
  * collector's base URL, `/v1/traces` appended) or
@@ -181,6 +195,16 @@ export const GatewayConfig = Config.all({
     ).pipe(Config.withDefault(0.5)),
     dbBurstMs: Config.schema(between(0, 600_000), "REPORTS_DB_BURST_MS").pipe(Config.withDefault(1_000)),
     dbStatements: Config.schema(between(1, 100), "REPORTS_DB_STATEMENTS").pipe(Config.withDefault(1))
+  }),
+  backoffice: Config.all({
+    smtpUrl: Config.option(Config.schema(Schema.Redacted(SmtpUrl), "SMTP_URL")),
+    mailFrom: Config.schema(MailFrom, "MAIL_FROM").pipe(Config.withDefault("Operator Gateway <no-reply@localhost>")),
+    sessionIdleSeconds: Config.schema(between(60, 86_400), "BACKOFFICE_SESSION_IDLE_SECONDS").pipe(
+      Config.withDefault(1800)
+    ),
+    sessionMaxSeconds: Config.schema(between(300, 30 * 86_400), "BACKOFFICE_SESSION_MAX_SECONDS").pipe(
+      Config.withDefault(43_200)
+    )
   }),
   migrateOnStart: Config.schema(AnyCaseBoolean, "MIGRATE_ON_START").pipe(Config.withDefault(true)),
   shutdownDrainSeconds: Config.schema(between(0, 300), "SHUTDOWN_DRAIN_SECONDS").pipe(Config.withDefault(5)),

@@ -30,6 +30,22 @@ describe("GatewayConfig", () => {
       assert.deepStrictEqual(config.webhookRetrySchedule, [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400])
     }))
 
+  it.effect("reads the back office's mail and session settings, and refuses an SMTP_URL without quoting it", () =>
+    Effect.gen(function*() {
+      const defaults = value(yield* read({}))
+      assert.notStrictEqual(defaults, "failure")
+      if (defaults === "failure") return
+      assert.isTrue(defaults.backoffice.smtpUrl._tag === "None")
+      assert.include(defaults.backoffice, { sessionIdleSeconds: 1800, sessionMaxSeconds: 43_200 })
+      const set = value(yield* read({ SMTP_URL: "smtps://u:p@mail.example:465", BACKOFFICE_SESSION_IDLE_SECONDS: "600" }))
+      assert.isTrue(set !== "failure" && set.backoffice.smtpUrl._tag === "Some" && set.backoffice.sessionIdleSeconds === 600)
+      for (const env of [{ SMTP_URL: "http://u:hunter2@mail.example" }, { SMTP_URL: "smtp://" }, { BACKOFFICE_SESSION_IDLE_SECONDS: "5" }]) {
+        const exit = yield* read(env)
+        assert.strictEqual(exit._tag, "Failure", JSON.stringify(env))
+        assert.notInclude(String(exit), "hunter2")
+      }
+    }))
+
   it.effect("enum values are read in any case, as a person types them (LOG_LEVEL=debug works)", () =>
     Effect.gen(function*() {
       for (const [env, level, format] of [

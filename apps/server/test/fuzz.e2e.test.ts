@@ -38,6 +38,7 @@ import { randomBytes } from "node:crypto"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Gateway, spawnGateway } from "../testing/Gateway.ts"
+import { type Mailbox, startMailbox } from "@gateway/adapters-operator/testing/Mailbox"
 import { findingsOf, type PrismProxy, startPrism } from "./Prism.ts"
 import {
   type AuthChoice,
@@ -69,6 +70,8 @@ const API = "/api/v1.1/operator-api"
 
 let gw: Gateway | undefined
 let operator: Awaited<ReturnType<typeof startOperator>> | undefined
+/** The SMTP server of the gateway's back-office mail. */
+let mailbox: Mailbox | undefined
 /** The Prisms in front of the gateway (stopped after the run). */
 const prisms: Array<PrismProxy> = []
 
@@ -107,8 +110,11 @@ beforeAll(async () => {
   await onServer(`CREATE DATABASE ${database}`)
   const url = new URL(serverUrl)
   url.pathname = `/${database}`
+  mailbox = await startMailbox()
   gw = await spawnGateway({
     DATABASE_URL: url.href,
+    // The back office's mail (invitations, codes) goes to a loopback SMTP server, not to files in DATA_DIR.
+    SMTP_URL: mailbox.url,
     DATA_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
     ALLOW_PRIVATE_OPERATOR_URLS: "true",
     // The limiter stays on, but far above the fuzzer's pace; failed authentications are charged per
@@ -128,6 +134,7 @@ afterAll(async () => {
   await Promise.all(prisms.map((p) => p.stop()))
   await gw?.stop("SIGKILL")
   await operator?.close()
+  await mailbox?.close()
   await onServer(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)
 })
 
@@ -161,6 +168,8 @@ class World {
   readonly launchTokens: Array<string> = []
   readonly usedTokens: Array<string> = []
   readonly sessions: Array<string> = []
+  /** The primary merchant's owner, signed in to the back office (its password changed, so every call is open). */
+  backoffice: { readonly email: string; readonly password: string; cookie: string; csrf: string } | undefined
   readonly touchedBuiltins = new Set<string>()
   builtins: Array<{ id: string; name: string; releaseDate: string; baseLaunchUrl: string; category: number; imageUrl: string }> = []
 
@@ -313,6 +322,7 @@ class World {
       scheme === "accessToken" ? { "access-token": token } : { authorization: `Bearer ${token}` }
     const apiKey = (key: string) => ({ "sv-api-key": key })
     const key = this.primary.liveKey
+    if (scheme === "session") return this.backofficeCredential(choice, pick)
     switch (choice) {
       case "good":
         if (bearerLike) return put(this.admin.full)
@@ -346,6 +356,43 @@ class World {
         return variants[pick % variants.length] ?? {}
       }
     }
+  }
+
+  /** The back office's session cookie (and its CSRF token, which every call but GET needs). */
+  private backofficeCredential(choice: AuthChoice, pick: number): Record<string, string> {
+    const cookie = (value: string) => ({ cookie: `gateway_backoffice=${value}` })
+    switch (choice) {
+      case "good":
+        return this.backoffice === undefined ? {} : { cookie: this.backoffice.cookie, "x-csrf-token": this.backoffice.csrf }
+      case "none":
+        return {}
+      case "garbage":
+      case "wrongScope":
+        return cookie("garbage")
+      case "expired":
+      case "wrongSecret":
+        return cookie("A".repeat(43))
+      case "crossed":
+        return { authorization: `Bearer ${this.admin.full}` }
+      case "malformedHeader": {
+        const variants = [{ cookie: "gateway_backoffice=" }, { cookie: "gateway_backoffice" }, { cookie: "other=1" }]
+        return variants[pick % variants.length] ?? {}
+      }
+    }
+  }
+
+  /** Signs the back office's owner in again when the fuzzing ended its session (a logout, say). */
+  async healBackoffice() {
+    const owner = this.backoffice
+    if (owner === undefined) return
+    const me = await call(`${this.url}/api/v1.1/backoffice/me`, { headers: { cookie: owner.cookie, "x-forwarded-for": this.nextAddress() } })
+    if (me.status === 200) return
+    const login = await call(`${this.url}/api/v1.1/backoffice/login`, {
+      method: "POST", headers: { "x-forwarded-for": this.nextAddress() }, json: { email: owner.email, password: owner.password }
+    })
+    if (login.status !== 200) throw new Error(`could not sign the back office's owner in again: ${login.status} ${login.text}`)
+    owner.cookie = (login.headers.get("set-cookie") ?? "").split(";")[0] ?? ""
+    owner.csrf = login.body.csrfToken
   }
 
   // --- one request ---------------------------------------------------------
@@ -662,6 +709,7 @@ class World {
       if (restored.status !== 200) throw new Error(`could not restore game ${id}: ${restored.status} ${restored.text}`)
     }
     this.touchedBuiltins.clear()
+    await this.healBackoffice()
   }
 }
 
@@ -834,6 +882,23 @@ describe("fuzzing the running server against its own OpenAPI document", () => {
       slug: live.body.slug
     })
     world.merchants.push(primaryId)
+    const signedIn = await call(`${gateway.url}/api/v1.1/backoffice/login`, {
+      method: "POST", json: { email: "primary@fuzz.example", password: created.body.password }
+    })
+    expect(signedIn.status, signedIn.text).toBe(200)
+    const owner = {
+      email: "primary@fuzz.example",
+      password: "fuzzing the back office 2026",
+      cookie: (signedIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "",
+      csrf: String(signedIn.body.csrfToken)
+    }
+    const changed = await call(`${gateway.url}/api/v1.1/backoffice/password`, {
+      method: "POST",
+      headers: { cookie: owner.cookie, "x-csrf-token": owner.csrf },
+      json: { currentPassword: created.body.password, newPassword: owner.password }
+    })
+    expect(changed.status, changed.text).toBe(200)
+    world.backoffice = owner
     const games = await call(`${gateway.url}${API}/games?limit=100`, { headers: { "sv-api-key": live.body.apiKey } })
     expect(games.status, games.text).toBe(200)
     world.builtins = games.body.data

@@ -3,6 +3,7 @@ import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { Api } from "@gateway/client/api/Api"
 import * as GamePages from "./cache/GamePages.ts"
+import { BackofficeLive, BackofficeSignInLive } from "./handlers/Backoffice.ts"
 import { DeliveriesLive } from "./handlers/Deliveries.ts"
 import { AuditLive, SecretsLive } from "./handlers/Secrets.ts"
 import { CatalogueLive, GamesLive } from "./handlers/Games.ts"
@@ -15,6 +16,7 @@ import { SettingsLive } from "./handlers/Settings.ts"
 import { SystemLive } from "./handlers/System.ts"
 import { logRequests } from "./middleware/AccessLog.ts"
 import * as AdminAuth from "./middleware/AdminAuth.ts"
+import * as BackofficeAuth from "./middleware/BackofficeAuth.ts"
 import * as FastLaunch from "./middleware/FastLaunch.ts"
 import * as FastRound from "./middleware/FastRound.ts"
 import * as KeptGamePages from "./middleware/KeptGamePages.ts"
@@ -39,9 +41,11 @@ const Handlers = Layer.mergeAll(
   GameSessionsLive,
   PlayLive,
   ReportsLive,
-  RevenueShareLive
+  RevenueShareLive,
+  BackofficeSignInLive,
+  BackofficeLive
 ).pipe(
-  Layer.provide([AdminAuth.layer, OperatorAuth.layer, SessionAuth.layer])
+  Layer.provide([AdminAuth.layer, OperatorAuth.layer, SessionAuth.layer, BackofficeAuth.layer])
 )
 
 /** The routes served (the API's and the documents'), for logs, 405s and span names outside the router. */

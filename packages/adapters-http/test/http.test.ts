@@ -457,6 +457,20 @@ describe("routing, probes and documents", () => {
     expect(body.info).toMatchObject({ title: "Operator Gateway", version: "1.1.0" })
     expect(Object.keys(body.paths).sort()).toEqual([
       "/.well-known/jwks.json",
+      "/api/v1.1/backoffice/invitation/accept",
+      "/api/v1.1/backoffice/login",
+      "/api/v1.1/backoffice/logout",
+      "/api/v1.1/backoffice/me",
+      "/api/v1.1/backoffice/password",
+      "/api/v1.1/backoffice/password-reset",
+      "/api/v1.1/backoffice/password-reset/confirm",
+      "/api/v1.1/backoffice/totp",
+      "/api/v1.1/backoffice/totp/confirm",
+      "/api/v1.1/backoffice/totp/remove",
+      "/api/v1.1/backoffice/users",
+      "/api/v1.1/backoffice/users/{userId}",
+      "/api/v1.1/backoffice/verify-email",
+      "/api/v1.1/backoffice/verify-email/resend",
       "/api/v1.1/game-api/fairness",
       "/api/v1.1/game-api/games",
       "/api/v1.1/game-api/games/{gameId}/rules",
@@ -494,6 +508,9 @@ describe("routing, probes and documents", () => {
     ])
     expect(body.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "Bearer" })
     expect(body.components.securitySchemes.svApiKey).toMatchObject({ type: "apiKey", in: "header", name: "sv-api-key" })
+    expect(body.components.securitySchemes.session).toMatchObject({ type: "apiKey", in: "cookie", name: "gateway_backoffice" })
+    expect(body.paths["/api/v1.1/backoffice/login"].post.responses["401"].description).toMatch(/INVALID_CREDENTIALS/)
+    expect(body.paths["/api/v1.1/backoffice/me"].get.responses["403"].description).toMatch(/PASSWORD_CHANGE_REQUIRED/)
     const launchOp = body.paths["/api/v1.1/operator-api/games/generate-launch-url"].get
     expect(launchOp.security).toEqual([{ svApiKey: [] }])
     expect(Object.keys(launchOp.responses).sort()).toEqual(["200", "400", "401", "403", "404", "422", "429", "502", "504"])

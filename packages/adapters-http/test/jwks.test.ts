@@ -29,7 +29,7 @@ import {
 } from "@gateway/domain/testing"
 import * as AdminAuth from "../src/middleware/AdminAuth.ts"
 import * as RateLimiter from "../src/middleware/RateLimiter.ts"
-import { liveKey, secret, serve, type Served, token } from "./support.ts"
+import { backofficePorts, liveKey, secret, serve, type Served, token } from "./support.ts"
 
 const issuer = "https://gateway.example"
 
@@ -68,7 +68,8 @@ beforeAll(async () => {
     wallet,
     emptyReports,
     fixedDraw(17),
-    Layer.succeed(DeliveryQueue, deliveries.service)
+    Layer.succeed(DeliveryQueue, deliveries.service),
+    backofficePorts()
   )
   const served = await serve(ports)
   url = served.url

@@ -3,7 +3,7 @@ import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { HttpServer } from "effect/http"
 import { createServer } from "node:http"
 import { OperatorUrlPolicy } from "@gateway/adapters-operator"
-import { ApiKeyRepo, DeliveryQueue, Game, Merchant, Operator, Player } from "@gateway/domain"
+import { ApiKeyRepo, type Backoffice as Backoffice_, DeliveryQueue, Game, Merchant, Operator, Player } from "@gateway/domain"
 import {
   auditLog,
   fixedCredentials,
@@ -16,6 +16,7 @@ import {
   ledger,
   type LedgerLog,
   makeApiKeyRepo,
+  makeBackoffice,
   makeMemoryQueue,
   makeMerchant,
   makeSettings,
@@ -33,6 +34,7 @@ import { PageAssets } from "../src/page/PlayPage.ts"
 import { playAssets } from "@gateway/play/assets"
 import type { ResponseCacheOptions } from "../src/cache/ResponseCache.ts"
 import * as AdminAuth from "../src/middleware/AdminAuth.ts"
+import * as Backoffice from "../src/handlers/Backoffice.ts"
 import * as RateLimiter from "../src/middleware/RateLimiter.ts"
 import { HttpLive } from "../src/Routes.ts"
 
@@ -83,6 +85,12 @@ export interface Started extends Served {
 export interface Protections {
   readonly rateLimit?: RateLimiter.RateLimitOptions
   readonly allowPrivateOperatorUrls?: boolean
+  /** The back office's users (in memory) and how it decides that its cookie is `Secure`. */
+  readonly backoffice?: {
+    readonly users: ReadonlyArray<Backoffice_.UserWithSecrets>
+    readonly httpsBaseUrl: boolean
+    readonly trustProxy: boolean
+  }
 }
 
 /** Game options of a test server: merchants beyond the usual three, and the engine's fixed draw (default 17, odd). */
@@ -105,6 +113,13 @@ export interface Served {
 }
 
 /** Serves the real HttpApi on 127.0.0.1 (random port) over `ports`. */
+/** The back office's ports in memory (no users by default), and its options (plain http by default). */
+export const backofficePorts = (options: Protections["backoffice"] = { users: [], httpsBaseUrl: false, trustProxy: false }) =>
+  Layer.merge(
+    makeBackoffice(options.users).layer,
+    Backoffice.layerOptions({ httpsBaseUrl: options.httpsBaseUrl, trustProxy: options.trustProxy, issuer: "test" })
+  )
+
 export const serve = async <E>(ports: Layer.Layer<AppServices, E>): Promise<Served> => {
   const runtime = ManagedRuntime.make(Layer.provide(app, Layer.merge(ports, Layer.sync(PageAssets, playAssets))))
   const server = await runtime.runPromise(Effect.gen(function*() {
@@ -154,6 +169,7 @@ export const start = async (
     emptyReports,
     fixedDraw(game.draw ?? 17),
     Layer.succeed(DeliveryQueue, deliveries.service),
+    backofficePorts(protections.backoffice),
     game.pages === undefined ? Layer.empty : Layer.succeed(GamePagesOptions, game.pages)
   )
   const served = await serve(ports)

@@ -2,7 +2,8 @@
  * The gateway's side of every call to an operator, and what signs for it:
  * the guarded HTTP client and its address policy, the one signed-POST path,
  * the Details and wallet clients, the webhook delivery worker, launch-token
- * signing and verification, and `node:crypto`-backed credentials and ids.
+ * signing and verification, `node:crypto`-backed credentials and ids, and the
+ * back office's mail to the operators' staff (SMTP, or files offline).
  */
 export * as AddressGuard from "./http/AddressGuard.ts"
 export * as OperatorHttp from "./http/OperatorHttp.ts"
@@ -16,7 +17,10 @@ export * as Signature from "./webhooks/Signature.ts"
 export * as LaunchKeys from "./launch/LaunchKeys.ts"
 export * as LaunchTokenSignerJwt from "./launch/LaunchTokenSignerJwt.ts"
 export * as LaunchTokenVerifierJwt from "./launch/LaunchTokenVerifierJwt.ts"
+export * as BackofficeSecretsNode from "./crypto/BackofficeSecretsNode.ts"
 export * as FairRandomNode from "./crypto/FairRandomNode.ts"
 export * as IdsNode from "./crypto/IdsNode.ts"
 export * as MerchantCredentialsNode from "./crypto/MerchantCredentialsNode.ts"
 export * as PasswordHash from "./crypto/PasswordHash.ts"
+export * as Totp from "./crypto/Totp.ts"
+export * as MailerNode from "./mail/MailerNode.ts"

@@ -89,7 +89,9 @@ const merchantOf = (row: MerchantRow) =>
 const containsPattern = (search: string): string => `%${search.replace(/[\\%_]/g, "\\$&")}%`
 
 const isEmailConflict = (error: SqlError): boolean =>
-  error.reason._tag === "UniqueViolation" && error.reason.constraint === "merchants_email_lower_key"
+  error.reason._tag === "UniqueViolation" &&
+  // A back-office user (an invited one, migration 0016) may hold the e-mail too.
+  (error.reason.constraint === "merchants_email_lower_key" || error.reason.constraint === "backoffice_users_email_key")
 
 /** {@link MerchantRepo} on PostgreSQL; the merchant's private key and encryption key are stored encrypted. */
 export const layer: Layer.Layer<MerchantRepo, never, SqlClient | DataCipher> = Layer.effect(

@@ -17,6 +17,16 @@ layer(PgTest.layer)("Housekeeping", (it) => {
       assert.strictEqual(row?.n, 2)
     }))
 
+  it.effect("deletes the back office's old sign-in failures, expired codes and sessions past any lifetime", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient
+      yield* sql`INSERT INTO backoffice_login_failures VALUES ('account:old@x.example', 3, now() - interval '25 hours'),
+        ('account:new@x.example', 3, now())`
+      assert.strictEqual(yield* Housekeeping.purgeBackoffice, 1)
+      const rows = yield* sql<{ readonly key: string }>`SELECT key FROM backoffice_login_failures`
+      assert.deepStrictEqual(rows.map((r) => r.key), ["account:new@x.example"])
+    }))
+
   it.effect("says why the outbox will not be vacuumed: the server's autovacuum off, or the table's", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient

@@ -3,15 +3,18 @@ import { Schema } from "effect"
 /**
  * What a 429 limited: an API key's rate, a game session's rate, or the
  * failed authentications of one client address (CONTRACT §2: only the
- * failing requests of an address are refused by that one).
+ * failing requests of an address are refused by that one), or the failed
+ * sign-ins of one back-office account, or the codes mailed to one (CONTRACT §9).
  */
-export const RateLimitSubject = Schema.Literals(["apiKey", "session", "address"])
+export const RateLimitSubject = Schema.Literals(["apiKey", "session", "address", "account", "mail"])
 export type RateLimitSubject = typeof RateLimitSubject.Type
 
 const what: Record<RateLimitSubject, string> = {
   apiKey: "rate limit reached for this API key",
   session: "rate limit reached for this game session",
-  address: "too many failed authentications from this address"
+  address: "too many failed authentications from this address",
+  account: "too many failed sign-ins to this account",
+  mail: "a code was mailed to this address less than a minute ago"
 }
 
 /** Too many requests of one kind (`subject`, when known); try again after `retryAfterSeconds`. */

@@ -5,6 +5,7 @@
  */
 export * from "./ApiKeyRepoMemory.ts"
 export * from "./AuditLogMemory.ts"
+export * from "./BackofficeMemory.ts"
 export * from "./DeliveryQueueMemory.ts"
 export * from "./Fixtures.ts"
 export * from "./GameCatalogMemory.ts"

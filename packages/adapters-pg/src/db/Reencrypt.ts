@@ -11,6 +11,8 @@ export class ReencryptFailed extends Schema.TaggedError<ReencryptFailed>()("Reen
 export interface Reencrypted {
   readonly merchants: number
   readonly launchKeys: number
+  /** Back-office users' TOTP secrets (migration 0016). */
+  readonly totpSecrets: number
 }
 
 const batchSize = 200
@@ -25,13 +27,15 @@ const PreviousRow = Schema.Struct({
 const decodePrevious = Schema.decodeUnknownEffect(Schema.Array(PreviousRow))
 const decodeMerchants = Schema.decodeUnknownEffect(Schema.Array(MerchantRow))
 const decodeKeys = Schema.decodeUnknownEffect(Schema.Array(KeyRow))
+const TotpRow = Schema.Struct({ id: Schema.Int, totp_secret_enc: Schema.String })
+const decodeTotps = Schema.decodeUnknownEffect(Schema.Array(TotpRow))
 
 const unreadable = (what: string) => (_: DecryptionFailed) =>
   new ReencryptFailed({ message: `cannot open ${what} with any key of DATA_ENCRYPTION_KEY: list the key it was written with` })
 
 /**
  * Rewrites every secret stored at rest (merchants' private and encryption
- * keys, the previous ones of a rotation still in its overlap, launch signing keys) under the {@link DataCipher}'s current key, so
+ * keys, the previous ones of a rotation still in its overlap, launch signing keys, back-office TOTP secrets) under the {@link DataCipher}'s current key, so
  * that the previous keys of a rotation are no longer needed. Merchants go in
  * batches of 200 by id, one UPDATE a batch, each row updated only if it has
  * not changed since it was read; running it again is harmless. Instances
@@ -102,7 +106,20 @@ export const reencryptAll: Effect.Effect<Reencrypted, ReencryptFailed, SqlClient
       WHERE kid = ${key.kid} AND private_key_enc = ${key.private_key_enc} RETURNING kid`
     launchKeys += updated.length
   }
-  return { merchants, launchKeys }
+  let totpSecrets = 0
+  const totps = yield* sql`SELECT id, totp_secret_enc FROM backoffice_users WHERE totp_secret_enc IS NOT NULL ORDER BY id`.pipe(
+    Effect.flatMap(decodeTotps)
+  )
+  for (const user of totps) {
+    const secret = yield* cipher.reencrypt(user.totp_secret_enc).pipe(
+      Effect.mapError(unreadable(`back-office user ${user.id}'s TOTP secret`))
+    )
+    const updated = yield* sql`
+      UPDATE backoffice_users SET totp_secret_enc = ${secret}
+      WHERE id = ${user.id} AND totp_secret_enc = ${user.totp_secret_enc} RETURNING id`
+    totpSecrets += updated.length
+  }
+  return { merchants, launchKeys, totpSecrets }
 }).pipe(
   Effect.catchTags({
     SqlError: (error) => Effect.fail(new ReencryptFailed({ message: `the database refused: ${error.message}` })),

@@ -19,6 +19,23 @@ export const purgeRedemptions = Effect.gen(function*() {
 }).pipe(Effect.orDie)
 
 /**
+ * Deletes what the back office no longer needs (migration 0016): sign-in
+ * failure counts a day old (a day without failures starts the count again
+ * anyway), expired codes, and sessions past the longest lifetimes the
+ * settings allow (a day idle, 30 days old); the number deleted.
+ */
+export const purgeBackoffice = Effect.gen(function*() {
+  const sql = yield* SqlClient
+  const failures = yield* sql`DELETE FROM backoffice_login_failures WHERE last_failed_at < now() - interval '1 day' RETURNING 1`
+  const codes = yield* sql`DELETE FROM backoffice_codes WHERE expires_at < now() RETURNING 1`
+  const sessions = yield* sql`
+    DELETE FROM backoffice_sessions
+    WHERE last_seen_at < now() - interval '1 day' OR created_at < now() - interval '30 days'
+    RETURNING 1`
+  return failures.length + codes.length + sessions.length
+}).pipe(Effect.orDie)
+
+/**
  * Why the outbox will not be vacuumed, if it will not: the server's
  * `autovacuum` is off, or the table's own `autovacuum_enabled`. Each message
  * leaves two dead row versions (its claim and its mark); unvacuumed, they pile
@@ -47,12 +64,12 @@ const warnUnlessVacuumed = Effect.flatMap(outboxVacuumOff, (reason) =>
 
 /**
  * At start, a warning when the outbox will not be vacuumed; then
- * {@link purgeRedemptions} at start and every ten minutes, on every instance
- * (deletes are idempotent).
+ * {@link purgeRedemptions} and {@link purgeBackoffice} at start and every ten
+ * minutes, on every instance (deletes are idempotent).
  */
 export const layer: Layer.Layer<never, never, SqlClient> = Layer.effectDiscard(
   Effect.andThen(
     logFailure(warnUnlessVacuumed),
-    purgeRedemptions.pipe(logFailure, Effect.repeat(Schedule.spaced("10 minutes")))
+    Effect.andThen(purgeRedemptions, purgeBackoffice).pipe(logFailure, Effect.repeat(Schedule.spaced("10 minutes")))
   ).pipe(Effect.forkScoped)
 )

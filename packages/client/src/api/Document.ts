@@ -61,6 +61,7 @@ const parameterDocs: Record<string, { readonly description: string; readonly exa
   "path gameId": { description: "The built-in game's id", example: "odd-even" },
   "path roundId": { description: "The round's id, as a round's answer gives it", example: "7c1e9a3b-5d2f-4e6a-8b0c-1d3e5f7a9b2c" },
   "path transactionId": { description: "The wallet transaction's id (the message's `webhook-id`)", example: "msg_9d2c4e1a-5b7f-4c3d-8e9a-1b2c3d4e5f60" },
+  "path userId": { description: "The back-office user's id, as the users list gives it", example: "17" },
   "path file": { description: "The image's file name: `<gameId>.svg`", example: "odd-even.svg" },
   "query token": { description: "The launch token: a JWT, valid once, as `generate-launch-url` put it in the URL", example: "eyJhbGciOiJFZERTQSJ9.eyJhdWQiOiJsYXVuY2gifQ.c2ln" },
   "query gameId": { description: "The game's id", example: "odd-even" },

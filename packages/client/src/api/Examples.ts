@@ -17,6 +17,7 @@ import {
   SecretRotation
 } from "@gateway/domain"
 import * as AuditApi from "./Audit.ts"
+import * as Backoffice from "./Backoffice.ts"
 import * as Deliveries from "./Deliveries.ts"
 import * as Games from "./Games.ts"
 import * as Merchants from "./Merchants.ts"
@@ -86,6 +87,16 @@ const auditEntry: typeof Audit.AuditEntry.Encoded = {
   action: "merchant.settings",
   before: { oddEvenGameProfit: 96, webhookUrl: null },
   after: { oddEvenGameProfit: 97, webhookUrl: "https://ops.example/wallet" }
+}
+
+const backofficeUser: typeof Backoffice.User.Encoded = {
+  id: 17,
+  email: "payments@casino.example",
+  role: "owner",
+  isDefaultPassword: false,
+  verifiedEmail: true,
+  totpEnabled: false,
+  invitationPending: false
 }
 
 const merchant: typeof Merchant.Merchant.Encoded = {
@@ -376,5 +387,24 @@ export const examples: ReadonlyArray<Example> = [
     data: { ...settled, transactionId: "msg_6c8e0a2b-4d6f-4b1c-8e3a-5f7b9d1c3e5a", amount: "5.00" }
   }),
   example(Webhooks.TestMessage, { type: "webhook.test", timestamp: at, data: { merchantId: 42 } }),
-  example(Webhooks.BalanceReply, { balance: "245.00" })
+  example(Webhooks.BalanceReply, { balance: "245.00" }),
+  example(Backoffice.User, backofficeUser),
+  example(Backoffice.UserList, {
+    data: [backofficeUser, { ...backofficeUser, id: 18, email: "finance@casino.example", role: "finance", invitationPending: true }],
+    meta: meta(2)
+  }),
+  example(Backoffice.Login, { email: "payments@casino.example", password: "correct horse battery staple" }),
+  example(Backoffice.SignedIn, { csrfToken: "Jp3cR0-8hVq2m1Yw8Xo6uKfL2eTt4bN9sDg7aZ1cQk0", user: backofficeUser }),
+  example(Backoffice.PasswordChange, { currentPassword: "s9X2kQ7vLmN4pR8tW1yZ3bC6", newPassword: "correct horse battery staple" }),
+  example(Backoffice.CodeBody, { code: "042917" }),
+  example(Backoffice.ResetRequest, { email: "payments@casino.example" }),
+  example(Backoffice.ResetConfirm, { email: "payments@casino.example", code: "042917", newPassword: "correct horse battery staple" }),
+  example(Backoffice.AcceptInvitation, { email: "finance@casino.example", code: "042917", password: "ledger lines in winter" }),
+  example(Backoffice.Invite, { email: "finance@casino.example", role: "finance" }),
+  example(Backoffice.PasswordBody, { password: "correct horse battery staple" }),
+  example(Backoffice.TotpEnrolment, {
+    secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+    otpauthUrl: "otpauth://totp/gateway.casino.example%3Apayments%40casino.example?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" +
+      "&issuer=gateway.casino.example&algorithm=SHA1&digits=6&period=30"
+  })
 ]

@@ -3,6 +3,7 @@ import { HttpServerRespondable, HttpServerResponse } from "effect/http"
 import { HttpApiSchema } from "effect/http-api"
 import type {
   Auth,
+  Backoffice,
   Currency,
   Game,
   GameSession,
@@ -17,6 +18,7 @@ import type {
   Validation,
   Wallet
 } from "@gateway/domain"
+import type { MailFailed } from "@gateway/domain/ports/Mailer"
 
 /** The media type of every error answer (RFC 9457). */
 export const contentType = "application/problem+json"
@@ -47,15 +49,19 @@ export const codes = {
   VALIDATION_FAILED: 400,
   UNAUTHORIZED: 401,
   SESSION_EXPIRED: 401,
+  INVALID_CREDENTIALS: 401,
+  TOTP_REQUIRED: 401,
   BET_REFUSED: 402,
   INSUFFICIENT_FUNDS: 402,
   FORBIDDEN: 403,
+  PASSWORD_CHANGE_REQUIRED: 403,
   GAME_NOT_FOUND: 404,
   MERCHANT_NOT_FOUND: 404,
   API_KEY_NOT_FOUND: 404,
   DELIVERY_NOT_FOUND: 404,
   ROUND_NOT_FOUND: 404,
   TRANSACTION_NOT_FOUND: 404,
+  USER_NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   EMAIL_TAKEN: 409,
@@ -73,6 +79,7 @@ export const codes = {
   INTERNAL_ERROR: 500,
   OPERATOR_BAD_RESPONSE: 502,
   WALLET_UNAVAILABLE: 502,
+  MAIL_FAILED: 502,
   NOT_READY: 503,
   SERVICE_UNAVAILABLE: 503,
   REPORT_TIMEOUT: 503,
@@ -149,6 +156,10 @@ export type DomainError =
   | Wallet.InsufficientFunds
   | Wallet.WalletUnavailable
   | Wallet.WebhookUrlNotSet
+  | Backoffice.InvalidCredentials
+  | Backoffice.TotpRequired
+  | Backoffice.PasswordChangeRequired
+  | MailFailed
 
 const codeOfTag: { readonly [K in DomainError["_tag"]]: ProblemCode } = {
   ValidationFailed: "VALIDATION_FAILED",
@@ -175,7 +186,11 @@ const codeOfTag: { readonly [K in DomainError["_tag"]]: ProblemCode } = {
   BetRefused: "BET_REFUSED",
   InsufficientFunds: "INSUFFICIENT_FUNDS",
   WalletUnavailable: "WALLET_UNAVAILABLE",
-  WebhookUrlNotSet: "WEBHOOK_URL_NOT_SET"
+  WebhookUrlNotSet: "WEBHOOK_URL_NOT_SET",
+  InvalidCredentials: "INVALID_CREDENTIALS",
+  TotpRequired: "TOTP_REQUIRED",
+  PasswordChangeRequired: "PASSWORD_CHANGE_REQUIRED",
+  MailFailed: "MAIL_FAILED"
 }
 
 /** The one mapping from domain errors (by `_tag`) to status and code; the detail is the error's message. */
@@ -193,6 +208,11 @@ const details: Record<ProblemCode, string> = {
   VALIDATION_FAILED: "limit: must be an integer from 1 to 100",
   UNAUTHORIZED: "missing or invalid credentials",
   SESSION_EXPIRED: "the game session has expired; launch the game again",
+  INVALID_CREDENTIALS: "wrong e-mail or password",
+  TOTP_REQUIRED: "this account signs in with a second factor: send totpCode (the 6 digits of the authenticator app)",
+  PASSWORD_CHANGE_REQUIRED: "change the generated password first (POST /api/v1.1/backoffice/password)",
+  USER_NOT_FOUND: "no back-office user with id 17 for this merchant",
+  MAIL_FAILED: "the mail could not be sent: SMTP error ECONNREFUSED",
   BET_REFUSED: "the operator refused the debit",
   INSUFFICIENT_FUNDS: "the player's balance is lower than the stake",
   FORBIDDEN: "the token lacks the scope write:users",

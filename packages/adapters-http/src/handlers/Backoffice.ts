@@ -1,0 +1,177 @@
+import { Context, Effect, Layer, Redacted } from "effect"
+import { HttpServerRequest } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import {
+  Backoffice,
+  BackofficeAccount,
+  BackofficeSecrets,
+  BackofficeSignIn,
+  BackofficeStore,
+  BackofficeTotp,
+  BackofficeUsers,
+  Mailer,
+  Paging
+} from "@gateway/domain"
+import { Api } from "@gateway/client/api/Api"
+import { CurrentUser, session, SignedIn, TotpEnrolment, User, UserList } from "@gateway/client/api/Backoffice"
+import * as Problem from "@gateway/client/api/Problem"
+import * as Ports from "../Ports.ts"
+import { guardFailures, RateLimiter } from "../middleware/RateLimiter.ts"
+
+/**
+ * How the back office answers: whether its cookie is `Secure`, and the name
+ * authenticator apps show. The cookie is `Secure` when `PUBLIC_BASE_URL` is
+ * https, or behind a trusted proxy (`TRUST_PROXY`) that says the request
+ * came over https (`x-forwarded-proto: https`).
+ */
+export class BackofficeOptions extends Context.Service<BackofficeOptions, {
+  readonly httpsBaseUrl: boolean
+  readonly trustProxy: boolean
+  readonly issuer: string
+}>()("@gateway/adapters-http/handlers/Backoffice/BackofficeOptions") {}
+
+/** The options from explicit values. */
+export const layerOptions = (options: BackofficeOptions["Service"]) => Layer.succeed(BackofficeOptions, options)
+
+const cookiePath = "/api/v1.1/backoffice"
+
+const userOf = (user: Backoffice.User) =>
+  new User({
+    id: user.id,
+    email: user.email,
+    role: user.role,
+    isDefaultPassword: user.isDefaultPassword,
+    verifiedEmail: user.verifiedEmail,
+    totpEnabled: user.totpEnabled,
+    invitationPending: !user.hasPassword
+  })
+
+/** The signed-in user read again after a change. */
+const fresh = (id: number) =>
+  Effect.flatMap(BackofficeStore, (store) => store.user(id)).pipe(
+    Effect.flatMap((found) => found._tag === "Some" ? Effect.succeed(userOf(found.value)) : Effect.die("the user vanished"))
+  )
+
+/** Sign-in, password reset and invitations: no session needed. */
+export const BackofficeSignInLive = HttpApiBuilder.group(
+  Api,
+  "backofficeSignIn",
+  Effect.fn(function*(handlers) {
+    const provide = yield* Ports.capture(BackofficeStore, BackofficeSecrets, Mailer)
+    const options = yield* BackofficeOptions
+    const guarded = guardFailures(yield* RateLimiter)
+    const secure = (request: HttpServerRequest.HttpServerRequest) =>
+      options.httpsBaseUrl || (options.trustProxy && request.headers["x-forwarded-proto"]?.trim().toLowerCase() === "https")
+    return handlers.handleAll({
+      login: ({ payload, request }) =>
+        guarded(Effect.gen(function*() {
+          const signed = yield* BackofficeSignIn.signIn(payload).pipe(provide, Effect.mapError(Problem.fromDomain))
+          yield* HttpApiBuilder.securitySetCookie(session, signed.token, {
+            httpOnly: true,
+            sameSite: "strict",
+            secure: secure(request),
+            path: cookiePath
+          })
+          return new SignedIn({ csrfToken: signed.csrfToken, user: userOf(signed.user) })
+        })),
+      requestPasswordReset: ({ payload }) =>
+        BackofficeAccount.requestPasswordReset(payload.email).pipe(provide, Effect.mapError(Problem.fromDomain)),
+      resetPassword: ({ payload }) =>
+        BackofficeAccount.resetPassword(payload.email, payload.code, payload.newPassword, "password-reset").pipe(
+          provide,
+          Effect.mapError(Problem.fromDomain)
+        ),
+      acceptInvitation: ({ payload }) =>
+        BackofficeAccount.resetPassword(payload.email, payload.code, payload.password, "invitation").pipe(
+          provide,
+          Effect.mapError(Problem.fromDomain)
+        )
+    })
+  })
+)
+
+/** The signed-in user's account and, for owners, the merchant's users. */
+export const BackofficeLive = HttpApiBuilder.group(
+  Api,
+  "backoffice",
+  Effect.fn(function*(handlers) {
+    const provide = yield* Ports.capture(BackofficeStore, BackofficeSecrets, Mailer)
+    const store = yield* BackofficeStore
+    const options = yield* BackofficeOptions
+    return handlers.handleAll({
+      logout: () =>
+        Effect.gen(function*() {
+          const user = yield* CurrentUser
+          yield* store.endSession(user.sessionId)
+          yield* HttpApiBuilder.securitySetCookie(session, Redacted.make(""), {
+            httpOnly: true,
+            sameSite: "strict",
+            path: cookiePath,
+            maxAge: "0 seconds"
+          })
+        }),
+      me: () => Effect.map(CurrentUser, userOf),
+      changePassword: ({ payload }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentUser
+          yield* BackofficeAccount.changePassword(user, payload.currentPassword, payload.newPassword, user.sessionId)
+          // TODO(audit, migration 0015): record "password changed" (who, when, address; never the passwords).
+          return yield* fresh(user.id)
+        }).pipe(provide, Effect.mapError(Problem.fromDomain)),
+      verifyEmail: ({ payload }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentUser
+          yield* BackofficeAccount.verifyEmail(user, payload.code)
+          return yield* fresh(user.id)
+        }).pipe(provide, Effect.mapError(Problem.fromDomain)),
+      resendVerification: () =>
+        Effect.gen(function*() {
+          const user = yield* CurrentUser
+          if (!user.verifiedEmail) yield* BackofficeAccount.mailCode(user, "verify-email")
+        }).pipe(provide, Effect.mapError(Problem.fromDomain)),
+      enrolTotp: () =>
+        Effect.flatMap(CurrentUser, (user) => BackofficeTotp.enrolTotp(user, options.issuer)).pipe(
+          provide,
+          Effect.map((enrolment) => new TotpEnrolment(enrolment)),
+          Effect.mapError(Problem.fromDomain)
+        ),
+      confirmTotp: ({ payload }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentUser
+          yield* BackofficeTotp.confirmTotp(user, payload.code)
+          // TODO(audit, migration 0015): record "second factor turned on".
+          return yield* fresh(user.id)
+        }).pipe(provide, Effect.mapError(Problem.fromDomain)),
+      removeTotp: ({ payload }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentUser
+          yield* BackofficeTotp.removeTotp(user, payload.password)
+          // TODO(audit, migration 0015): record "second factor turned off".
+          return yield* fresh(user.id)
+        }).pipe(provide, Effect.mapError(Problem.fromDomain)),
+      listUsers: ({ query }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentUser
+          const users = yield* store.listUsers(user.merchantId)
+          const start = Paging.offset(query)
+          return new UserList({
+            data: users.slice(start, start + query.limit).map(userOf),
+            meta: Paging.meta(query, users.length)
+          })
+        }),
+      inviteUser: ({ payload }) =>
+        Effect.flatMap(CurrentUser, (user) => BackofficeUsers.inviteUser(user.merchantId, payload.email, payload.role)).pipe(
+          provide,
+          Effect.map(userOf),
+          Effect.mapError(Problem.fromDomain)
+        ),
+      removeUser: ({ params }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentUser
+          const removed = yield* store.removeUser(user.merchantId, params.userId)
+          if (!removed) return yield* Problem.make("USER_NOT_FOUND", `no back-office user with id ${params.userId} for this merchant (the owner cannot be removed)`)
+          // TODO(audit, migration 0015): record "user removed" (who, when, address, the user's e-mail and role).
+        })
+    })
+  })
+)

@@ -1,0 +1,55 @@
+import type { Effect, Option, Redacted } from "effect"
+import { Context } from "effect"
+import type { CodePurpose, Role, User, UserWithSecrets } from "../Backoffice.ts"
+import type { EmailTaken, MerchantId } from "../Merchant.ts"
+
+/** A stored TOTP secret (base32), and whether the user has confirmed it. */
+export interface TotpSecret {
+  readonly secret: Redacted.Redacted<string>
+  readonly enabled: boolean
+}
+
+/**
+ * The back office's users, sessions, mailed codes and sign-in failures,
+ * shared by every instance. Session ids and codes arrive already hashed;
+ * sessions expire after an idle time and an absolute time fixed by the adapter.
+ */
+export class BackofficeStore extends Context.Service<BackofficeStore, {
+  userByEmail(email: string): Effect.Effect<Option.Option<UserWithSecrets>>
+  user(id: number): Effect.Effect<Option.Option<UserWithSecrets>>
+  /** Sets the password; clears `isDefaultPassword` and ends the user's other sessions (all when `keepSession` is undefined). */
+  setPassword(userId: number, hash: string, keepSession: string | undefined): Effect.Effect<void>
+  setVerifiedEmail(userId: number): Effect.Effect<void>
+  listUsers(merchantId: MerchantId): Effect.Effect<ReadonlyArray<User>>
+  /** A user without a password, to accept an invitation; EmailTaken when any user has that e-mail. */
+  invite(merchantId: MerchantId, email: string, role: Role): Effect.Effect<User, EmailTaken>
+  /** Removes a non-owner user of the merchant and ends its sessions; false when there is none. */
+  removeUser(merchantId: MerchantId, userId: number): Effect.Effect<boolean>
+
+  /**
+   * Replaces the user's code of `purpose` (a hash), valid for `lifetimeSeconds` and `tries` tries; false (and
+   * nothing stored) when the one it would replace was stored less than `intervalSeconds` ago.
+   */
+  putCode(
+    userId: number, purpose: CodePurpose, hash: string, lifetimeSeconds: number, tries: number, intervalSeconds: number
+  ): Effect.Effect<boolean>
+  /** Spends one try of the code: its hash while it is unexpired and had a try left, else none. */
+  spendCodeTry(userId: number, purpose: CodePurpose): Effect.Effect<Option.Option<string>>
+  dropCode(userId: number, purpose: CodePurpose): Effect.Effect<void>
+
+  /** Consecutive failed sign-ins of `key` and the seconds since the last one. */
+  loginFailures(key: string): Effect.Effect<{ readonly failures: number; readonly secondsSinceLast: number }>
+  recordLoginFailure(key: string): Effect.Effect<void>
+  clearLoginFailures(key: string): Effect.Effect<void>
+
+  createSession(userId: number, sessionId: string): Effect.Effect<void>
+  /** The user of a live session, marking it used now; none when unknown, idle too long or too old. */
+  session(sessionId: string): Effect.Effect<Option.Option<UserWithSecrets>>
+  endSession(sessionId: string): Effect.Effect<void>
+
+  totp(userId: number): Effect.Effect<Option.Option<TotpSecret>>
+  /** Stores a new, not yet confirmed secret (replacing an unconfirmed one). */
+  setTotp(userId: number, secret: Redacted.Redacted<string>): Effect.Effect<void>
+  enableTotp(userId: number): Effect.Effect<void>
+  removeTotp(userId: number): Effect.Effect<void>
+}>()("@gateway/domain/ports/BackofficeStore") {}

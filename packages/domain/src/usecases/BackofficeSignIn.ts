@@ -1,0 +1,84 @@
+import { Effect, Option, type Redacted } from "effect"
+import {
+  InvalidCredentials,
+  loginDelaySeconds,
+  PasswordChangeRequired,
+  TotpRequired,
+  type User,
+  type UserWithSecrets
+} from "../Backoffice.ts"
+import { Forbidden, Unauthorized } from "../Auth.ts"
+import { RateLimited } from "../RateLimit.ts"
+import { BackofficeSecrets } from "../ports/BackofficeSecrets.ts"
+import { BackofficeStore } from "../ports/BackofficeStore.ts"
+
+/** What a successful sign-in hands out: the session token (for the cookie only), its CSRF token and the user. */
+export interface SignedIn {
+  readonly token: Redacted.Redacted<string>
+  readonly csrfToken: string
+  readonly user: User
+}
+
+/** The store key of an account's failed sign-ins: the e-mail, known or not, so both answer alike. */
+const accountKey = (email: string) => `account:${email.trim().toLowerCase()}`
+
+/**
+ * Signs a user in (CONTRACT §9). An account that failed too often waits
+ * (429 with `retry-after`, doubling from the 6th failure up to 15 min, and
+ * never for good). An unknown e-mail costs a password check all the same, so
+ * it answers as a wrong password does, in about the same time. An account
+ * with TOTP needs `totpCode` once the password is right.
+ */
+export const signIn = Effect.fn("Backoffice.signIn")(function*(
+  input: { readonly email: string; readonly password: string; readonly totpCode?: string | undefined }
+) {
+  const store = yield* BackofficeStore
+  const secrets = yield* BackofficeSecrets
+  const key = accountKey(input.email)
+  const { failures, secondsSinceLast } = yield* store.loginFailures(key)
+  const wait = loginDelaySeconds(failures) - secondsSinceLast
+  if (wait > 0) return yield* new RateLimited({ retryAfterSeconds: Math.ceil(wait), subject: "account" })
+  const user = Option.getOrUndefined(yield* store.userByEmail(input.email.trim()))
+  const matches = yield* secrets.verifyPassword(input.password, user?.passwordHash)
+  const refuse = Effect.andThen(store.recordLoginFailure(key), Effect.fail(new InvalidCredentials()))
+  if (!matches || user === undefined || user.accountStatus === "closed") return yield* refuse
+  if (user.totpEnabled) {
+    if (input.totpCode === undefined) return yield* new TotpRequired()
+    const secret = Option.getOrUndefined(yield* store.totp(user.id))
+    if (secret === undefined || !(yield* secrets.totpValid(secret.secret, input.totpCode))) return yield* refuse
+  }
+  yield* store.clearLoginFailures(key)
+  const session = yield* secrets.newSession
+  yield* store.createSession(user.id, session.stored)
+  return { token: session.value, csrfToken: secrets.csrfOf(session.value), user } satisfies SignedIn
+})
+
+/** The state of a request's session, for the back office's middleware. */
+export interface SessionCheck {
+  readonly token: Redacted.Redacted<string>
+  readonly csrfToken: string | undefined
+  /** Whether the request changes state (then it must carry the session's CSRF token). */
+  readonly changes: boolean
+  /** Whether the endpoint is open to an account that still has its generated password. */
+  readonly allowDefaultPassword: boolean
+}
+
+/**
+ * The user of a live session: 401 when there is no session, it expired or its merchant is closed,
+ * 403 when a state-changing request lacks the session's CSRF token, 403
+ * PASSWORD_CHANGE_REQUIRED while the generated password is kept (but for the
+ * endpoints that change it or end the session).
+ */
+export const sessionUser = Effect.fn("Backoffice.sessionUser")(function*(check: SessionCheck) {
+  const store = yield* BackofficeStore
+  const secrets = yield* BackofficeSecrets
+  const user: UserWithSecrets | undefined = Option.getOrUndefined(yield* store.session(secrets.sessionIdOf(check.token)))
+  if (user === undefined || user.accountStatus === "closed") {
+    return yield* new Unauthorized({ detail: "no back-office session, or it expired: sign in again" })
+  }
+  if (check.changes && !secrets.csrfMatches(check.token, check.csrfToken ?? "")) {
+    return yield* new Forbidden({ detail: "a state-changing back-office call needs the x-csrf-token that login returned" })
+  }
+  if (user.isDefaultPassword && !check.allowDefaultPassword) return yield* new PasswordChangeRequired()
+  return user
+})

@@ -1,0 +1,95 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Exit, Redacted, Schema } from "effect"
+import { can, loginDelaySeconds, MailAddress, maxLoginDelaySeconds, Permission, passwordProblem, Role, type UserWithSecrets } from "../src/Backoffice.ts"
+import { MerchantId } from "../src/Merchant.ts"
+import { BackofficeStore } from "../src/ports/BackofficeStore.ts"
+import { changePassword, mailCode, verifyEmail } from "../src/usecases/BackofficeAccount.ts"
+import { sessionUser, signIn } from "../src/usecases/BackofficeSignIn.ts"
+import { makeBackoffice } from "../testing/index.ts"
+
+const owner: UserWithSecrets = {
+  id: 1, merchantId: MerchantId.make(7), email: "ops@addis.example", role: "owner", isDefaultPassword: true,
+  verifiedEmail: false, totpEnabled: false, hasPassword: true, companyName: "Addis Bet",
+  passwordHash: "plain:generated-password-1", accountStatus: "active"
+}
+
+const failureTag = <A, E extends { readonly _tag: string }>(exit: Exit.Exit<A, E>) =>
+  Exit.isFailure(exit) ? Exit.findErrorOption(exit).pipe((o) => o._tag === "Some" ? o.value._tag : "defect") : "success"
+
+describe("back-office rules", () => {
+  it("refuses passwords shorter than 12 characters or containing the e-mail or the company name", () => {
+    assert.include(passwordProblem("eleven char", owner.email, owner.companyName), "12")
+    assert.include(passwordProblem("my Ops-password 2026", owner.email, owner.companyName), "e-mail")
+    assert.include(passwordProblem("best of addis_bet!!", owner.email, owner.companyName), "company")
+    assert.isUndefined(passwordProblem("correct horse battery staple", owner.email, owner.companyName))
+  })
+
+  it("mails only addresses an SMTP server takes", () => {
+    const ok = Schema.is(MailAddress)
+    assert.deepStrictEqual(
+      ["ops@addis.example", "a.b+c_d%e@mail.example-1.com", "xSS@o%bp}|D}lN.t", "a@b", "a..b@x.example", "a@-x.example", "a @x.example"].map(ok),
+      [true, true, false, false, false, false, false]
+    )
+  })
+
+  it.prop("a password holding the company name is refused whatever surrounds it", [Schema.String, Schema.String], ([before, after]) => {
+    assert.isDefined(passwordProblem(`${before}Addis Bet${after}0123456789`, owner.email, owner.companyName))
+  })
+
+  it.prop("slows failing accounts down more with each failure, from the 5th, to at most 15 minutes", [Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 10_000 }))], ([n]) => {
+    const delay = loginDelaySeconds(n)
+    assert.isTrue(delay >= 0 && delay <= maxLoginDelaySeconds && loginDelaySeconds(n + 1) >= delay)
+    assert.strictEqual(delay === 0, n < 5)
+  })
+
+  it("gives each role exactly the permissions of CONTRACT §9", () => {
+    const granted = Object.fromEntries(Role.literals.map((role) => [role, Permission.literals.filter((p) => can(role, p))]))
+    assert.deepStrictEqual(granted, {
+      owner: [...Permission.literals],
+      developer: ["settings", "keys", "secrets", "deliveries"],
+      finance: ["reports", "rounds", "revenueShare"],
+      support: ["rounds", "players"]
+    })
+  })
+})
+
+describe("back-office use cases on the in-memory ports", () => {
+  it.effect("sign in: the same failure for an unknown e-mail and a wrong password; a session only for the right one", () => {
+    const { layer, state } = makeBackoffice([owner])
+    return Effect.gen(function*() {
+      const wrong = yield* Effect.exit(signIn({ email: owner.email, password: "guess" }))
+      const unknown = yield* Effect.exit(signIn({ email: "x@addis.example", password: "generated-password-1" }))
+      assert.deepStrictEqual([failureTag(wrong), failureTag(unknown)], ["InvalidCredentials", "InvalidCredentials"])
+      const signed = yield* signIn({ email: "OPS@addis.example", password: "generated-password-1" })
+      const check = { token: signed.token, csrfToken: signed.csrfToken, changes: true, allowDefaultPassword: false }
+      assert.strictEqual(failureTag(yield* Effect.exit(sessionUser({ ...check, csrfToken: undefined }))), "Forbidden")
+      assert.strictEqual(failureTag(yield* Effect.exit(sessionUser(check))), "PasswordChangeRequired")
+      assert.strictEqual((yield* sessionUser({ ...check, allowDefaultPassword: true })).email, owner.email)
+      const forged = { ...check, token: Redacted.make("forged") }
+      assert.strictEqual(failureTag(yield* Effect.exit(sessionUser(forged))), "Unauthorized")
+      state.users.set(owner.id, { ...owner, accountStatus: "closed" }) // the merchant closed: its sessions end
+      assert.strictEqual(failureTag(yield* Effect.exit(sessionUser({ ...check, allowDefaultPassword: true }))), "Unauthorized")
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("a password change needs the current password and passes the rules; a code allows 5 tries", () => {
+    const { layer, state } = makeBackoffice([owner])
+    return Effect.gen(function*() {
+      const bad = yield* Effect.exit(changePassword(owner, "not it", "correct horse battery staple", "s"))
+      const weak = yield* Effect.exit(changePassword(owner, "generated-password-1", "Addis Bet 2026!!", "s"))
+      assert.deepStrictEqual([failureTag(bad), failureTag(weak)], ["InvalidCredentials", "ValidationFailed"])
+      yield* changePassword(owner, "generated-password-1", "correct horse battery staple", "s")
+      assert.strictEqual(state.users.get(1)?.isDefaultPassword, false)
+
+      yield* mailCode(owner, "verify-email")
+      assert.match(state.mails.at(-1)?.text ?? "", /123456/)
+      for (let i = 0; i < 5; i++) assert.strictEqual(failureTag(yield* Effect.exit(verifyEmail(owner, "000000"))), "ValidationFailed")
+      assert.strictEqual(failureTag(yield* Effect.exit(verifyEmail(owner, "123456"))), "ValidationFailed")
+      assert.strictEqual(failureTag(yield* Effect.exit(mailCode(owner, "verify-email"))), "RateLimited") // one a minute
+      for (const code of state.codes.values()) code.at -= 60_000
+      yield* mailCode(owner, "verify-email")
+      yield* verifyEmail(owner, "123456")
+      assert.isTrue((yield* (yield* BackofficeStore).user(1)).pipe((u) => u._tag === "Some" && u.value.verifiedEmail))
+    }).pipe(Effect.provide(layer))
+  })
+})
