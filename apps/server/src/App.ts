@@ -4,7 +4,8 @@ import { LaunchPolicy, retiredKeyRetentionSeconds } from "@gateway/domain/Launch
 import { AdminAuth, Drain, HttpLive, Metrics, RateLimiter, RequestLimits, RuntimeMetrics } from "@gateway/adapters-http"
 import { HttpIncomingMessage } from "effect/http"
 import { PageAssets } from "@gateway/adapters-http/page/PlayPage"
-import { playAssets } from "@gateway/play/assets"
+import { playAssets, roundAssets } from "@gateway/play/assets"
+import { RoundPageAssets } from "@gateway/adapters-http/page/RoundPage"
 import {
   DeliveryWorker,
   FairRandomNode,
@@ -17,6 +18,7 @@ import {
   OperatorDetailsHttp,
   OperatorHttp,
   OperatorUrlPolicy,
+  RoundLinksHmac,
   SignedPost,
   WalletClientHttp
 } from "@gateway/adapters-operator"
@@ -38,8 +40,11 @@ import {
   ReadinessPg,
   ReportsPg,
   RoundLedgerPg,
+  RoundLinkKeysPg,
+  SessionEnds,
   StaleDebits
 } from "@gateway/adapters-pg"
+import { RoundLinks } from "@gateway/domain/ports/RoundLinks"
 import { createServer, type Server, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import { GatewayConfig, publicBaseUrl } from "./Config.ts"
@@ -125,6 +130,17 @@ const launchKeys = (config: GatewayConfig) =>
       }).pipe(Layer.provide(LaunchKeys.generatorLayer))
   })
 
+/** The round links (CONTRACT §10): signed with `ROUND_LINK_KEY` when set, else with keys kept in the database. */
+const roundLinks = (config: GatewayConfig) =>
+  Option.match(config.roundLinkKeys, {
+    onSome: (keys) => RoundLinksHmac.layer({ publicBaseUrl: publicBaseUrl(config), keys }),
+    onNone: () =>
+      Layer.effect(
+        RoundLinks,
+        Effect.map(RoundLinkKeysPg.keys, (keys) => RoundLinksHmac.make({ publicBaseUrl: publicBaseUrl(config), keys }))
+      )
+  })
+
 /** The database's settings: where it is, its pools and their statement time-outs, whether it is migrated at start. */
 export const databaseOptions = (config: GatewayConfig): Database.DatabaseOptions => ({
   url: config.databaseUrl,
@@ -157,6 +173,8 @@ export const repositories = (config: GatewayConfig, dataKeys: DataCipher.DataKey
     IdsNode.layer,
     MerchantCredentialsNode.layer
   ).pipe(
+    // Credits and refunds carry their round's link; the round page and the reports read it.
+    Layer.provideMerge(roundLinks(config)),
     Layer.provide(DataCipher.layerKeys(dataKeys)),
     // A round's credit goes from its commit straight to this process's worker, leased as a claim is.
     Layer.provide(OutboxHandoff.layer({ leaseMs: DeliveryWorker.defaultLeaseMs(config.webhookTimeoutMs) })),
@@ -198,7 +216,8 @@ export const app = (
     RuntimeMetrics.layer,
     MetricsRefreshPg.layer(),
     Layer.succeed(HttpIncomingMessage.MaxBodySize, RequestLimits.maxBodySize(config.maxBodyBytes)),
-    Layer.sync(PageAssets, playAssets)
+    Layer.sync(PageAssets, playAssets),
+    Layer.sync(RoundPageAssets, roundAssets)
   )
   const server = NodeHttpServer.layer(drainingServer(config), {
     port: config.port,
@@ -208,6 +227,7 @@ export const app = (
   const background = Layer.mergeAll(
     DeliveryWorker.layer({ timeoutMs: config.webhookTimeoutMs, schedule: config.webhookRetrySchedule }),
     StaleDebits.layerAfterTimeout(config.webhookTimeoutMs),
+    SessionEnds.layer(config.gameSessionIdleSeconds),
     Housekeeping.layer
   )
   const signedPost = SignedPost.layer.pipe(

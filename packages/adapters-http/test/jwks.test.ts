@@ -22,6 +22,7 @@ import {
   oddEven,
   operatorDetails,
   readiness,
+  roundLinks,
   sequentialIds,
   sessionRepo,
   wallet
@@ -65,6 +66,7 @@ beforeAll(async () => {
         ledger({ begun: [], settled: [], refused: [], failed: [] }).pipe(Layer.provideMerge(sessionRepo)),
     wallet,
     emptyReports,
+    roundLinks(),
     fixedDraw(17),
     Layer.succeed(DeliveryQueue, deliveries.service)
   )

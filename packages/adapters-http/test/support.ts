@@ -23,6 +23,7 @@ import {
   oddEven,
   operatorDetails,
   readiness,
+  roundLinks,
   sequentialIds,
   sessionRepo,
   wallet
@@ -150,6 +151,7 @@ export const start = async (
         ledger(log).pipe(Layer.provideMerge(sessionRepo)),
     wallet,
     emptyReports,
+    roundLinks(),
     fixedDraw(game.draw ?? 17),
     Layer.succeed(DeliveryQueue, deliveries.service),
     game.pages === undefined ? Layer.empty : Layer.succeed(GamePagesOptions, game.pages)

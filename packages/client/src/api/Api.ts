@@ -6,6 +6,7 @@ import { MerchantsApi } from "./Merchants.ts"
 import { PlayApi } from "./Play.ts"
 import { ReportsApi } from "./Reports.ts"
 import { RevenueShareApi } from "./RevenueShare.ts"
+import { RoundDetailsApi } from "./RoundDetails.ts"
 import { SettingsApi } from "./Settings.ts"
 import { SystemApi } from "./System.ts"
 import { withExamples } from "./Document.ts"
@@ -40,6 +41,7 @@ export class Api extends HttpApi.make("operator-gateway")
   .add(PlayApi)
   .add(ReportsApi)
   .add(RevenueShareApi)
+  .add(RoundDetailsApi)
   .annotateMerge(OpenApi.annotations({
     title: "Operator Gateway",
     version: "1.1.0",
