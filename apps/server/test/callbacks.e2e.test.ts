@@ -2,11 +2,15 @@ import { createHash } from "node:crypto"
 import { Webhook } from "standardwebhooks"
 import { assert, describe, it } from "vitest"
 import { call } from "@gateway/adapters-http/testing"
+import { join } from "node:path"
+import { launchChromium, resultsDir } from "./Browser.ts"
 import { eventually, playerSession, walletAndGateway } from "./Wallet.ts"
 
 /** Sessions idle out after 2 s here, so `session.ended` comes within a few seconds. */
 const world = walletAndGateway(() => ({ status: 200 }), { GAME_SESSION_IDLE_SECONDS: "2" })
 let n = 0
+/** The link of a round whose session has ended (its seed revealed), for the browser test. */
+let revealed = ""
 const email = () => `callbacks${++n}@example.com`
 
 interface Event {
@@ -122,6 +126,7 @@ describe("round links and operator callbacks (CONTRACT §10)", () => {
     // The session has ended: its seed is revealed on the round's link, and it hashes to the commitment.
     const details = await call(linkOf(rounds[0]!.body.roundId), { headers: { accept: "application/json" } })
     const seed = String(details.body.fairness.serverSeed)
+    revealed = linkOf(rounds[0]!.body.roundId)
     assert.strictEqual(createHash("sha256").update(seed).digest("hex"), rounds[0]!.body.fairness.serverSeedHash)
 
     assert.deepStrictEqual(events(quiet.merchantId), [])
@@ -132,5 +137,23 @@ describe("round links and operator callbacks (CONTRACT §10)", () => {
       [],
       "no callback is even queued for a merchant without a callbackUrl"
     )
+  })
+
+  it("the round page verifies the revealed draw in Chromium with the game page's own code", async () => {
+    assert.isNotEmpty(revealed, "the test above ended a session")
+    const browser = await launchChromium({ width: 390, height: 844 })
+    try {
+      const page = await browser.context.newPage()
+      const refused: Array<string> = []
+      page.on("console", (m) => { if (/Content Security Policy/i.test(m.text())) refused.push(m.text()) })
+      await page.goto(revealed)
+      await page.getByRole("button", { name: "Verify in this browser" }).click()
+      await page.locator("#verify-out.ok").waitFor({ timeout: 10_000 })
+      assert.match(await page.locator("#verify-out").innerText(), /^✓ verified/)
+      assert.deepStrictEqual(refused, [])
+      await page.screenshot({ path: join(resultsDir, "round-page.png"), fullPage: true })
+    } finally {
+      await browser.close()
+    }
   })
 })

@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { Round } from "@gateway/domain"
 import * as Problem from "./Problem.ts"
 
+const Html = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/html; charset=utf-8" }))
 const Script = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/javascript; charset=utf-8" }))
 const Style = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/css; charset=utf-8" }))
 
@@ -16,7 +17,7 @@ export class RoundDetailsApi extends HttpApiGroup.make("roundDetails", { topLeve
           description: "The link's signature (base64url HMAC-SHA256 of the round id with a key of the gateway)"
         })
       },
-      success: Round.RoundDetails,
+      success: [Round.RoundDetails, Html],
       error: Problem.responses("ROUND_NOT_FOUND")
     })
       .annotate(OpenApi.Summary, "A round's details and proof (its `roundDetailsUrl`)")
