@@ -4,7 +4,8 @@ import { assert, describe, it } from "vitest"
 import { call } from "@gateway/adapters-http/testing"
 import { join } from "node:path"
 import { launchChromium, resultsDir } from "./Browser.ts"
-import { eventually, playerSession, walletAndGateway } from "./Wallet.ts"
+import { makeValidators, type OpenApiDocument } from "./Fuzz.ts"
+import { eventually, playerSession, poll, walletAndGateway } from "./Wallet.ts"
 
 /** Sessions idle out after 2 s here, so `session.ended` comes within a few seconds. */
 const world = walletAndGateway(() => ({ status: 200 }), { GAME_SESSION_IDLE_SECONDS: "2" })
@@ -109,6 +110,23 @@ describe("round links and operator callbacks (CONTRACT §10)", () => {
         "webhook-signature": String(e.headers["webhook-signature"])
       })
     }
+    const doc: OpenApiDocument & { webhooks: Record<string, any> } = (await call(`${world.gw.url}/openapi.json`)).body
+    const { errors } = makeValidators(doc)
+    for (const e of got) {
+      assert.deepStrictEqual(errors(doc.webhooks[e.body.type].post.requestBody.content["application/json"].schema, e.body), [], e.raw)
+    }
+    const callbacksListed = (answer: { body: { data?: ReadonlyArray<{ type: string; status: string }> } }) =>
+      (answer.body.data ?? []).filter((d) => !d.type.startsWith("transaction.")).map((d) => `${d.type} ${d.status}`).sort()
+    const listed = await poll(
+      () => call(`${player.api}/merchants/${player.merchantId}/webhook-deliveries`, { headers: player.admin }),
+      (answer) => answer.status === 200 && callbacksListed(answer).every((d) => d.endsWith(" delivered")),
+      5_000
+    ).catch(() => ({ body: {} }))
+    assert.deepStrictEqual(
+      callbacksListed(listed),
+      ["round.settled delivered", "round.settled delivered", "session.ended delivered", "session.started delivered"],
+      "listed and marked like wallet messages"
+    )
     const started = got.find((e) => e.body.type === "session.started")
     assert.deepInclude(started?.body.data, { playerId: "p-1", gameId: "odd-even", currency: "ETB" })
     const settled = got.filter((e) => e.body.type === "round.settled")
