@@ -35,7 +35,7 @@ const secretsReencrypt = Command.make("reencrypt", {}, () =>
     )
     yield* Console.log(
       `re-encrypted with the first DATA_ENCRYPTION_KEY: the secrets of ${done.merchants} merchants and ` +
-        `${done.launchKeys} launch signing keys; the other keys listed are no longer needed`
+        `${done.launchKeys} launch signing keys, and ${done.roundLinkKeys} round-link keys; the other keys listed are no longer needed`
     )
   })
 ).pipe(Command.withDescription(

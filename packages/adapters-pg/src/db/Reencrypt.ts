@@ -11,6 +11,7 @@ export class ReencryptFailed extends Schema.TaggedError<ReencryptFailed>()("Reen
 export interface Reencrypted {
   readonly merchants: number
   readonly launchKeys: number
+  readonly roundLinkKeys: number
 }
 
 const batchSize = 200
@@ -19,13 +20,14 @@ const MerchantRow = Schema.Struct({ id: Schema.Int, private_key_enc: Schema.Stri
 const KeyRow = Schema.Struct({ kid: Schema.String, private_key_enc: Schema.String })
 const decodeMerchants = Schema.decodeUnknownEffect(Schema.Array(MerchantRow))
 const decodeKeys = Schema.decodeUnknownEffect(Schema.Array(KeyRow))
+const decodeLinkKeys = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Int, key_enc: Schema.String })))
 
 const unreadable = (what: string) => (_: DecryptionFailed) =>
   new ReencryptFailed({ message: `cannot open ${what} with any key of DATA_ENCRYPTION_KEY: list the key it was written with` })
 
 /**
  * Rewrites every secret stored at rest (merchants' private and encryption
- * keys, launch signing keys) under the {@link DataCipher}'s current key, so
+ * keys, launch signing keys, round-link keys) under the {@link DataCipher}'s current key, so
  * that the previous keys of a rotation are no longer needed. Merchants go in
  * batches of 200 by id, one UPDATE a batch, each row updated only if it has
  * not changed since it was read; running it again is harmless. Instances
@@ -75,7 +77,16 @@ export const reencryptAll: Effect.Effect<Reencrypted, ReencryptFailed, SqlClient
       WHERE kid = ${key.kid} AND private_key_enc = ${key.private_key_enc} RETURNING kid`
     launchKeys += updated.length
   }
-  return { merchants, launchKeys }
+
+  let roundLinkKeys = 0
+  const linkKeys = yield* sql`SELECT id, key_enc FROM round_link_keys ORDER BY id`.pipe(Effect.flatMap(decodeLinkKeys))
+  for (const key of linkKeys) {
+    const reencrypted = yield* cipher.reencrypt(key.key_enc).pipe(Effect.mapError(unreadable(`round-link key ${key.id}`)))
+    const updated = yield* sql`
+      UPDATE round_link_keys SET key_enc = ${reencrypted} WHERE id = ${key.id} AND key_enc = ${key.key_enc} RETURNING id`
+    roundLinkKeys += updated.length
+  }
+  return { merchants, launchKeys, roundLinkKeys }
 }).pipe(
   Effect.catchTags({
     SqlError: (error) => Effect.fail(new ReencryptFailed({ message: `the database refused: ${error.message}` })),
