@@ -78,7 +78,7 @@ describe("round links and operator callbacks (CONTRACT §10)", () => {
     forged.searchParams.set("sig", (sig[0] === "A" ? "B" : "A") + sig.slice(1))
     const other = new URL(link)
     other.pathname = other.pathname.replace(/[0-9a-f]$/, (c) => (c === "0" ? "1" : "0"))
-    for (const bad of [forged, other, new URL(`${link.origin}${link.pathname}?sig=`)]) {
+    for (const bad of [forged, other, new URL(`${link.origin}${link.pathname}?sig=abc`)]) {
       const answer = await call(bad.href, { headers: { accept: "application/json" } })
       assert.strictEqual(answer.status, 404, bad.href)
       assert.strictEqual(answer.body.code, "ROUND_NOT_FOUND")

@@ -13,7 +13,7 @@ export class RoundDetailsApi extends HttpApiGroup.make("roundDetails", { topLeve
     HttpApiEndpoint.get("round", "/rounds/:roundId", {
       params: { roundId: Schema.String.check(Schema.isMaxLength(64)).annotate({ description: "The round's id" }) },
       query: {
-        sig: Schema.String.check(Schema.isMaxLength(128)).annotate({
+        sig: Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(128)).annotate({
           description: "The link's signature (base64url HMAC-SHA256 of the round id with a key of the gateway)"
         })
       },
