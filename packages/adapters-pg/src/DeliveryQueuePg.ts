@@ -1,5 +1,5 @@
 import { PgClient } from "@effect/sql-pg"
-import { MessageType } from "@gateway/domain/Callback"
+import { CallbackEventType, MessageType } from "@gateway/domain/Callback"
 import { type Delivery, DeliveryStatus, FailedDelivery, ListedDelivery } from "@gateway/domain/Delivery"
 import { MerchantId } from "@gateway/domain/Merchant"
 import { DeliveryQueue, type HurryOptions } from "@gateway/domain/ports/DeliveryQueue"
@@ -159,6 +159,9 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
         WHERE w.merchant_id = ${merchantId} AND w.status = 'pending'
           AND w.next_attempt_at > now() + make_interval(secs => ${options.waitingMoreThanSeconds ?? 0}::float8)
           AND (w.lease_until IS NULL OR w.lease_until < now())
+          ${options.destination === undefined
+  ? sql``
+  : sql`AND (w.type = ANY(${CallbackEventType.literals}::text[])) = ${options.destination === "callback"}`}
         ORDER BY w.next_attempt_at
         LIMIT ${options.limit ?? null}
         FOR UPDATE SKIP LOCKED

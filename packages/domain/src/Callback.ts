@@ -15,6 +15,16 @@ export type MessageType = typeof MessageType.Type
 const isCallback = Schema.is(CallbackEventType)
 
 /**
+ * Where a message goes, as a kind: `callback` (the merchant's `callbackUrl`)
+ * or `wallet` (its Details and wallet URLs). The two can fail apart, so the
+ * worker's prompt repair after an outage treats them apart.
+ */
+export type Destination = "wallet" | "callback"
+
+/** The destination of a message of `type`. */
+export const destinationOf = (type: MessageType): Destination => isCallback(type) ? "callback" : "wallet"
+
+/**
  * Where a queued message goes: a callback to `callbackUrl`, a wallet message
  * to the URL of its type ({@link webhookUrlFor}). Undefined when none is set.
  */

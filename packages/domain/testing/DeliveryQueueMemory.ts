@@ -2,7 +2,7 @@ import { DateTime, Effect, Layer, PubSub, Stream } from "effect"
 import { type Delivery, FailedDelivery, ListedDelivery } from "../src/Delivery.ts"
 import type { MerchantId } from "../src/Merchant.ts"
 import { DeliveryQueue } from "../src/ports/DeliveryQueue.ts"
-import type { MessageType } from "../src/Callback.ts"
+import { destinationOf, type MessageType } from "../src/Callback.ts"
 
 /** A row of the in-memory outbox. */
 export interface QueueRow {
@@ -98,7 +98,8 @@ export const makeMemoryQueue: Effect.Effect<MemoryQueue> = Effect.gen(function*(
         const waiting = [...rows.values()]
           .filter((r) =>
             r.merchantId === merchantId && r.status === "queued" && r.leaseUntil <= now &&
-            r.dueAt > now + (options.waitingMoreThanSeconds ?? 0) * 1000
+            r.dueAt > now + (options.waitingMoreThanSeconds ?? 0) * 1000 &&
+            (options.destination === undefined || destinationOf(r.type) === options.destination)
           )
           .sort((a, b) => a.dueAt - b.dueAt)
           .slice(0, options.limit ?? Infinity)
