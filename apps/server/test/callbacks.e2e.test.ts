@@ -85,10 +85,23 @@ describe("round links and operator callbacks (CONTRACT §10)", () => {
       assert.match(answer.headers.get("content-type") ?? "", /^application\/problem\+json/)
     }
 
+    // A debit without an answer: the bet is rejected and its refund carries the round's link too.
+    world.wallet.setReply((_r, body) => body.type === "transaction.debit" ? "hang" : { status: 200 })
+    const lost = await player.bet(sessionToken, "3.00", "odd")
+    world.wallet.setReply(() => ({ status: 200 }))
+    assert.strictEqual(lost.status, 502, lost.text)
+    const refunds = () => world.wallet.messages().filter((m) => m.body.type === "transaction.refund")
+    await eventually(() => refunds().length === 1)
+    const [refund] = refunds()
+    const refunded = await call(String((refund?.body.data as { roundDetailsUrl?: string }).roundDetailsUrl), { headers: { accept: "application/json" } })
+    assert.strictEqual(refunded.status, 200, refunded.text)
+    assert.deepInclude(refunded.body, { roundId: refund?.body.data.roundId, status: "failed", stake: "3.00" })
+
     const range = `from=${new Date(Date.now() - 3_600_000).toISOString()}&to=${new Date(Date.now() + 60_000).toISOString()}`
     const listed = await call(`${player.api}/rounds?${range}&limit=5`, { headers: { "sv-api-key": player.key } })
     assert.strictEqual(listed.status, 200, listed.text)
-    assert.strictEqual(listed.body.data[0].roundDetailsUrl, link.href)
+    const listedRound = listed.body.data.find((r: { roundId: string }) => r.roundId === round.body.roundId)
+    assert.strictEqual(listedRound?.roundDetailsUrl, link.href)
   })
 
   it("session.started, round.settled and session.ended reach the callbackUrl signed; none without a callbackUrl", async () => {
