@@ -9,7 +9,7 @@
  * SIGTERM.
  */
 import { build, type Plugin } from "esbuild"
-import { buildPlay } from "@gateway/play/build"
+import { buildPlay, buildRoundPage } from "@gateway/play/build"
 import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
@@ -68,12 +68,13 @@ const httpByRequire: Plugin = {
  * carries the same two texts in place of `@gateway/play/assets`, reading no
  * file.
  */
-const play = await buildPlay()
+const [play, round] = await Promise.all([buildPlay(), buildRoundPage()])
 const playInBundle: Plugin = {
   name: "play-in-bundle",
   setup(esbuild) {
     esbuild.onLoad({ filter: /[\\/]packages[\\/]play[\\/]assets\.ts$/ }, () => ({
-      contents: `const assets = ${JSON.stringify(play)}\nexport const playAssets = () => assets`,
+      contents: `const assets = ${JSON.stringify(play)}\nexport const playAssets = () => assets\n` +
+        `const round = ${JSON.stringify(round)}\nexport const roundAssets = () => round`,
       loader: "js"
     }))
   }

@@ -1,6 +1,7 @@
 /**
- * A minimal operator for the Operator Gateway: its Details URL and its wallet
- * (CONTRACT §5, the `webhooks` section of /openapi.json). Balances live in
+ * A minimal operator for the Operator Gateway: its Details URL, its wallet
+ * (CONTRACT §5, the `webhooks` section of /openapi.json) and its callbackUrl
+ * (CONTRACT §10: session.started, session.ended, round.settled — logged). Balances live in
  * memory; a real operator keeps them, and the answers below, in its database.
  *
  *   WEBHOOK_SECRET=whsec_… node examples/operator/server.ts
@@ -44,8 +45,11 @@ const move = (player: string, minor: bigint): Answer => {
   return { status: 200, body: { balance: format(balanceOf(player)) } }
 }
 
+/** The events of `callbackUrl`: nothing to move, only to record (here: the log line below). */
+const callbacks = new Set(["session.started", "session.ended", "round.settled"])
+
 const apply = ({ type, data }: Message): Answer => {
-  if (type === "webhook.test") return { status: 200, body: {} }
+  if (type === "webhook.test" || callbacks.has(type)) return { status: 200, body: {} }
   if (data.currency !== currency) return { status: 400, body: { error: `only ${currency}` } }
   const amount = toMinor(data.amount)
   if (type === "transaction.credit") return move(data.playerId, amount)

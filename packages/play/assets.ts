@@ -21,3 +21,14 @@ export const playAssets = (): PlayAssets => {
   }
   return { script: read("play.js"), style: read("play.css") }
 }
+
+/** The built round page (`dist/round.js`, `dist/round.css`), served beside a round's details; replaced alike in the server bundle. */
+export const roundAssets = (): PlayAssets => {
+  const dir = join(import.meta.dirname, "dist")
+  const read = (name: string) => {
+    const file = join(dir, name)
+    if (!existsSync(file)) throw new Error(`${file} is missing: build the page with \`node apps/server/build.ts\``)
+    return readFileSync(file, "utf8")
+  }
+  return { script: read("round.js"), style: read("round.css") }
+}

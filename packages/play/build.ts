@@ -31,3 +31,18 @@ export const buildPlay = async (): Promise<PlayBundle> => {
   writeFileSync(join(distDir, "play.css"), bundle.style)
   return bundle
 }
+
+/** The built round page (a round's `roundDetailsUrl`): its script and style sheet, minified. */
+export const buildRoundPage = async (): Promise<PlayBundle> => {
+  const common = { bundle: true, minify: true, write: false, legalComments: "none", logLevel: "warning" } as const
+  const [js, css] = await Promise.all([
+    build({ ...common, entryPoints: [join(here, "src", "round.ts")], format: "iife", platform: "browser", target: ["es2022"], outfile: "round.js" }),
+    build({ ...common, entryPoints: [join(here, "style", "round.css")], target: ["chrome100", "firefox100", "safari15"], outfile: "round.css" })
+  ])
+  const text = (files: ReadonlyArray<{ readonly text: string }>) => files.map((f) => f.text).join("")
+  const bundle = { script: text(js.outputFiles).trim(), style: text(css.outputFiles).trim() }
+  mkdirSync(distDir, { recursive: true })
+  writeFileSync(join(distDir, "round.js"), bundle.script)
+  writeFileSync(join(distDir, "round.css"), bundle.style)
+  return bundle
+}

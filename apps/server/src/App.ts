@@ -5,7 +5,8 @@ import { MerchantId } from "@gateway/domain/Merchant"
 import { AdminAuth, Backoffice, Drain, HttpLive, Metrics, RateLimiter, RequestLimits, RuntimeMetrics } from "@gateway/adapters-http"
 import { HttpIncomingMessage } from "effect/http"
 import { PageAssets } from "@gateway/adapters-http/page/PlayPage"
-import { playAssets } from "@gateway/play/assets"
+import { playAssets, roundAssets } from "@gateway/play/assets"
+import { RoundPageAssets } from "@gateway/adapters-http/page/RoundPage"
 import {
   BackofficeSecretsNode,
   DeliveryWorker,
@@ -20,6 +21,7 @@ import {
   OperatorDetailsHttp,
   OperatorHttp,
   OperatorUrlPolicy,
+  RoundLinksHmac,
   SignedPost,
   WalletClientHttp
 } from "@gateway/adapters-operator"
@@ -43,8 +45,11 @@ import {
   ReadinessPg,
   ReportsPg,
   RoundLedgerPg,
+  RoundLinkKeysPg,
+  SessionEnds,
   StaleDebits
 } from "@gateway/adapters-pg"
+import { RoundLinks } from "@gateway/domain/ports/RoundLinks"
 import { createServer, type Server, type ServerResponse } from "node:http"
 import { join } from "node:path"
 import type { Duplex } from "node:stream"
@@ -131,6 +136,17 @@ const launchKeys = (config: GatewayConfig) =>
       }).pipe(Layer.provide(LaunchKeys.generatorLayer))
   })
 
+/** The round links (CONTRACT §10): signed with `ROUND_LINK_KEY` when set, else with keys kept in the database. */
+const roundLinks = (config: GatewayConfig) =>
+  Option.match(config.roundLinkKeys, {
+    onSome: (keys) => RoundLinksHmac.layer({ publicBaseUrl: publicBaseUrl(config), keys }),
+    onNone: () =>
+      Layer.effect(
+        RoundLinks,
+        Effect.map(RoundLinkKeysPg.keys, (keys) => RoundLinksHmac.make({ publicBaseUrl: publicBaseUrl(config), keys }))
+      )
+  })
+
 /** The database's settings: where it is, its pools and their statement time-outs, whether it is migrated at start. */
 export const databaseOptions = (config: GatewayConfig): Database.DatabaseOptions => ({
   url: config.databaseUrl,
@@ -168,6 +184,8 @@ export const repositories = (config: GatewayConfig, dataKeys: DataCipher.DataKey
     IdsNode.layer,
     MerchantCredentialsNode.layer
   ).pipe(
+    // Credits and refunds carry their round's link; the round page and the reports read it.
+    Layer.provideMerge(roundLinks(config)),
     Layer.provide(DataCipher.layerKeys(dataKeys)),
     // A round's credit goes from its commit straight to this process's worker, leased as a claim is.
     Layer.provide(OutboxHandoff.layer({ leaseMs: DeliveryWorker.defaultLeaseMs(config.webhookTimeoutMs) })),
@@ -230,7 +248,8 @@ export const app = (
       httpsBaseUrl: Option.exists(config.publicBaseUrl, (url) => url.protocol === "https:"),
       trustProxy: config.trustProxy,
       issuer: Option.match(config.publicBaseUrl, { onNone: () => "Operator Gateway", onSome: (url) => url.host })
-    })
+    }),
+    Layer.sync(RoundPageAssets, roundAssets)
   )
   const server = NodeHttpServer.layer(drainingServer(config), {
     port: config.port,
@@ -240,6 +259,7 @@ export const app = (
   const background = Layer.mergeAll(
     DeliveryWorker.layer({ timeoutMs: config.webhookTimeoutMs, schedule: config.webhookRetrySchedule }),
     StaleDebits.layerAfterTimeout(config.webhookTimeoutMs, config.staleDebitMarginSeconds),
+    SessionEnds.layer(config.gameSessionIdleSeconds),
     Housekeeping.layer
   )
   const signedPost = SignedPost.layer.pipe(

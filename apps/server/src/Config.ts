@@ -88,6 +88,18 @@ const MailFrom = Schema.String.check(
 )
 
 /**
+ * `ROUND_LINK_KEY`: the key that signs round links (CONTRACT §10), or several
+ * separated by commas while one is rotated (the first signs, every one
+ * verifies: links never expire, so keep an old key as long as its links
+ * should open); each at least 32 characters, at most 8.
+ */
+const RoundLinkKeys = Schema.String.check(Schema.makeFilter((text: string) => {
+  const keys = splitSecrets(text)
+  if (keys.length > 8) return "must list at most 8 keys"
+  return keys.every((key) => key.length >= 32) ? true : "each comma-separated key must be at least 32 characters"
+}))
+
+/**
  * Trace export over OTLP/HTTP, on when `OTEL_EXPORTER_OTLP_ENDPOINT` (the
  * collector's base URL, `/v1/traces` appended) or
  * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (the full URL) is set; the other
@@ -139,6 +151,9 @@ export const GatewayConfig = Config.all({
   }),
   launchTtlSeconds: Config.schema(between(1, 3600), "LAUNCH_TOKEN_TTL_SECONDS").pipe(Config.withDefault(60)),
   launchSigningKey: Config.option(Config.Redacted("LAUNCH_SIGNING_KEY")),
+  roundLinkKeys: Config.option(Config.schema(Schema.Redacted(RoundLinkKeys), "ROUND_LINK_KEY").pipe(
+    Config.map((keys) => splitSecrets(Redacted.value(keys)).map((key) => Redacted.make(key)))
+  )),
   metricsToken: Config.option(Config.schema(
     Schema.Redacted(Schema.String.check(Schema.isMinLength(16, { message: "must be at least 16 characters" }))),
     "METRICS_TOKEN"

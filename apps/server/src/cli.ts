@@ -36,8 +36,8 @@ const secretsReencrypt = Command.make("reencrypt", {}, () =>
     )
     yield* Console.log(
       `re-encrypted with the first DATA_ENCRYPTION_KEY: the secrets of ${done.merchants} merchants and ` +
-        `${done.launchKeys} launch signing keys, ${done.totpSecrets} back-office TOTP secrets; the other keys listed ` +
-        "are no longer needed"
+        `${done.launchKeys} launch signing keys, ${done.totpSecrets} back-office TOTP secrets and ${done.roundLinkKeys} ` +
+        "round-link keys; the other keys listed are no longer needed"
     )
   })
 ).pipe(Command.withDescription(

@@ -135,10 +135,10 @@ export const poll = async <A>(read: () => Promise<A>, done: (a: A) => boolean, m
 
 /**
  * For a test file: a real operator wallet answering `reply` and a gateway process whose webhooks time out after
- * 0.5 s and retry every 0.2 s, started before the file's tests and closed after them. Read them from the result
+ * 0.5 s and retry every 0.2 s (and `env`), started before the file's tests and closed after them. Read them from the result
  * inside tests (`world.gw`, `world.wallet`).
  */
-export const walletAndGateway = (reply: WalletReply = () => ({ status: 200 })) => {
+export const walletAndGateway = (reply: WalletReply = () => ({ status: 200 }), env: Record<string, string> = {}) => {
   const scope = Effect.runSync(Scope.make())
   const world = {} as { gw: Gateway; wallet: Awaited<ReturnType<typeof startWallet>> }
   beforeAll(async () => {
@@ -146,7 +146,8 @@ export const walletAndGateway = (reply: WalletReply = () => ({ status: 200 })) =
     world.gw = await Effect.runPromise(Scope.provide(scope)(gateway({
       WEBHOOK_TIMEOUT_MS: "500",
       WEBHOOK_RETRY_SCHEDULE: "0.2,0.2,0.2,0.2",
-      DATA_ENCRYPTION_KEY: randomBytes(32).toString("base64")
+      DATA_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+      ...env
     })))
   })
   afterAll(async () => {

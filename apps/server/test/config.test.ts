@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Exit, Schema } from "effect"
+import { ConfigProvider, Effect, Exit, Redacted, Schema } from "effect"
 import { GatewayConfig, ScheduleFromString } from "../src/Config.ts"
 import * as Secrets from "../src/Secrets.ts"
 
@@ -63,6 +63,23 @@ describe("GatewayConfig", () => {
       assert.deepStrictEqual(flag === "failure" ? flag : [flag.allowPrivateOperatorUrls, flag.trustProxy], [true, true])
       for (const env of [{ LOG_LEVEL: "loud" }, { LOG_FORMAT: "xml" }, { TRUST_PROXY: "maybe" }]) {
         assert.strictEqual((yield* read(env))._tag, "Failure", JSON.stringify(env))
+      }
+    }))
+
+  it.effect("ROUND_LINK_KEY: absent by default, a comma-separated list of keys of 32+ characters, never quoted in errors", () =>
+    Effect.gen(function*() {
+      const byDefault = value(yield* read({}))
+      assert.isTrue(byDefault !== "failure" && byDefault.roundLinkKeys._tag === "None")
+      const [first, second] = ["k".repeat(32), "q".repeat(40)]
+      const listed = value(yield* read({ ROUND_LINK_KEY: ` ${first} , ${second}` }))
+      assert.deepStrictEqual(
+        listed === "failure" || listed.roundLinkKeys._tag === "None" ? listed : listed.roundLinkKeys.value.map(Redacted.value),
+        [first, second]
+      )
+      for (const bad of ["short", `${first},short`, Array(9).fill(first).join(",")]) {
+        const exit = yield* read({ ROUND_LINK_KEY: bad })
+        assert.strictEqual(exit._tag, "Failure", bad.slice(0, 40))
+        assert.notInclude(String(Exit.isFailure(exit) ? exit.cause : ""), "short")
       }
     }))
 

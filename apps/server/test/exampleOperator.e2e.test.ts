@@ -75,6 +75,10 @@ beforeAll(async () => {
     })
   })
   world.player = await playerSession(world.gw, world.proxy.url, "example-operator@example.com")
+  const callbacks = await call(`${world.player.api}/merchants/${world.player.merchantId}/settings`, {
+    method: "PUT", headers: world.player.admin, json: { callbackUrl: `${world.proxy.url}/callbacks` }
+  })
+  assert.strictEqual(callbacks.status, 200, callbacks.text)
   world.example = await startExample({ WEBHOOK_SECRET: world.player.encryptionKey, STARTING_BALANCE: "100.00" })
 })
 
@@ -188,7 +192,8 @@ describe("the example operator (examples/operator/) behind the real gateway: rea
     const { errors } = makeValidators(doc)
     assert.deepStrictEqual(
       [...new Set(exchanges.map((e) => kindOf(e.request)))].sort(),
-      Object.keys(doc.webhooks).sort(),
+      // session.ended comes at a session's idle expiry (30 min here): callbacks.e2e.test.ts checks it against the document.
+      Object.keys(doc.webhooks).filter((name) => name !== "session.ended").sort(),
       "every documented call was made"
     )
     for (const { request, status, answer } of exchanges) {

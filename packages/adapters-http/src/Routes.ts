@@ -12,6 +12,7 @@ import { MerchantsLive } from "./handlers/Merchants.ts"
 import { PlayLive } from "./handlers/Play.ts"
 import { ReportsLive } from "./handlers/Reports.ts"
 import { RevenueShareLive } from "./handlers/RevenueShare.ts"
+import { RoundDetailsLive } from "./handlers/RoundDetails.ts"
 import { SettingsLive } from "./handlers/Settings.ts"
 import { SystemLive } from "./handlers/System.ts"
 import { logRequests } from "./middleware/AccessLog.ts"
@@ -43,7 +44,8 @@ const Handlers = Layer.mergeAll(
   ReportsLive,
   RevenueShareLive,
   BackofficeSignInLive,
-  BackofficeLive
+  BackofficeLive,
+  RoundDetailsLive
 ).pipe(
   Layer.provide([AdminAuth.layer, OperatorAuth.layer, SessionAuth.layer, BackofficeAuth.layer])
 )

@@ -504,7 +504,10 @@ describe("routing, probes and documents", () => {
       "/metrics",
       "/play/{gameId}",
       "/ready",
-      "/static/games/{file}"
+      "/rounds/{roundId}",
+      "/static/games/{file}",
+      "/static/round-details.css",
+      "/static/round-details.js"
     ])
     expect(body.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "Bearer" })
     expect(body.components.securitySchemes.svApiKey).toMatchObject({ type: "apiKey", in: "header", name: "sv-api-key" })

@@ -23,6 +23,7 @@ import {
   oddEven,
   operatorDetails,
   readiness,
+  roundLinks,
   sequentialIds,
   sessionRepo,
   wallet
@@ -67,6 +68,7 @@ beforeAll(async () => {
         ledger({ begun: [], settled: [], refused: [], failed: [] }).pipe(Layer.provideMerge(sessionRepo)),
     wallet,
     emptyReports,
+    roundLinks(),
     fixedDraw(17),
     Layer.succeed(DeliveryQueue, deliveries.service),
     backofficePorts()

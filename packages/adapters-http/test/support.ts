@@ -25,6 +25,7 @@ import {
   oddEven,
   operatorDetails,
   readiness,
+  roundLinks,
   sequentialIds,
   sessionRepo,
   wallet
@@ -167,6 +168,7 @@ export const start = async (
         ledger(log).pipe(Layer.provideMerge(sessionRepo)),
     wallet,
     emptyReports,
+    roundLinks(),
     fixedDraw(game.draw ?? 17),
     Layer.succeed(DeliveryQueue, deliveries.service),
     backofficePorts(protections.backoffice),

@@ -1,6 +1,6 @@
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { OpenApi } from "effect/http-api"
-import { Money, Player, Wallet } from "@gateway/domain"
+import { Callback, Money, Player, Wallet } from "@gateway/domain"
 import { describe, expect, it } from "vitest"
 import { Api } from "@gateway/client/api/Api"
 
@@ -33,11 +33,18 @@ const tx: Wallet.WalletTransaction = {
 }
 
 describe("the webhooks section of /openapi.json", () => {
-  it("is an OpenAPI 3.1 document listing exactly the five calls to an operator, each a signed POST", () => {
+  it("is an OpenAPI 3.1 document listing exactly the eight calls to an operator, each a signed POST", () => {
     expect(doc.openapi).toMatch(/^3\.1\.\d+$/)
-    expect(Object.keys(doc.webhooks).sort()).toEqual(
-      ["details", "transaction.credit", "transaction.debit", "transaction.refund", "webhook.test"]
-    )
+    expect(Object.keys(doc.webhooks).sort()).toEqual([
+      "details",
+      "round.settled",
+      "session.ended",
+      "session.started",
+      "transaction.credit",
+      "transaction.debit",
+      "transaction.refund",
+      "webhook.test"
+    ])
     for (const item of Object.values<any>(doc.webhooks)) {
       expect(Object.keys(item)).toEqual(["post"])
       expect(item.post.parameters.map((p: any) => [p.name, p.in, p.required])).toEqual([
@@ -67,6 +74,23 @@ describe("the webhooks section of /openapi.json", () => {
     expect(bodyOf("details")(details)).toBe(true)
     expect(bodyOf("details")({ ...details, mode: "fun" })).toBe(false)
     expect(bodyOf("webhook.test")({ type: "webhook.test", timestamp: "t", data: { merchantId: 7 } })).toBe(true)
+
+    const linked = Wallet.toWebhookBody({ ...tx, roundDetailsUrl: "https://gw.example/rounds/r-1?sig=abc" }, "t")
+    expect(bodyOf("transaction.credit")(JSON.parse(JSON.stringify(linked)))).toBe(true)
+    const session = { merchantId: 7, playerId: "p-1", sessionId: "s-1", gameId: "odd-even", currency: "ETB" as const }
+    expect(bodyOf("session.started")(Callback.sessionStartedBody(session, "t"))).toBe(true)
+    const ended = Callback.sessionEndedBody(session, "expired", { rounds: 3, bets: 1500n, wins: 1225n }, "t")
+    expect(ended.data).toMatchObject({ rounds: 3, bets: "15.00", wins: "12.25" })
+    expect(bodyOf("session.ended")(ended)).toBe(true)
+    expect(bodyOf("session.ended")({ ...ended, data: { ...ended.data, reason: "bored" } })).toBe(false)
+    const settled = Callback.roundSettledBody(
+      { roundId: "r-1", session, stake: 1000n, payout: 1950n, selection: "\"odd\"", outcome: "{\"number\":17,\"summary\":\"17 odd\"}" },
+      "https://gw.example/rounds/r-1?sig=abc",
+      "t"
+    )
+    expect(settled.data).toMatchObject({ stake: "10.00", payout: "19.50", selection: "odd", outcome: { number: 17 } })
+    expect(bodyOf("round.settled")(JSON.parse(JSON.stringify(settled)))).toBe(true)
+    expect(bodyOf("session.started")(settled)).toBe(false)
 
     const player = validatorOf(doc.webhooks["details"].post.responses["200"].content["application/json"].schema)
     expect(player({ playerId: "p-1", currency: "ETB", balance: "100.00", status: "active" })).toBe(true)

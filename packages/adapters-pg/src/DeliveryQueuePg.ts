@@ -1,8 +1,8 @@
 import { PgClient } from "@effect/sql-pg"
+import { CallbackEventType, MessageType } from "@gateway/domain/Callback"
 import { type Delivery, DeliveryStatus, FailedDelivery, ListedDelivery } from "@gateway/domain/Delivery"
 import { MerchantId } from "@gateway/domain/Merchant"
 import { DeliveryQueue, type HurryOptions } from "@gateway/domain/ports/DeliveryQueue"
-import { WalletEventType } from "@gateway/domain/Wallet"
 import { DateTime, Deferred, Duration, Effect, Layer, Queue, Schedule, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
@@ -19,7 +19,7 @@ export interface DeliveryQueuePgOptions {
 const FailedRow = Schema.Struct({
   id: Schema.String,
   merchant_id: MerchantId,
-  type: WalletEventType,
+  type: MessageType,
   attempts: Schema.Int,
   last_error: Schema.NullOr(Schema.String),
   last_status: Schema.NullOr(Schema.Int),
@@ -31,7 +31,7 @@ const decodeFailed = Schema.decodeUnknownEffect(Schema.Array(FailedRow))
 const ListedRow = Schema.Struct({
   id: Schema.String,
   merchant_id: MerchantId,
-  type: WalletEventType,
+  type: MessageType,
   status: DeliveryStatus,
   attempts: Schema.Int,
   last_error: Schema.NullOr(Schema.String),
@@ -44,7 +44,7 @@ const ListedRow = Schema.Struct({
 const decodeListed = Schema.decodeUnknownEffect(Schema.Array(ListedRow))
 
 const isMerchantId = Schema.is(MerchantId)
-const isEventType = Schema.is(WalletEventType)
+const isEventType = Schema.is(MessageType)
 
 /**
  * A claimed row as a {@link Delivery}; a row of another shape is a defect.
@@ -159,6 +159,9 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
         WHERE w.merchant_id = ${merchantId} AND w.status = 'pending'
           AND w.next_attempt_at > now() + make_interval(secs => ${options.waitingMoreThanSeconds ?? 0}::float8)
           AND (w.lease_until IS NULL OR w.lease_until < now())
+          ${options.destination === undefined
+  ? sql``
+  : sql`AND (w.type = ANY(${CallbackEventType.literals}::text[])) = ${options.destination === "callback"}`}
         ORDER BY w.next_attempt_at
         LIMIT ${options.limit ?? null}
         FOR UPDATE SKIP LOCKED

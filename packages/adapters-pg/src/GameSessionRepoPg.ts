@@ -8,10 +8,12 @@ import { SeedRotated } from "@gateway/domain/Fairness"
 import type { DemoRound } from "@gateway/domain/ports/GameSessionRepo"
 import { GameSessionRepo } from "@gateway/domain/ports/GameSessionRepo"
 import { InsufficientFunds } from "@gateway/domain/Wallet"
-import { Effect, Layer, Redacted, Schema } from "effect"
+import { sessionStartedBody } from "@gateway/domain/Callback"
+import { DateTime, Effect, Layer, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { createHash, randomBytes, randomUUID } from "node:crypto"
+import * as Outbox from "./db/Outbox.ts"
 
 /** How long a session lives without being used. */
 export interface GameSessionRepoPgOptions {
@@ -83,7 +85,8 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
     claims: LaunchClaims,
     demoBalanceMinor: bigint,
     seed: SessionSeed,
-    claimed = false
+    claimed = false,
+    reported = false
   ) {
     const token = randomBytes(32).toString("base64url")
     const insert = sql`
@@ -93,9 +96,20 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
           ${claims.cur}, ${claims.mode}, ${claims.lobby}, ${claims.mode === "demo" ? demoBalanceMinor : null},
           now() + ${idle}, ${seed.serverSeed}, ${seed.clientSeed})
         RETURNING ${cols}`
-    const rows = yield* (claimed
+    const started = reported
+      ? insert.pipe(Effect.tap(() => Effect.flatMap(DateTime.now, (now) => Outbox.enqueue(sql, Outbox.ofCallback(
+        claims.mid,
+        sessionStartedBody(
+          { merchantId: claims.mid, playerId: claims.sub, sessionId: claims.sid, gameId: claims.gid, currency: claims.cur },
+          DateTime.formatIso(now)
+        )
+      )))))
+      : insert
+    const rows = yield* (claimed && !reported
       ? insert
-      : sql.withTransaction(sql`INSERT INTO launch_redemptions (jti) VALUES (${claims.jti})`.pipe(Effect.andThen(insert))))
+      : sql.withTransaction(
+        claimed ? started : sql`INSERT INTO launch_redemptions (jti) VALUES (${claims.jti})`.pipe(Effect.andThen(started))
+      ))
       .pipe(Effect.flatMap(decodeSessions))
     const [row] = rows
     if (row === undefined) return yield* Effect.die("INSERT … RETURNING gave no row")

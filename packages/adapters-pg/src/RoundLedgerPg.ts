@@ -2,7 +2,9 @@ import { CurrencyCode } from "@gateway/domain/Currency"
 import * as Money from "@gateway/domain/Money"
 import type { PendingRound } from "@gateway/domain/ports/RoundLedger"
 import { RoundLedger } from "@gateway/domain/ports/RoundLedger"
-import { RoundNotFound, RoundStatus, RoundView } from "@gateway/domain/Round"
+import { type SettledRound, roundSettledBody } from "@gateway/domain/Callback"
+import { RoundLinks } from "@gateway/domain/ports/RoundLinks"
+import { RoundDetails, RoundNotFound, RoundStatus, RoundView } from "@gateway/domain/Round"
 import type { MerchantId } from "@gateway/domain/Merchant"
 import type { WalletTransaction } from "@gateway/domain/Wallet"
 import { DateTime, Duration, Effect, Exit, Layer, Option, Schema } from "effect"
@@ -74,6 +76,17 @@ const viewOf = (row: typeof ViewRow.Type): RoundView => {
   })
 }
 
+/** Places in the handoff for `count` messages, all or none. */
+const reserveAll = (handoff: OutboxHandoff["Service"], count: number): boolean => {
+  for (let i = 0; i < count; i++) {
+    if (!handoff.reserve()) {
+      for (let j = 0; j < i; j++) handoff.cancel()
+      return false
+    }
+  }
+  return true
+}
+
 /**
  * {@link RoundLedger} on PostgreSQL: `rounds`, the append-only
  * `ledger_entries`, and the outbox `webhook_deliveries`, each money movement
@@ -85,6 +98,10 @@ const viewOf = (row: typeof ViewRow.Type): RoundView => {
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient
   const handoff = Option.getOrUndefined(yield* Effect.serviceOption(OutboxHandoff))
+  // Without links (tests of the ledger alone), credits and refunds carry no `roundDetailsUrl`.
+  const links = Option.getOrUndefined(yield* Effect.serviceOption(RoundLinks))
+  const linked = (tx: WalletTransaction): WalletTransaction =>
+    links === undefined ? tx : { ...tx, roundDetailsUrl: links.url(tx.roundId) }
 
   /**
    * Rounds whose settlement or failure could not be written after their debit went out (the database was
@@ -95,7 +112,7 @@ export const make = Effect.gen(function*() {
   const orphans = new Set<string>()
   const orphaned = (roundId: string) => Effect.sync(() => void orphans.add(roundId))
   const repair = Effect.suspend(() => Effect.forEach([...orphans], (roundId) =>
-    recoverRound(sql, roundId).pipe(
+    recoverRound(sql, roundId, links).pipe(
       Effect.flatMap((queued) => {
         orphans.delete(roundId)
         return queued === undefined
@@ -144,28 +161,46 @@ export const make = Effect.gen(function*() {
     roundId: string,
     outcome: string,
     payout: bigint,
-    credit: WalletTransaction
+    unlinked: WalletTransaction,
+    reported?: SettledRound
   ) {
-    if (credit.roundId !== roundId) return yield* Effect.die(new Error("the credit is of another round"))
+    if (unlinked.roundId !== roundId) return yield* Effect.die(new Error("the credit is of another round"))
+    const credit = linked(unlinked)
     const message = yield* Outbox.ofTransaction(credit)
-    // The credit goes to this process's worker right after the commit, leased to it (`db/Handoff.ts`), when
-    // the handoff has room; otherwise it is queued for any worker's claim.
-    const handing = handoff !== undefined && handoff.reserve() ? handoff : undefined
-    const settled = yield* settleBatch({ roundId, outcome, payout, credit, message, leaseSeconds: handing && handing.leaseMs / 1000 })
-      .pipe(Effect.onExit((exit) => {
-        if (handing === undefined) return Effect.void
-        const committed = Exit.isSuccess(exit) && exit.value
-        return committed
-          ? Effect.map(DateTime.now, (createdAt) => handing.hand({
-            id: message.id,
-            merchantId: credit.merchantId as MerchantId, // the merchant's own id, as the round read it
-            type: message.type,
-            body: message.body,
-            attempts: 1,
-            createdAt
-          }))
-          : Effect.sync(handing.cancel)
-      }), Effect.onError(() => orphaned(roundId)))
+    const callback = reported === undefined ? undefined : Outbox.ofCallback(
+      credit.merchantId,
+      roundSettledBody(reported, credit.roundDetailsUrl ?? "", DateTime.formatIso(yield* DateTime.now))
+    )
+    const messages = callback === undefined ? [message] : [message, callback]
+    // The credit (and the round's callback) go to this process's worker right after the commit, leased to it
+    // (`db/Handoff.ts`), when the handoff has room for all; otherwise they are queued for any worker's claim.
+    const handing = handoff !== undefined && reserveAll(handoff, messages.length) ? handoff : undefined
+    const settled = yield* settleBatch({
+      roundId,
+      outcome,
+      payout,
+      credit,
+      message,
+      callback,
+      leaseSeconds: handing && handing.leaseMs / 1000
+    }).pipe(Effect.onExit((exit) => {
+      if (handing === undefined) return Effect.void
+      const committed = Exit.isSuccess(exit) && exit.value
+      return committed
+        ? Effect.map(DateTime.now, (createdAt) => {
+          for (const queued of messages) {
+            handing.hand({
+              id: queued.id,
+              merchantId: credit.merchantId as MerchantId, // the merchant's own id, as the round read it
+              type: queued.type,
+              body: queued.body,
+              attempts: 1,
+              createdAt
+            })
+          }
+        })
+        : Effect.sync(() => messages.forEach(handing.cancel))
+    }), Effect.onError(() => orphaned(roundId)))
     if (!settled) {
       return yield* Effect.die(new Error(`round ${roundId} is not debiting: it was closed already or never begun`))
     }
@@ -177,11 +212,11 @@ export const make = Effect.gen(function*() {
 
   const fail = Effect.fn("RoundLedger.fail")(function*(roundId: string, refund: WalletTransaction) {
     if (refund.roundId !== roundId) return yield* Effect.die(new Error("the refund is of another round"))
-    yield* sql.withTransaction(refundRound(sql, roundId, refund)).pipe(Effect.onError(() => orphaned(roundId)))
+    yield* sql.withTransaction(refundRound(sql, roundId, linked(refund))).pipe(Effect.onError(() => orphaned(roundId)))
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
   // A seed is shown once revealed: by a rotation, or because its session has ended.
-  const views = (where: Statement.Fragment, limit: number, skip = 0) =>
+  const viewRows = (where: Statement.Fragment, limit: number, skip = 0) =>
     sql`
       SELECT r.id::text AS round_id, r.game_id, r.mode, r.status, r.stake_minor, r.selection, r.outcome, r.payout_minor,
         r.created_at, s.currency, r.server_seed_hash, r.client_seed, r.nonce::float8 AS nonce,
@@ -191,13 +226,22 @@ export const make = Effect.gen(function*() {
       LEFT JOIN revealed_seeds rs ON rs.server_seed_hash = r.server_seed_hash
       WHERE ${where}
       ORDER BY r.created_at DESC, r.nonce DESC
-      LIMIT ${limit} OFFSET ${skip}`.pipe(Effect.flatMap(decodeViews), Effect.map((rows) => rows.map(viewOf)))
+      LIMIT ${limit} OFFSET ${skip}`.pipe(Effect.flatMap(decodeViews))
+  const views = (where: Statement.Fragment, limit: number, skip = 0) =>
+    Effect.map(viewRows(where, limit, skip), (rows) => rows.map(viewOf))
 
   const find = Effect.fn("RoundLedger.find")(function*(sessionId: string, roundId: string) {
     if (!isUuid(roundId)) return yield* new RoundNotFound({ roundId })
     const [view] = yield* views(sql`r.session_id = ${sessionId} AND r.id = ${roundId}`, 1)
     if (view === undefined) return yield* new RoundNotFound({ roundId })
     return view
+  }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+
+  const details = Effect.fn("RoundLedger.details")(function*(roundId: string) {
+    if (!isUuid(roundId)) return yield* new RoundNotFound({ roundId })
+    const [row] = yield* viewRows(sql`r.id = ${roundId}`, 1)
+    if (row === undefined) return yield* new RoundNotFound({ roundId })
+    return new RoundDetails({ ...viewOf(row), currency: row.currency })
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
   const history = Effect.fn("RoundLedger.history")(function*(sessionId: string, page: PageRequest) {
@@ -208,7 +252,7 @@ export const make = Effect.gen(function*() {
     return { rounds, total: counted?.total ?? 0 }
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
-  return RoundLedger.of({ begin, settle, refuse, fail, find, history })
+  return RoundLedger.of({ begin, settle, refuse, fail, find, details, history })
 })
 
 /** The ledger on the database of the `SqlClient`. */

@@ -66,6 +66,20 @@ describe("DeliveryQueuePg", () => {
         assert.deepStrictEqual(yield* queue.hurry(merchantId), [], "leased messages are left alone")
       }))
 
+    it.effect("hurry of one destination leaves the other's waiting messages on their schedule (wallet vs callbackUrl)", () =>
+      Effect.gen(function*() {
+        const queue = yield* DeliveryQueue
+        const sql = yield* SqlClient
+        const { merchantId, ids } = yield* seed(2)
+        const [wallet = "", callback = ""] = ids
+        yield* sql`UPDATE webhook_deliveries SET type = 'round.settled' WHERE id = ${callback}`
+        yield* queue.claim(10, 60_000)
+        for (const id of ids) yield* queue.retryLater(id, 300, "the operator answered HTTP 503", 503)
+        assert.deepStrictEqual(yield* queue.hurry(merchantId, { destination: "wallet" }), [wallet])
+        assert.deepStrictEqual(yield* queue.hurry(merchantId, { destination: "wallet" }), [], "already due")
+        assert.deepStrictEqual(yield* queue.hurry(merchantId, { destination: "callback" }), [callback])
+      }))
+
     it.effect("two concurrent claimers never get the same message, and together get all of them", () =>
       Effect.gen(function*() {
         const queue = yield* DeliveryQueue

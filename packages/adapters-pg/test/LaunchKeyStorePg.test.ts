@@ -12,6 +12,7 @@ import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose"
 import { createPrivateKey, generateKeyPairSync, randomBytes, randomUUID } from "node:crypto"
 import * as DataCipher from "../src/db/DataCipher.ts"
 import * as LaunchKeyStorePg from "../src/LaunchKeyStorePg.ts"
+import * as RoundLinkKeysPg from "../src/RoundLinkKeysPg.ts"
 import * as PgTest from "../testing/PgTest.ts"
 
 const retention = "30 seconds"
@@ -144,6 +145,30 @@ describe("LaunchKeyStorePg", () => {
         )
         assert.match(bad.message, /^LAUNCH_SIGNING_KEY: /)
         assert.notInclude(bad.message, "sekrit")
+      }))
+
+    // The round-link key is kept beside the launch keys, created alike (migration 0017, CONTRACT §10).
+    it.effect("round links: instances racing for the first key agree on one, kept encrypted, and read it again later", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient
+        const [row] = yield* sql<{ readonly name: string }>`SELECT current_database() AS name`
+        const url = yield* Config.Redacted("DATABASE_URL")
+        const client = yield* PgClient.make({ url, database: row?.name ?? "", maxConnections: 2 }).pipe(
+          Effect.provide(Reactivity.layer)
+        )
+        for (let round = 0; round < 3; round++) {
+          yield* sql`DELETE FROM round_link_keys`
+          const [mine, theirs] = yield* Effect.all(
+            [RoundLinkKeysPg.keys, RoundLinkKeysPg.keys.pipe(Effect.provideService(SqlClient, client))],
+            { concurrency: "unbounded" }
+          )
+          assert.deepStrictEqual(mine.map(Redacted.value), theirs.map(Redacted.value))
+          assert.strictEqual(mine.length, 1)
+          const stored = yield* sql<{ readonly key_enc: string }>`SELECT key_enc FROM round_link_keys`
+          assert.strictEqual(stored.length, 1)
+          assert.notInclude(stored[0]?.key_enc ?? "", Redacted.value(mine[0]!))
+          assert.deepStrictEqual((yield* RoundLinkKeysPg.keys).map(Redacted.value), mine.map(Redacted.value))
+        }
       }))
   })
 })

@@ -2,14 +2,14 @@ import type { DateTime } from "effect"
 import { Schema } from "effect"
 import { MerchantId } from "./Merchant.ts"
 import { UtcTimestamp } from "./Validation.ts"
-import { WalletEventType } from "./Wallet.ts"
+import { MessageType } from "./Callback.ts"
 
 /** A queued webhook message (a row of the transactional outbox), as the delivery worker sends it. */
 export interface Delivery {
   /** The message id: the transaction's id, sent as `webhook-id` on every attempt. */
   readonly id: string
   readonly merchantId: MerchantId
-  readonly type: WalletEventType
+  readonly type: MessageType
   /** The exact JSON body, fixed when the message was queued: the same bytes on every attempt. */
   readonly body: string
   /** Attempts made so far, this one included. */
@@ -21,7 +21,7 @@ export interface Delivery {
 export class FailedDelivery extends Schema.Class<FailedDelivery>("@gateway/domain/FailedDelivery")(Schema.Struct({
   id: Schema.String.annotate({ description: "The message's id, its `webhook-id`" }),
   merchantId: MerchantId.annotate({ description: "The merchant it is for" }),
-  type: WalletEventType.annotate({ description: "The message's type" }),
+  type: MessageType.annotate({ description: "The message's type" }),
   attempts: Schema.Int.annotate({ description: "Deliveries tried" }),
   lastError: Schema.String.annotate({ description: "Why the last attempt failed" }),
   lastStatus: Schema.optionalKey(Schema.Int).annotate({ description: "The HTTP status of the last answer, when there was one" }),
@@ -40,7 +40,7 @@ export type DeliveryStatus = typeof DeliveryStatus.Type
 export class ListedDelivery extends Schema.Class<ListedDelivery>("@gateway/domain/ListedDelivery")(Schema.Struct({
   id: Schema.String.annotate({ description: "The message's id, its `webhook-id`" }),
   merchantId: MerchantId.annotate({ description: "The merchant it is for" }),
-  type: WalletEventType.annotate({ description: "The message's type" }),
+  type: MessageType.annotate({ description: "The message's type" }),
   status: DeliveryStatus.annotate({
     description: "pending: waiting to be sent or retried; delivered: answered 2xx; failed: retries used up"
   }),
@@ -56,5 +56,5 @@ export class ListedDelivery extends Schema.Class<ListedDelivery>("@gateway/domai
   description: "A message of a merchant's outbox as an admin lists it, with what is known of its attempts."
 })) {}
 
-/** The error recorded when a merchant has no URL for a message (the rule is `Wallet.webhookUrlFor`). */
+/** The error recorded when a merchant has no URL for a message (the rule is `Callback.deliveryUrlFor`). */
 export const noWebhookUrl = "no webhook URL configured"

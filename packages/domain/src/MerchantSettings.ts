@@ -74,7 +74,7 @@ const StakeInput = Schema.Union([Stake, StakeText])
 
 const settingsSchemas = {
   agentPercentProfit: Share.annotate({ description: "The agent's share of the GGR in percent, 0 to 100 (the admins' to set; all five add up to at most 100)" }),
-  callbackUrl: HttpUrl.annotate({ description: "Where the game page sends the player back (the lobby or home button)" }),
+  callbackUrl: HttpUrl.annotate({ description: "Where the gateway sends the non-money events (`session.started`, `session.ended`, `round.settled`), signed and retried like wallet webhooks; unset: none are sent" }),
   colorGameProfit: Share.annotate({ description: "The house edge of color-game in percent, 1 to 15 (its RTP is 100 − this); default the game's own" }),
   cupImageUrl: HttpUrl.annotate({ description: "The merchant's cup image, shown by the game page" }),
   fontFamilyUrl: HttpUrl.annotate({ description: "A web font for the game page" }),

@@ -87,7 +87,11 @@ export class OperatorRound extends Schema.Class<OperatorRound>("@gateway/domain/
   payout: Schema.NullOr(Schema.String).annotate({ description: "What the round paid (\"0.00\" for a loss); null until it is settled" }),
   currency: Schema.String.annotate({ description: "The currency of the amounts (ISO 4217)" }),
   createdAt: UtcTimestamp("When the round was played (ISO 8601, UTC)"),
-  transactions: Schema.Array(RoundTransaction).annotate({ description: "The round's wallet transactions, oldest first" })
+  transactions: Schema.Array(RoundTransaction).annotate({ description: "The round's wallet transactions, oldest first" }),
+  roundDetailsUrl: Schema.optionalKey(Schema.String).annotate({
+    description: "The round's signed link, valid for ever (CONTRACT §10): an HTML page for people, JSON with " +
+      "`accept: application/json`; the same link as in its credit or refund webhook"
+  })
 }).annotate({
   identifier: "OperatorRound",
   description: "A round as the operator reconciles it."

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { CurrencyCode } from "./Currency.ts"
 import { Fairness, RoundFairness } from "./Fairness.ts"
 import { allRules } from "./games/Games.ts"
 import { PageMeta } from "./Paging.ts"
@@ -74,6 +75,16 @@ export class RoundView extends Schema.Class<RoundView>("@gateway/domain/RoundVie
 }).annotate({
   identifier: "RoundView",
   description: "A round as its session sees it (`GET /game-api/rounds/{roundId}`)."
+})) {}
+
+/** A round as its signed link shows it (CONTRACT §10): the round with its currency, and its proof once revealed. */
+export class RoundDetails extends Schema.Class<RoundDetails>("@gateway/domain/RoundDetails")(Schema.Struct({
+  ...RoundView.fields,
+  currency: CurrencyCode
+}).annotate({
+  identifier: "RoundDetails",
+  description: "A round as its signed link (`roundDetailsUrl`) shows it: selection, outcome, payout and, once the " +
+    "server seed is revealed (a client seed change, or the session has ended), `fairness.serverSeed` to verify the draw."
 })) {}
 
 /** The answer of `GET /game-api/rounds`: a page of the session's rounds, newest first. */

@@ -25,6 +25,8 @@ export interface WalletTransaction {
   readonly sessionId: string
   readonly gameId: string
   readonly amount: Money.Money
+  /** The signed link to the round's details and proof (CONTRACT §10), on credits and refunds. */
+  readonly roundDetailsUrl?: string | undefined
 }
 
 /** The JSON body of a wallet webhook, in the Standard Webhooks shape, amounts as decimal strings. */
@@ -41,7 +43,8 @@ export const toWebhookBody = (tx: WalletTransaction, timestamp: string) => ({
     sessionId: tx.sessionId,
     gameId: tx.gameId,
     amount: Money.format(tx.amount),
-    currency: tx.amount.currency satisfies CurrencyCode
+    currency: tx.amount.currency satisfies CurrencyCode,
+    ...(tx.roundDetailsUrl === undefined ? {} : { roundDetailsUrl: tx.roundDetailsUrl })
   }
 })
 

@@ -2,13 +2,13 @@ import { DateTime, Effect, Layer, PubSub, Stream } from "effect"
 import { type Delivery, FailedDelivery, ListedDelivery } from "../src/Delivery.ts"
 import type { MerchantId } from "../src/Merchant.ts"
 import { DeliveryQueue } from "../src/ports/DeliveryQueue.ts"
-import type { WalletEventType } from "../src/Wallet.ts"
+import { destinationOf, type MessageType } from "../src/Callback.ts"
 
 /** A row of the in-memory outbox. */
 export interface QueueRow {
   readonly id: string
   readonly merchantId: MerchantId
-  readonly type: WalletEventType
+  readonly type: MessageType
   readonly body: string
   status: "queued" | "delivered" | "failed"
   attempts: number
@@ -26,7 +26,7 @@ export interface QueueRow {
 export interface MemoryQueue {
   readonly rows: Map<string, QueueRow>
   readonly service: DeliveryQueue["Service"]
-  readonly enqueue: (message: { id: string; merchantId: MerchantId; type: WalletEventType; body: string }) => Effect.Effect<void>
+  readonly enqueue: (message: { id: string; merchantId: MerchantId; type: MessageType; body: string }) => Effect.Effect<void>
 }
 
 /** The DeliveryQueue port in memory: leased claims, due times in wall-clock ms, wakeups through a PubSub. */
@@ -98,7 +98,8 @@ export const makeMemoryQueue: Effect.Effect<MemoryQueue> = Effect.gen(function*(
         const waiting = [...rows.values()]
           .filter((r) =>
             r.merchantId === merchantId && r.status === "queued" && r.leaseUntil <= now &&
-            r.dueAt > now + (options.waitingMoreThanSeconds ?? 0) * 1000
+            r.dueAt > now + (options.waitingMoreThanSeconds ?? 0) * 1000 &&
+            (options.destination === undefined || destinationOf(r.type) === options.destination)
           )
           .sort((a, b) => a.dueAt - b.dueAt)
           .slice(0, options.limit ?? Infinity)

@@ -40,3 +40,18 @@ export const wantsCsv = (accept: string | undefined): boolean => {
   if (csv.q === 0) return false
   return csv.q > json.q || (csv.q === json.q && csv.specificity > json.specificity)
 }
+
+/**
+ * Whether an `Accept` header asks for JSON rather than HTML (a round's link,
+ * CONTRACT §10): `application/json` with a q-value above HTML's, or equal to
+ * it and matched by a more specific range. HTML otherwise: no header, `*\/*`,
+ * a browser's `text/html,…`.
+ */
+export const wantsJson = (accept: string | undefined): boolean => {
+  if (accept === undefined || accept === "") return false
+  const ranges = parse(accept)
+  const json = quality(ranges, "application/json")
+  const html = quality(ranges, "text/html")
+  if (json.q === 0) return false
+  return json.q > html.q || (json.q === html.q && json.specificity > html.specificity)
+}

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { exportRounds, exportSummary, findTransaction, listRounds, reportSummary, Reports } from "@gateway/domain"
+import { exportRounds, exportSummary, findTransaction, listRounds, reportSummary, Report, Reports, RoundLinks } from "@gateway/domain"
 import { Api } from "@gateway/client/api/Api"
 import * as Problem from "@gateway/client/api/Problem"
 import { CurrentMerchant } from "@gateway/client/api/Security"
@@ -14,13 +14,19 @@ export const ReportsLive = HttpApiBuilder.group(
   "reports",
   Effect.fn(function*(handlers) {
     const provide = yield* Ports.capture(Reports)
+    const links = yield* RoundLinks
+    const linked = (list: Report.OperatorRoundList) =>
+      new Report.OperatorRoundList({
+        ...list,
+        data: list.data.map((round) => new Report.OperatorRound({ ...round, roundDetailsUrl: links.url(round.roundId) }))
+      })
     return handlers.handleAll({
       rounds: ({ query: { page, limit, ...filter }, request }) =>
         Effect.gen(function*() {
           const merchant = yield* CurrentMerchant
           return wantsCsv(request.headers["accept"])
             ? ReportsCsv.rounds(filter, yield* exportRounds(merchant, filter))
-            : yield* listRounds(merchant, filter, { page, limit })
+            : linked(yield* listRounds(merchant, filter, { page, limit }))
         }).pipe(provide, Effect.mapError(Problem.fromDomain)),
       transaction: ({ params }) =>
         Effect.gen(function*() {

@@ -4,7 +4,7 @@ import type { Merchant, MerchantId } from "@gateway/domain/Merchant"
 import { DeliveryQueue } from "@gateway/domain/ports/DeliveryQueue"
 import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
 import { nextDelay } from "@gateway/domain/RetrySchedule"
-import { webhookUrlFor } from "@gateway/domain/Wallet"
+import { deliveryUrlFor } from "@gateway/domain/Callback"
 import * as CallSpan from "../http/CallSpan.ts"
 import { parseRetryAfter } from "../http/RetryAfter.ts"
 import { SignedPost } from "../http/SignedPost.ts"
@@ -99,7 +99,7 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
   /** The operator's answer or why there is none, as the attempt's result (plain combinators: this runs for every message). */
   const attempt = (delivery: Delivery, merchant: Merchant | undefined): Effect.Effect<Attempt> => {
     if (merchant === undefined) return Effect.succeed(notDelivered(noMerchant))
-    const url = webhookUrlFor(merchant.MerchantSettings, delivery.type)
+    const url = deliveryUrlFor(merchant.MerchantSettings, delivery.type)
     if (url === undefined) return Effect.succeed(notDelivered(noWebhookUrl))
     return Effect.matchEffect(
       signed.send({

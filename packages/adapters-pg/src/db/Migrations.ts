@@ -18,6 +18,7 @@ import { m0013_outbox_handoff } from "./migrations/0013_outbox_handoff.ts"
 import { m0014_round_sums_once } from "./migrations/0014_round_sums_once.ts"
 import { m0015_audit_log } from "./migrations/0015_audit_log.ts"
 import { m0016_backoffice_users } from "./migrations/0016_backoffice_users.ts"
+import { m0017_round_links_callbacks } from "./migrations/0017_round_links_callbacks.ts"
 
 /**
  * The schema, one migration per entry keyed `<id>_<name>`. Migrations are
@@ -40,7 +41,8 @@ export const migrations = {
   "0013_outbox_handoff": m0013_outbox_handoff,
   "0014_round_sums_once": m0014_round_sums_once,
   "0015_audit_log": m0015_audit_log,
-  "0016_backoffice_users": m0016_backoffice_users
+  "0016_backoffice_users": m0016_backoffice_users,
+  "0017_round_links_callbacks": m0017_round_links_callbacks
 }
 
 /** The id of the newest migration of this version (`0012_…` → 12). */

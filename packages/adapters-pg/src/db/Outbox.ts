@@ -1,7 +1,9 @@
-import type { WalletEventType, WalletTransaction } from "@gateway/domain/Wallet"
+import type { MessageType } from "@gateway/domain/Callback"
+import type { WalletTransaction } from "@gateway/domain/Wallet"
 import { toWebhookBody } from "@gateway/domain/Wallet"
 import { DateTime, Effect } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
+import { randomUUID } from "node:crypto"
 
 /**
  * The channel notified at commit whenever an outbox message becomes pending
@@ -13,7 +15,7 @@ export const channel = "gateway_outbox"
 export interface OutboxMessage {
   readonly id: string
   readonly merchantId: number
-  readonly type: WalletEventType
+  readonly type: MessageType
   readonly body: string
 }
 
@@ -25,6 +27,14 @@ export const ofTransaction = (tx: WalletTransaction): Effect.Effect<OutboxMessag
     type: tx.type,
     body: JSON.stringify(toWebhookBody(tx, DateTime.formatIso(now)))
   }))
+
+/** A callback's outbox message (CONTRACT §10): a new id, the body as given. */
+export const ofCallback = (merchantId: number, body: { readonly type: MessageType }): OutboxMessage => ({
+  id: randomUUID(),
+  merchantId,
+  type: body.type,
+  body: JSON.stringify(body)
+})
 
 /**
  * Queues a message, due now. Run it inside the transaction that writes the

@@ -13,6 +13,8 @@ export interface Reencrypted {
   readonly launchKeys: number
   /** Back-office users' TOTP secrets (migration 0016). */
   readonly totpSecrets: number
+  /** The round-link keys kept in the database (migration 0017). */
+  readonly roundLinkKeys: number
 }
 
 const batchSize = 200
@@ -29,13 +31,14 @@ const decodeMerchants = Schema.decodeUnknownEffect(Schema.Array(MerchantRow))
 const decodeKeys = Schema.decodeUnknownEffect(Schema.Array(KeyRow))
 const TotpRow = Schema.Struct({ id: Schema.Int, totp_secret_enc: Schema.String })
 const decodeTotps = Schema.decodeUnknownEffect(Schema.Array(TotpRow))
+const decodeLinkKeys = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.Int, key_enc: Schema.String })))
 
 const unreadable = (what: string) => (_: DecryptionFailed) =>
   new ReencryptFailed({ message: `cannot open ${what} with any key of DATA_ENCRYPTION_KEY: list the key it was written with` })
 
 /**
  * Rewrites every secret stored at rest (merchants' private and encryption
- * keys, the previous ones of a rotation still in its overlap, launch signing keys, back-office TOTP secrets) under the {@link DataCipher}'s current key, so
+ * keys, the previous ones of a rotation still in its overlap, launch signing keys, back-office TOTP secrets, round-link keys) under the {@link DataCipher}'s current key, so
  * that the previous keys of a rotation are no longer needed. Merchants go in
  * batches of 200 by id, one UPDATE a batch, each row updated only if it has
  * not changed since it was read; running it again is harmless. Instances
@@ -119,7 +122,16 @@ export const reencryptAll: Effect.Effect<Reencrypted, ReencryptFailed, SqlClient
       WHERE id = ${user.id} AND totp_secret_enc = ${user.totp_secret_enc} RETURNING id`
     totpSecrets += updated.length
   }
-  return { merchants, launchKeys, totpSecrets }
+
+  let roundLinkKeys = 0
+  const linkKeys = yield* sql`SELECT id, key_enc FROM round_link_keys ORDER BY id`.pipe(Effect.flatMap(decodeLinkKeys))
+  for (const key of linkKeys) {
+    const reencrypted = yield* cipher.reencrypt(key.key_enc).pipe(Effect.mapError(unreadable(`round-link key ${key.id}`)))
+    const updated = yield* sql`
+      UPDATE round_link_keys SET key_enc = ${reencrypted} WHERE id = ${key.id} AND key_enc = ${key.key_enc} RETURNING id`
+    roundLinkKeys += updated.length
+  }
+  return { merchants, launchKeys, totpSecrets, roundLinkKeys }
 }).pipe(
   Effect.catchTags({
     SqlError: (error) => Effect.fail(new ReencryptFailed({ message: `the database refused: ${error.message}` })),

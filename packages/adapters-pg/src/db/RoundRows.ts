@@ -88,6 +88,8 @@ export interface SettlingRound {
   readonly payout: bigint
   readonly credit: WalletTransaction
   readonly message: Outbox.OutboxMessage
+  /** The round's `round.settled` callback, when its merchant has a `callbackUrl`: queued with the credit (else `""` in the statement: an array of nulls has no type). */
+  readonly callback: Outbox.OutboxMessage | undefined
   /** Queue the message already leased to this process for this long (`db/Handoff.ts`); else (or 0) unleased. */
   readonly leaseSeconds: number | undefined
 }
@@ -99,8 +101,9 @@ export interface SettlingRound {
  * and writes no second version of the round), its debit and credit appended
  * to the ledger (each round's debit before its credit) and the credit queued
  * — leased to this process when it has `leaseSeconds`, its first attempt
- * counted. A round no longer `debiting` matches nothing and writes nothing:
- * the answer holds the ids of the rounds settled.
+ * counted — and its `round.settled` callback beside it when it has one. A
+ * round no longer `debiting` matches nothing and writes nothing: the answer
+ * holds the ids of the rounds settled.
  */
 export const settleRounds = (sql: SqlClient, rounds: ReadonlyArray<SettlingRound>) =>
   sql<{ readonly id: string }>`
@@ -110,8 +113,10 @@ export const settleRounds = (sql: SqlClient, rounds: ReadonlyArray<SettlingRound
         ${rounds.map((r) => String(r.payout))}::bigint[], ${rounds.map((r) => r.credit.transactionId)}::uuid[],
         ${rounds.map((r) => r.credit.amount.currency)}::text[], ${rounds.map((r) => r.message.id)}::text[],
         ${rounds.map((r) => r.message.merchantId)}::integer[], ${rounds.map((r) => r.message.type)}::text[],
-        ${rounds.map((r) => r.message.body)}::text[], ${rounds.map((r) => r.leaseSeconds ?? 0)}::float8[]
-      ) AS i (round_id, outcome, payout_minor, credit_id, currency, message_id, merchant_id, type, body, lease_seconds)
+        ${rounds.map((r) => r.message.body)}::text[], ${rounds.map((r) => r.leaseSeconds ?? 0)}::float8[],
+        ${rounds.map((r) => r.callback?.id ?? "")}::text[], ${rounds.map((r) => r.callback?.body ?? "")}::text[]
+      ) AS i (round_id, outcome, payout_minor, credit_id, currency, message_id, merchant_id, type, body, lease_seconds,
+        callback_id, callback_body)
     ), closed AS (
       UPDATE rounds r SET status = 'settled', outcome = i.outcome, payout_minor = i.payout_minor, updated_at = now(),
         ledger_debit_minor = r.ledger_debit_minor + r.stake_minor,
@@ -124,7 +129,7 @@ export const settleRounds = (sql: SqlClient, rounds: ReadonlyArray<SettlingRound
       -- A round is found by its primary key. (status takes only the four values of its CHECK.)
       WHERE r.id = i.round_id AND r.status NOT IN ('settled', 'refused', 'failed')
       RETURNING r.id, r.stake_minor, r.debit_id, i.payout_minor, i.credit_id, i.currency, i.message_id, i.merchant_id,
-        i.type, i.body, i.lease_seconds
+        i.type, i.body, i.lease_seconds, i.callback_id, i.callback_body
     ), booked AS (
       INSERT INTO ledger_entries (round_id, transaction_id, kind, amount_minor, currency)
       SELECT id, transaction_id, kind, amount_minor, currency FROM (
@@ -140,6 +145,11 @@ export const settleRounds = (sql: SqlClient, rounds: ReadonlyArray<SettlingRound
         CASE WHEN lease_seconds > 0 THEN now() + make_interval(secs => lease_seconds) END,
         CASE WHEN lease_seconds > 0 THEN 1 ELSE 0 END
       FROM closed
+      UNION ALL
+      SELECT callback_id, merchant_id, 'round.settled', callback_body,
+        CASE WHEN lease_seconds > 0 THEN now() + make_interval(secs => lease_seconds) END,
+        CASE WHEN lease_seconds > 0 THEN 1 ELSE 0 END
+      FROM closed WHERE callback_id <> ''
     )
     SELECT id::text AS id FROM closed`
 

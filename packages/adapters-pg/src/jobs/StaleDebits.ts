@@ -1,7 +1,8 @@
 import { CurrencyCode } from "@gateway/domain/Currency"
 import * as Money from "@gateway/domain/Money"
+import { RoundLinks } from "@gateway/domain/ports/RoundLinks"
 import type { WalletTransaction } from "@gateway/domain/Wallet"
-import { Duration, Effect, Layer, Schedule, Schema } from "effect"
+import { Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import type { Fragment } from "effect/sql/Statement"
@@ -20,7 +21,10 @@ const StaleRow = Schema.Struct({
 })
 const decodeStale = Schema.decodeUnknownEffect(Schema.Array(StaleRow))
 
-const refundOf = (row: typeof StaleRow.Type): WalletTransaction => ({
+/** The links to rounds' details, when the process has them: refunds carry `roundDetailsUrl` (CONTRACT §10). */
+export type Links = RoundLinks["Service"] | undefined
+
+const refundOf = (row: typeof StaleRow.Type, links: Links): WalletTransaction => ({
   type: "transaction.refund",
   transactionId: randomUUID(),
   refTransactionId: row.debit_id,
@@ -30,10 +34,11 @@ const refundOf = (row: typeof StaleRow.Type): WalletTransaction => ({
   playerId: row.player_id,
   sessionId: row.operator_session_id,
   gameId: row.game_id,
-  amount: Money.make(row.stake_minor, row.currency)
+  amount: Money.make(row.stake_minor, row.currency),
+  ...(links === undefined ? {} : { roundDetailsUrl: links.url(row.id) })
 })
 
-const recoverOne = (sql: SqlClient, which: Fragment) =>
+const recoverOne = (sql: SqlClient, which: Fragment, links: Links) =>
   sql.withTransaction(Effect.gen(function*() {
     const [row] = yield* sql`
       SELECT r.id::text AS id, r.merchant_id, r.stake_minor, r.debit_id::text AS debit_id,
@@ -44,7 +49,7 @@ const recoverOne = (sql: SqlClient, which: Fragment) =>
       LIMIT 1
       FOR UPDATE OF r SKIP LOCKED`.pipe(Effect.flatMap(decodeStale))
     if (row === undefined) return undefined
-    const refund = refundOf(row)
+    const refund = refundOf(row, links)
     yield* refundRound(sql, row.id, refund)
     return { roundId: row.id, queued: `refund ${refund.transactionId} of debit ${row.debit_id} queued` }
   }))
@@ -61,10 +66,11 @@ const recoverOne = (sql: SqlClient, which: Fragment) =>
 export const recoverStaleDebits = (olderThanSeconds: number): Effect.Effect<number, never, SqlClient> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient
+    const links = Option.getOrUndefined(yield* Effect.serviceOption(RoundLinks))
     let count = 0
     const stale = sql`r.created_at < now() - make_interval(secs => ${olderThanSeconds}::float8)`
     for (;;) {
-      const refunded = yield* recoverOne(sql, stale)
+      const refunded = yield* recoverOne(sql, stale, links)
       if (refunded === undefined) return count
       yield* Effect.logWarning(`round ${refunded.roundId} was left debiting; ${refunded.queued}`)
       count++
@@ -78,8 +84,8 @@ export const recoverStaleDebits = (olderThanSeconds: number): Effect.Effect<numb
  * stake queued, if it is still `debiting` and no one holds it. What was
  * queued, if anything; a database failure is the error, to try again.
  */
-export const recoverRound = (sql: SqlClient, roundId: string): Effect.Effect<string | undefined, SqlError> =>
-  recoverOne(sql, sql`r.id = ${roundId}`).pipe(
+export const recoverRound = (sql: SqlClient, roundId: string, links: Links): Effect.Effect<string | undefined, SqlError> =>
+  recoverOne(sql, sql`r.id = ${roundId}`, links).pipe(
     Effect.map((refunded) => refunded?.queued),
     Effect.catchTag("SchemaError", Effect.die)
   )

@@ -9,6 +9,7 @@ import { PlayApi } from "./Play.ts"
 import { ReportsApi } from "./Reports.ts"
 import { SecretsApi } from "./Secrets.ts"
 import { RevenueShareApi } from "./RevenueShare.ts"
+import { RoundDetailsApi } from "./RoundDetails.ts"
 import { SettingsApi } from "./Settings.ts"
 import { SystemApi } from "./System.ts"
 import { withExamples } from "./Document.ts"
@@ -47,6 +48,7 @@ export class Api extends HttpApi.make("operator-gateway")
   .add(RevenueShareApi)
   .add(BackofficeSignInApi)
   .add(BackofficeApi)
+  .add(RoundDetailsApi)
   .annotateMerge(OpenApi.annotations({
     title: "Operator Gateway",
     version: "1.1.0",

@@ -30,6 +30,8 @@ const textExamples: Record<string, string> = {
     "msg_9d2c4e1a-5b7f-4c3d-8e9a-1b2c3d4e5f60,debit,5.00,delivered\r\n",
   "text/html; charset=utf-8": "<!doctype html><html lang=\"en\"><head><title>Odd Even</title></head><body>…</body></html>",
   "image/svg+xml": "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 256 256\">…</svg>",
+  "text/javascript; charset=utf-8": "\"use strict\";(()=>{…})();",
+  "text/css; charset=utf-8": ":root{color-scheme:light dark}…",
   "text/plain; version=0.0.4; charset=utf-8": "# HELP gateway_launches_total Launch URLs asked for, by outcome.\n" +
     "# TYPE gateway_launches_total counter\ngateway_launches_total{outcome=\"ok\"} 1840\n"
 }
@@ -63,6 +65,10 @@ const parameterDocs: Record<string, { readonly description: string; readonly exa
   "path transactionId": { description: "The wallet transaction's id (the message's `webhook-id`)", example: "msg_9d2c4e1a-5b7f-4c3d-8e9a-1b2c3d4e5f60" },
   "path userId": { description: "The back-office user's id, as the users list gives it", example: "17" },
   "path file": { description: "The image's file name: `<gameId>.svg`", example: "odd-even.svg" },
+  "query sig": {
+    description: "The link's signature: base64url HMAC-SHA256 of the round id with a key of the gateway (as the link gives it)",
+    example: "q3Zr9X1cVb7mN0pL4kJ8hG2fD6sA5wE3tY1uI9oP0aQ"
+  },
   "query token": { description: "The launch token: a JWT, valid once, as `generate-launch-url` put it in the URL", example: "eyJhbGciOiJFZERTQSJ9.eyJhdWQiOiJsYXVuY2gifQ.c2ln" },
   "query gameId": { description: "The game's id", example: "odd-even" },
   "query playerId": { description: "The player's id in the operator's system", example: "player-1001" },

@@ -153,6 +153,8 @@ const transaction = (type: "debit" | "credit", amount: string): typeof Report.Ro
   status: "delivered"
 })
 
+const roundLink = "https://gateway.example/rounds/7c1e9a3b-5d2f-4e6a-8b0c-1d3e5f7a9b2c?sig=q3Zr9X1cVb7mN0pL4kJ8hG2fD6sA5wE3tY1uI9oP0aQ"
+
 const round: typeof Report.OperatorRound.Encoded = {
   roundId: "7c1e9a3b-5d2f-4e6a-8b0c-1d3e5f7a9b2c",
   gameId: "odd-even",
@@ -164,7 +166,8 @@ const round: typeof Report.OperatorRound.Encoded = {
   payout: "9.73",
   currency: "EUR",
   createdAt: later,
-  transactions: [transaction("debit", "5.00"), transaction("credit", "9.73")]
+  transactions: [transaction("debit", "5.00"), transaction("credit", "9.73")],
+  roundDetailsUrl: roundLink
 }
 
 const roundView: typeof Round.RoundView.Encoded = {
@@ -229,7 +232,16 @@ const settled: typeof Webhooks.TransactionData.Encoded = {
   transactionId: "msg_4a6b8c0d-2e4f-4a1b-9c3d-5e6f7a8b9c0d",
   refTransactionId: walletData.transactionId,
   roundClosed: true,
-  amount: "9.73"
+  amount: "9.73",
+  roundDetailsUrl: roundLink
+}
+
+const sessionRef = {
+  merchantId: 42,
+  playerId: "player-1001",
+  sessionId: "sess-7f3a9c",
+  gameId: "odd-even",
+  currency: "EUR" as const
 }
 
 const jwk: typeof LaunchToken.LaunchJwk.Encoded = {
@@ -325,6 +337,11 @@ export const examples: ReadonlyArray<Example> = [
   }),
   example(Round.RoundView, roundView),
   example(Round.RoundList, { data: [roundView], meta: meta(1) }),
+  example(Round.RoundDetails, {
+    ...roundView,
+    currency: "EUR",
+    fairness: { ...fairness, serverSeed: "b6f1c2d7e8a94f3b0c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b" }
+  }),
   example(GameSession.RedeemRequest, {
     token: "eyJhbGciOiJFZERTQSIsImtpZCI6ImxhdW5jaC0yMDI2LTExLTI1In0.eyJhdWQiOiJsYXVuY2gifQ.c2lnbmF0dXJl"
   }),
@@ -406,5 +423,24 @@ export const examples: ReadonlyArray<Example> = [
     secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
     otpauthUrl: "otpauth://totp/gateway.casino.example%3Apayments%40casino.example?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" +
       "&issuer=gateway.casino.example&algorithm=SHA1&digits=6&period=30"
+  }),
+  example(Webhooks.SessionStartedMessage, { type: "session.started", timestamp: at, data: sessionRef }),
+  example(Webhooks.SessionEndedMessage, {
+    type: "session.ended",
+    timestamp: "2026-11-25T10:12:17.000Z",
+    data: { ...sessionRef, reason: "expired", rounds: 14, bets: "70.00", wins: "64.21" }
+  }),
+  example(Webhooks.RoundSettledMessage, {
+    type: "round.settled",
+    timestamp: later,
+    data: {
+      ...sessionRef,
+      roundId: round.roundId,
+      stake: "5.00",
+      payout: "9.73",
+      selection: "odd",
+      outcome: { number: 17, parity: "odd", summary: "17 odd" },
+      roundDetailsUrl: roundLink
+    }
   })
 ]

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Currency, LaunchToken, Merchant, Player, type Wallet } from "@gateway/domain"
+import { type Callback, Currency, LaunchToken, Merchant, Player, Round, type Wallet } from "@gateway/domain"
 
 /**
  * The calls the gateway makes to an operator (CONTRACT §5), as the OpenAPI
@@ -38,7 +38,11 @@ export const TransactionData = Schema.Struct({
   sessionId: Schema.String.annotate({ description: "The operator's session id, given at launch" }),
   gameId: Schema.String.annotate({ description: "The game played" }),
   amount: AmountString,
-  currency: Currency.CurrencyCode
+  currency: Currency.CurrencyCode,
+  roundDetailsUrl: Schema.optionalKey(Schema.String).annotate({
+    description: "Credits and refunds: the round's signed link (CONTRACT §10), valid for ever: an HTML page for people, " +
+      "JSON with `accept: application/json` (selection, outcome, payout and, once revealed, the seed to verify the draw)."
+  })
 }).annotate({ identifier: "WalletTransactionData" })
 
 const Timestamp = Schema.String.annotate({ description: "When the message was created (ISO 8601, UTC); the same on every retry." })
@@ -63,6 +67,61 @@ export const TestMessage = Schema.Struct({
   }).annotate({ description: "The merchant pinged" })
 }).annotate({ identifier: "WalletTest" })
 
+/** Who a session event is about. */
+const sessionFields = {
+  merchantId: Merchant.MerchantId.annotate({ description: "The merchant's id" }),
+  playerId: Schema.String.annotate({ description: "The player's id" }),
+  sessionId: Schema.String.annotate({ description: "The operator's session id, given at launch" }),
+  gameId: Schema.String.annotate({ description: "The game launched (or played, for a round)" }),
+  currency: Currency.CurrencyCode
+}
+
+const callback = <T extends Callback.CallbackEventType, D extends Schema.Top>(type: T, data: D, identifier: string) =>
+  Schema.Struct({
+    type: Schema.Literal(type).annotate({ description: "The event's type" }),
+    timestamp: Timestamp,
+    data
+  }).annotate({ identifier })
+
+/** `session.started`: a real-mode launch token was redeemed, the player's session is open. */
+export const SessionStartedMessage = callback(
+  "session.started",
+  Schema.Struct(sessionFields).annotate({ description: "The session opened" }),
+  "CallbackSessionStarted"
+)
+
+/** `session.ended`: a real-mode session ended, with its totals. */
+export const SessionEndedMessage = callback(
+  "session.ended",
+  Schema.Struct({
+    ...sessionFields,
+    reason: Schema.Literals(["expired", "terminated"]).annotate({
+      description: "`expired`: idle for `GAME_SESSION_IDLE_SECONDS`; `terminated`: ended by the operator"
+    }),
+    rounds: Schema.Int.annotate({ description: "Rounds settled in the session" }),
+    bets: AmountString,
+    wins: AmountString
+  }).annotate({ description: "The session that ended and its totals: `bets` staked and `wins` paid by its settled rounds" }),
+  "CallbackSessionEnded"
+)
+
+/** `round.settled`: a real-money round was settled (its credit is queued in the same transaction). */
+export const RoundSettledMessage = callback(
+  "round.settled",
+  Schema.Struct({
+    roundId: Schema.String.annotate({ description: "The round's id (the credit's `data.roundId`)" }),
+    ...sessionFields,
+    stake: AmountString,
+    payout: AmountString,
+    selection: Round.Selection,
+    outcome: Round.Outcome,
+    roundDetailsUrl: Schema.String.annotate({
+      description: "The round's signed link, valid for ever: an HTML page for people, JSON with `accept: application/json`"
+    })
+  }).annotate({ description: "The round settled" }),
+  "CallbackRoundSettled"
+)
+
 /** The operator's answer to a wallet message: the player's balance after it. */
 export const BalanceReply = Schema.Struct({
   balance: Player.DecimalString.annotate({ description: "The player's balance after the message, a decimal string" })
@@ -80,5 +139,8 @@ export type MatchesDomain = [
       typeof DebitMessage.Encoded | typeof CreditMessage.Encoded | typeof RefundMessage.Encoded,
       ReturnType<typeof Wallet.toWebhookBody>
     >
-  >
+  >,
+  Assert<Same<typeof SessionStartedMessage.Encoded, ReturnType<typeof Callback.sessionStartedBody>>>,
+  Assert<Same<typeof SessionEndedMessage.Encoded, ReturnType<typeof Callback.sessionEndedBody>>>,
+  Assert<Same<typeof RoundSettledMessage.Encoded, ReturnType<typeof Callback.roundSettledBody>>>
 ]

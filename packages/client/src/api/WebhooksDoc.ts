@@ -4,14 +4,15 @@ import * as Webhooks from "./Webhooks.ts"
 /**
  * The `webhooks` section of `/openapi.json` (OpenAPI 3.1): one Path Item per
  * call the gateway makes to an operator — `details`, `transaction.debit`,
- * `transaction.credit`, `transaction.refund`, `webhook.test` — with the
+ * `transaction.credit`, `transaction.refund`, `webhook.test`, and the
+ * callbacks `session.started`, `session.ended`, `round.settled` — with the
  * signature headers, the body and the answers the gateway acts on. Bodies are
  * generated from the Schemas of `Webhooks.ts` into `components.schemas`.
  */
 
 const tag = "Calls to the operator"
 
-const tagDescription = "What the gateway sends to the operator's Details URL and wallet webhook URLs " +
+const tagDescription = "What the gateway sends to the operator's Details URL, wallet webhook URLs and callbackUrl " +
   "(the `webhooks` section). Every call is a JSON `POST` signed by the Standard Webhooks scheme; verify it with " +
   "the npm `standardwebhooks` package and the merchant's `encryptionKey` (`v1`, HMAC-SHA256), or with its " +
   "`publicKey` (`v1a`, Ed25519), over `<webhook-id>.<webhook-timestamp>.<raw body>`, and refuse a timestamp more " +
@@ -66,6 +67,16 @@ const idempotent = "`data.transactionId` (= `webhook-id`) is the idempotency key
   "answer (same status and body) and move no money twice."
 
 const notAccepted = (what: string) => ({ description: `Not accepted: ${what}` })
+
+const callbackRetried = "Sent to the merchant's `callbackUrl` only (none set: no event is written at all), signed and " +
+  "queued exactly like the wallet's credits: " + retried.replace("the ledger row that causes them", "what causes them") +
+  " `webhook-id` is the event's id: answer a repeat as the first. The body is informational: the answer's body is not read."
+
+const received = {
+  "200": { description: "Received (any 2xx; the body is not read)." },
+  "4XX": notAccepted("retried."),
+  "5XX": notAccepted("retried.")
+}
 
 const operations = {
   details: {
@@ -137,6 +148,35 @@ const operations = {
       "4XX": notAccepted("retried."),
       "5XX": notAccepted("retried.")
     }
+  },
+  "session.started": {
+    operationId: "operator.session.started",
+    summary: "A player's session opened (callbackUrl)",
+    description: "A real-mode launch token was redeemed: the game page is open. Demo sessions are not reported. " +
+      callbackRetried,
+    id: "A new UUID for this event.",
+    body: Webhooks.SessionStartedMessage,
+    responses: received
+  },
+  "session.ended": {
+    operationId: "operator.session.ended",
+    summary: "A player's session ended, with its totals (callbackUrl)",
+    description: "A real-mode session ended: idle for `GAME_SESSION_IDLE_SECONDS` (reported within seconds of its " +
+      "expiry, by a sweep), or ended by the operator. `rounds`, `bets` and `wins` are the session's settled rounds, their " +
+      "stakes and their payouts. " + callbackRetried,
+    id: "A new UUID for this event.",
+    body: Webhooks.SessionEndedMessage,
+    responses: received
+  },
+  "round.settled": {
+    operationId: "operator.round.settled",
+    summary: "A round was settled, with its link (callbackUrl)",
+    description: "A real-money round was settled: written in the same transaction as the round's ledger rows and its " +
+      "`transaction.credit`. `roundDetailsUrl` opens the round's page (selection, outcome, payout, and its proof " +
+      "once the server seed is revealed). " + callbackRetried,
+    id: "A new UUID for this event.",
+    body: Webhooks.RoundSettledMessage,
+    responses: received
   }
 } as const
 
@@ -149,7 +189,10 @@ const componentSchemas = (): Record<string, unknown> => {
     Webhooks.CreditMessage,
     Webhooks.RefundMessage,
     Webhooks.TestMessage,
-    Webhooks.BalanceReply
+    Webhooks.BalanceReply,
+    Webhooks.SessionStartedMessage,
+    Webhooks.SessionEndedMessage,
+    Webhooks.RoundSettledMessage
   ]
   const schemas: Record<string, unknown> = {}
   for (const body of bodies) Object.assign(schemas, Schema.toJsonSchemaDocument(body).definitions)

@@ -1,5 +1,6 @@
 import type { Effect, Stream } from "effect"
 import { Context } from "effect"
+import type { Destination } from "../Callback.ts"
 import type { Delivery, DeliveryStatus, FailedDelivery, ListedDelivery } from "../Delivery.ts"
 import type { MerchantId } from "../Merchant.ts"
 
@@ -8,6 +9,8 @@ export interface HurryOptions {
   readonly limit?: number
   readonly probe?: boolean
   readonly waitingMoreThanSeconds?: number
+  /** Only the messages to this destination (its URL answers again; the other may still be down). Default: all. */
+  readonly destination?: Destination
 }
 
 /**

@@ -28,13 +28,14 @@ export class GameSessionRepo extends Context.Service<GameSessionRepo, {
   /**
    * Redeems the token's `jti` and opens a session with its first seeds; a second redemption fails with
    * TokenAlreadyUsed. With `claimed`, the caller already holds the `jti` ({@link claim}) and only the session is
-   * opened.
+   * opened. With `reported`, its `session.started` callback is queued in the same transaction (CONTRACT §10).
    */
   open(
     claims: LaunchClaims,
     demoBalanceMinor: bigint,
     seed: SessionSeed,
-    claimed?: boolean
+    claimed?: boolean,
+    reported?: boolean
   ): Effect.Effect<OpenedSession, TokenAlreadyUsed>
   /**
    * Takes the token's `jti` for one redemption, atomically across instances: every other claim or redemption of it

@@ -3,7 +3,8 @@ import { Context } from "effect"
 import type { RoundSeed } from "../Fairness.ts"
 import type { SessionExpired } from "../GameSession.ts"
 import type { PageRequest } from "../Paging.ts"
-import type { RoundNotFound, RoundView } from "../Round.ts"
+import type { SettledRound } from "../Callback.ts"
+import type { RoundDetails, RoundNotFound, RoundView } from "../Round.ts"
 import type { WalletTransaction } from "../Wallet.ts"
 
 /** A round about to be debited. */
@@ -32,15 +33,24 @@ export class RoundLedger extends Context.Service<RoundLedger, {
   begin(round: PendingRound): Effect.Effect<RoundSeed, SessionExpired>
   /**
    * The debit was accepted: ledger debit + credit, the round settled with its outcome (JSON text), the credit
-   * queued — one transaction.
+   * queued — one transaction. With `reported`, the round's `round.settled` callback is queued in it too (the
+   * merchant has a `callbackUrl`).
    */
-  settle(roundId: string, outcome: string, payout: bigint, credit: WalletTransaction): Effect.Effect<void>
+  settle(
+    roundId: string,
+    outcome: string,
+    payout: bigint,
+    credit: WalletTransaction,
+    reported?: SettledRound
+  ): Effect.Effect<void>
   /** The operator refused the debit: the round is closed as refused; nothing is queued. */
   refuse(roundId: string): Effect.Effect<void>
   /** The debit's outcome is unknown: the round fails, the refund is written to the ledger and queued. */
   fail(roundId: string, refund: WalletTransaction): Effect.Effect<void>
   /** A round of the session, with its server seed once revealed; another session's round is RoundNotFound. */
   find(sessionId: string, roundId: string): Effect.Effect<RoundView, RoundNotFound>
+  /** Any round by its id, with its currency and its server seed once revealed (the round's link, CONTRACT §10). */
+  details(roundId: string): Effect.Effect<RoundDetails, RoundNotFound>
   /** A page of the session's rounds, newest first, and how many it has. */
   history(sessionId: string, page: PageRequest): Effect.Effect<{ readonly rounds: ReadonlyArray<RoundView>; readonly total: number }>
 }>()("@gateway/domain/ports/RoundLedger") {}

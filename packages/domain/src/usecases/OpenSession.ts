@@ -78,7 +78,9 @@ export const openSession = Effect.fn("openSession")(function*(token: string): Ef
     )
   }
   const seed = newSessionSeed(yield* FairRandom)
-  const opened = yield* sessions.open(claims, real ? 0n : demoBalance, seed, real)
+  // Real sessions are reported to the operator's callbackUrl; demo play is nobody's business but the player's.
+  const reported = real && merchant.MerchantSettings.callbackUrl !== undefined
+  const opened = yield* sessions.open(claims, real ? 0n : demoBalance, seed, real, reported)
   return new SessionOpened({
     sessionToken: Redacted.value(opened.sessionToken),
     session: opened.session,

@@ -186,11 +186,26 @@ export const playRound = Effect.fn("playRound")(function*(
     )
     const decided = draw(fair, rules, selection, stake, seed, rtp)
     const creditId = yield* ids.uuid
+    const outcome = JSON.stringify(decided.outcome)
     yield* ledger.settle(
       roundId,
-      JSON.stringify(decided.outcome),
+      outcome,
       decided.payout,
-      transaction("transaction.credit", creditId, decided.payout, true, debit.transactionId)
+      transaction("transaction.credit", creditId, decided.payout, true, debit.transactionId),
+      merchant.MerchantSettings.callbackUrl === undefined ? undefined : {
+        roundId,
+        session: {
+          merchantId: merchant.id,
+          playerId: session.playerId,
+          sessionId: session.operatorSessionId,
+          gameId,
+          currency: session.currency
+        },
+        stake,
+        payout: decided.payout,
+        selection: selectionJson,
+        outcome
+      }
     )
     return { accepted, decided, fairness: commitmentOf(seed) }
   })

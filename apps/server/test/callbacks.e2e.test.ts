@@ -1,0 +1,190 @@
+import { createHash } from "node:crypto"
+import { Webhook } from "standardwebhooks"
+import { assert, describe, it } from "vitest"
+import { call } from "@gateway/adapters-http/testing"
+import { join } from "node:path"
+import { launchChromium, resultsDir } from "./Browser.ts"
+import { makeValidators, type OpenApiDocument } from "./Fuzz.ts"
+import { eventually, playerSession, poll, walletAndGateway } from "./Wallet.ts"
+
+/** Sessions idle out after 2 s here, so `session.ended` comes within a few seconds. */
+const world = walletAndGateway(() => ({ status: 200 }), { GAME_SESSION_IDLE_SECONDS: "2" })
+let n = 0
+/** The link of a round whose session has ended (its seed revealed), for the browser test. */
+let revealed = ""
+const email = () => `callbacks${++n}@example.com`
+
+interface Event {
+  readonly headers: Record<string, string | Array<string> | undefined>
+  readonly raw: string
+  readonly body: { readonly type: string; readonly data: Record<string, unknown> }
+}
+const events = (merchantId: number): ReadonlyArray<Event> =>
+  world.wallet.received
+    .filter((r) => r.url === "/callbacks")
+    .map((r) => ({ headers: r.headers, raw: r.body, body: JSON.parse(r.body) }))
+    .filter((e) => e.body.data["merchantId"] === merchantId)
+const credits = (roundId: string) =>
+  world.wallet.messages().filter((m) => m.body.type === "transaction.credit" && m.body.data.roundId === roundId)
+const linkOf = (roundId: string): string => {
+  const [credit] = credits(roundId)
+  const url = (credit?.body.data as { roundDetailsUrl?: unknown } | undefined)?.roundDetailsUrl
+  assert.isString(url)
+  return String(url)
+}
+
+/** A merchant whose callbackUrl is the loopback operator's `/callbacks`. */
+const withCallbacks = async () => {
+  const player = await playerSession(world.gw, world.wallet.url, email())
+  const set = await call(`${player.api}/merchants/${player.merchantId}/settings`, {
+    method: "PUT", headers: player.admin, json: { callbackUrl: `${world.wallet.url}/callbacks` }
+  })
+  assert.strictEqual(set.status, 200, set.text)
+  return player
+}
+
+describe("round links and operator callbacks (CONTRACT §10)", () => {
+  it("a credit webhook carries a signed roundDetailsUrl: JSON for programs, a page for people, 404 when forged", async () => {
+    const player = await playerSession(world.gw, world.wallet.url, email())
+    const { sessionToken } = await player.newSession()
+    const round = await player.bet(sessionToken, "10.00", "odd")
+    assert.strictEqual(round.status, 200, round.text)
+    await eventually(() => credits(round.body.roundId).length === 1)
+    const link = new URL(linkOf(round.body.roundId))
+    assert.strictEqual(link.origin, world.gw.url)
+
+    const json = await call(link.href, { headers: { accept: "application/json" } })
+    assert.strictEqual(json.status, 200, json.text)
+    assert.strictEqual(json.body.roundId, round.body.roundId)
+    assert.strictEqual(json.body.stake, "10.00")
+    assert.strictEqual(json.body.payout, round.body.payout)
+    assert.strictEqual(json.body.currency, "ETB")
+    assert.strictEqual(json.body.selection, "odd")
+    assert.deepStrictEqual(json.body.outcome, round.body.outcome)
+    assert.strictEqual(json.body.fairness.serverSeedHash, round.body.fairness.serverSeedHash)
+    assert.isUndefined(json.body.fairness.serverSeed, "the seed stays secret while the session lives")
+
+    const page = await fetch(link)
+    assert.strictEqual(page.status, 200)
+    assert.match(page.headers.get("content-type") ?? "", /^text\/html/)
+    assert.notMatch(page.headers.get("content-security-policy") ?? "", /unsafe-inline/)
+    const html = await page.text()
+    assert.include(html, round.body.roundId)
+    assert.include(html, `${round.body.payout} ETB`)
+    assert.notInclude(html, "<script>")
+
+    const forged = new URL(link)
+    const sig = forged.searchParams.get("sig") ?? ""
+    forged.searchParams.set("sig", (sig[0] === "A" ? "B" : "A") + sig.slice(1))
+    const other = new URL(link)
+    other.pathname = other.pathname.replace(/[0-9a-f]$/, (c) => (c === "0" ? "1" : "0"))
+    for (const bad of [forged, other, new URL(`${link.origin}${link.pathname}?sig=abc`)]) {
+      const answer = await call(bad.href, { headers: { accept: "application/json" } })
+      assert.strictEqual(answer.status, 404, bad.href)
+      assert.strictEqual(answer.body.code, "ROUND_NOT_FOUND")
+      assert.match(answer.headers.get("content-type") ?? "", /^application\/problem\+json/)
+    }
+
+    // A debit without an answer: the bet is rejected and its refund carries the round's link too.
+    world.wallet.setReply((_r, body) => body.type === "transaction.debit" ? "hang" : { status: 200 })
+    const lost = await player.bet(sessionToken, "3.00", "odd")
+    world.wallet.setReply(() => ({ status: 200 }))
+    assert.strictEqual(lost.status, 502, lost.text)
+    const refunds = () => world.wallet.messages().filter((m) => m.body.type === "transaction.refund")
+    await eventually(() => refunds().length === 1)
+    const [refund] = refunds()
+    const refunded = await call(String((refund?.body.data as { roundDetailsUrl?: string }).roundDetailsUrl), { headers: { accept: "application/json" } })
+    assert.strictEqual(refunded.status, 200, refunded.text)
+    assert.deepInclude(refunded.body, { roundId: refund?.body.data.roundId, status: "failed", stake: "3.00" })
+
+    const range = `from=${new Date(Date.now() - 3_600_000).toISOString()}&to=${new Date(Date.now() + 60_000).toISOString()}`
+    const listed = await call(`${player.api}/rounds?${range}&limit=5`, { headers: { "sv-api-key": player.key } })
+    assert.strictEqual(listed.status, 200, listed.text)
+    const listedRound = listed.body.data.find((r: { roundId: string }) => r.roundId === round.body.roundId)
+    assert.strictEqual(listedRound?.roundDetailsUrl, link.href)
+  })
+
+  it("session.started, round.settled and session.ended reach the callbackUrl signed; none without a callbackUrl", async () => {
+    const quiet = await playerSession(world.gw, world.wallet.url, email())
+    const player = await withCallbacks()
+    const { sessionToken } = await player.newSession()
+    await eventually(() => events(player.merchantId).some((e) => e.body.type === "session.started"))
+    const quietSession = await quiet.newSession()
+    const rounds = [await player.bet(sessionToken, "10.00", "odd"), await player.bet(sessionToken, "5.00", "even")]
+    assert.strictEqual((await quiet.bet(quietSession.sessionToken)).status, 200)
+    for (const round of rounds) assert.strictEqual(round.status, 200, round.text)
+    await eventually(() => events(player.merchantId).some((e) => e.body.type === "session.ended"), 20_000)
+
+    const got = events(player.merchantId)
+    for (const e of got) {
+      new Webhook(player.encryptionKey).verify(e.raw, {
+        "webhook-id": String(e.headers["webhook-id"]),
+        "webhook-timestamp": String(e.headers["webhook-timestamp"]),
+        "webhook-signature": String(e.headers["webhook-signature"])
+      })
+    }
+    const doc: OpenApiDocument & { webhooks: Record<string, any> } = (await call(`${world.gw.url}/openapi.json`)).body
+    const { errors } = makeValidators(doc)
+    for (const e of got) {
+      assert.deepStrictEqual(errors(doc.webhooks[e.body.type].post.requestBody.content["application/json"].schema, e.body), [], e.raw)
+    }
+    const callbacksListed = (answer: { body: { data?: ReadonlyArray<{ type: string; status: string }> } }) =>
+      (answer.body.data ?? []).filter((d) => !d.type.startsWith("transaction.")).map((d) => `${d.type} ${d.status}`).sort()
+    const listed = await poll(
+      () => call(`${player.api}/merchants/${player.merchantId}/webhook-deliveries`, { headers: player.admin }),
+      (answer) => answer.status === 200 && callbacksListed(answer).every((d) => d.endsWith(" delivered")),
+      5_000
+    ).catch(() => ({ body: {} }))
+    assert.deepStrictEqual(
+      callbacksListed(listed),
+      ["round.settled delivered", "round.settled delivered", "session.ended delivered", "session.started delivered"],
+      "listed and marked like wallet messages"
+    )
+    const started = got.find((e) => e.body.type === "session.started")
+    assert.deepInclude(started?.body.data, { playerId: "p-1", gameId: "odd-even", currency: "ETB" })
+    const settled = got.filter((e) => e.body.type === "round.settled")
+    assert.deepStrictEqual(settled.map((e) => e.body.data["roundId"]).sort(), rounds.map((r) => r.body.roundId).sort())
+    for (const round of rounds) {
+      const e = settled.find((s) => s.body.data["roundId"] === round.body.roundId)
+      assert.strictEqual(e?.body.data["payout"], round.body.payout)
+      assert.strictEqual(e?.body.data["roundDetailsUrl"], linkOf(round.body.roundId))
+    }
+    const ended = got.filter((e) => e.body.type === "session.ended")
+    assert.strictEqual(ended.length, 1)
+    const wins = rounds.reduce((sum, r) => sum + Math.round(Number(r.body.payout) * 100), 0)
+    assert.deepInclude(ended[0]?.body.data, { reason: "expired", rounds: 2, bets: "15.00", wins: (wins / 100).toFixed(2) })
+
+    // The session has ended: its seed is revealed on the round's link, and it hashes to the commitment.
+    const details = await call(linkOf(rounds[0]!.body.roundId), { headers: { accept: "application/json" } })
+    const seed = String(details.body.fairness.serverSeed)
+    revealed = linkOf(rounds[0]!.body.roundId)
+    assert.strictEqual(createHash("sha256").update(seed).digest("hex"), rounds[0]!.body.fairness.serverSeedHash)
+
+    assert.deepStrictEqual(events(quiet.merchantId), [])
+    const deliveries = await call(`${quiet.api}/merchants/${quiet.merchantId}/webhook-deliveries`, { headers: quiet.admin })
+    assert.strictEqual(deliveries.status, 200, deliveries.text)
+    assert.deepStrictEqual(
+      deliveries.body.data.filter((d: { type: string }) => !d.type.startsWith("transaction.")),
+      [],
+      "no callback is even queued for a merchant without a callbackUrl"
+    )
+  })
+
+  it("the round page verifies the revealed draw in Chromium with the game page's own code", async () => {
+    assert.isNotEmpty(revealed, "the test above ended a session")
+    const browser = await launchChromium({ width: 390, height: 844 })
+    try {
+      const page = await browser.context.newPage()
+      const refused: Array<string> = []
+      page.on("console", (m) => { if (/Content Security Policy/i.test(m.text())) refused.push(m.text()) })
+      await page.goto(revealed)
+      await page.getByRole("button", { name: "Verify in this browser" }).click()
+      await page.locator("#verify-out.ok").waitFor({ timeout: 10_000 })
+      assert.match(await page.locator("#verify-out").innerText(), /^✓ verified/)
+      assert.deepStrictEqual(refused, [])
+      await page.screenshot({ path: join(resultsDir, "round-page.png"), fullPage: true })
+    } finally {
+      await browser.close()
+    }
+  })
+})
