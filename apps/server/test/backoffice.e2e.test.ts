@@ -155,6 +155,7 @@ describe("the merchant back office, served by the real server process", () => {
     expect(answer.body.user).toMatchObject({ role: "finance", isDefaultPassword: false, verifiedEmail: true })
     const forbidden = await call(`${bo}/users`, { headers: as(finance) })
     expect([forbidden.status, forbidden.body.code]).toEqual([403, "FORBIDDEN"])
+    expect((await call(`${bo}/audit`, { headers: as(finance) })).status, "the audit log is the owner's").toBe(403)
     const listed = await call(`${bo}/users`, { headers: as(owner) })
     expect(listed.body.data.map((u: { email: string }) => u.email)).toEqual(["owner@addis.example", "fin@addis.example"])
     expect(listed.body.meta).toMatchObject({ totalElements: 2, currentPage: 1 })
@@ -162,6 +163,18 @@ describe("the merchant back office, served by the real server process", () => {
     const removed = await call(`${bo}/users/${answer.body.user.id}`, { method: "DELETE", headers: as(owner) })
     expect(removed.status).toBe(204)
     expect((await call(`${bo}/me`, { headers: as(finance) })).status).toBe(401)
+
+    // Each change is in the audit log, by the owner's e-mail from its address; passwords never
+    const audit = await call(`${bo}/audit?limit=50`, { headers: as(owner) })
+    expect(audit.status, audit.text).toBe(200)
+    const entries = audit.body.data.map((e: { action: string; actor: string; address: string | null; before: unknown; after: unknown }) =>
+      [e.action, e.actor, e.address === null, e.before, e.after])
+    expect(entries).toEqual(expect.arrayContaining([
+      ["user.remove", "owner@addis.example", false, { user: "fin@addis.example", role: "finance" }, null],
+      ["user.invite", "owner@addis.example", false, null, { user: "fin@addis.example", role: "finance" }],
+      ["user.password", "owner@addis.example", false, null, { user: "owner@addis.example", password: "changed" }]
+    ]))
+    expect(audit.text).not.toContain("ledger lines 2026")
   })
 
   it("resets a forgotten password with a mailed code, and slows down an account that keeps failing", async () => {

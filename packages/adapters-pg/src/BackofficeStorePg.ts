@@ -100,9 +100,12 @@ export const layer = (policy: SessionPolicy = defaultSessionPolicy): Layer.Layer
             Effect.map((rows) => rows.map(publicOf)),
             Effect.orDie
           ),
+        // In a transaction of its own (a savepoint inside the audit's): a taken e-mail leaves the enclosing
+        // transaction usable for the look-up that follows it.
         invite: (merchantId, email, role) =>
           sql`INSERT INTO backoffice_users (merchant_id, email, role) VALUES (${merchantId}, ${email}, ${role})
             RETURNING id`.pipe(
+            sql.withTransaction,
             Effect.flatMap((rows) => first(sql`u.id = ${Number(rows[0]?.["id"])}`)),
             Effect.flatMap(Option.match({ onNone: () => Effect.die("the invited user vanished"), onSome: (u) => Effect.succeed(publicOf(u)) })),
             Effect.catchTag("SqlError", (error) =>

@@ -9,10 +9,15 @@ export const AuditAction = Schema.Literals([
   "api_key.issue",
   "api_key.revoke",
   "secret.rotate",
-  "secret.reveal"
+  "secret.reveal",
+  "user.password",
+  "user.second_factor",
+  "user.invite",
+  "user.remove"
 ]).annotate({
   description: "merchant.create, merchant.settings (RTP included), merchant.status, api_key.issue, api_key.revoke, " +
-    "secret.rotate, secret.reveal"
+    "secret.rotate, secret.reveal; and the back office's users: user.password (changed), user.second_factor (TOTP " +
+    "on or off), user.invite, user.remove"
 })
 export type AuditAction = typeof AuditAction.Type
 
@@ -41,6 +46,9 @@ export const adminActor = (subject: string | undefined, address: string): Actor 
   address
 })
 
+/** The actor of the back office: the signed-in user's e-mail, and the client's address. */
+export const backofficeActor = (email: string, address: string): Actor => ({ who: email.slice(0, 200), address })
+
 /** One change to record. */
 export interface NewAuditEntry {
   readonly merchantId: MerchantId
@@ -56,8 +64,8 @@ export class AuditEntry extends Schema.Class<AuditEntry>("@gateway/domain/AuditE
   merchantId: MerchantId.annotate({ description: "The merchant changed" }),
   at: Schema.String.annotate({ description: "When the change was made (ISO 8601, UTC)", examples: ["2026-11-25T09:30:00.000Z"] }),
   actor: Schema.String.annotate({
-    description: "Who made it: the admin bearer token's subject (`bearer` without one), `cli` (the command line) " +
-      "or `api-key` (the operator's own `PUT /settings`)"
+    description: "Who made it: the admin bearer token's subject (`bearer` without one), `cli` (the command line), " +
+      "`api-key` (the operator's own `PUT /settings`) or a back-office user's e-mail"
   }),
   address: Schema.NullOr(Schema.String).annotate({ description: "The client's address; null from the command line" }),
   action: AuditAction,
@@ -65,7 +73,7 @@ export class AuditEntry extends Schema.Class<AuditEntry>("@gateway/domain/AuditE
   after: AuditValues.annotate({ description: "The touched values after it; secrets appear only as `rotated` or `revealed`" })
 }).annotate({
   identifier: "AuditEntry",
-  description: "One change to a merchant made through the admin API or the command line."
+  description: "One change to a merchant made through the admin API, the command line or the back office."
 })) {}
 
 /** Values of a settings change that differ: the touched fields before and after. */

@@ -20,12 +20,13 @@ export const Role = Schema.Literals(["owner", "developer", "finance", "support"]
 export type Role = typeof Role.Type
 
 /**
- * What a role may do: `owner` everything; `developer` settings, keys,
- * secrets, deliveries; `finance` reports, rounds, revenue share; `support`
- * round and player look-up. Endpoints name the permission they need.
+ * What a role may do: `owner` everything (the only one with users and the
+ * audit log); `developer` settings, keys, secrets, deliveries; `finance`
+ * reports, rounds, revenue share; `support` round and player look-up.
+ * Endpoints name the permission they need.
  */
 export const Permission = Schema.Literals([
-  "users", "settings", "keys", "secrets", "deliveries", "reports", "rounds", "revenueShare", "players"
+  "users", "audit", "settings", "keys", "secrets", "deliveries", "reports", "rounds", "revenueShare", "players"
 ])
 export type Permission = typeof Permission.Type
 

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { Audit } from "@gateway/domain"
+import { CurrentUser } from "@gateway/client/api/Backoffice"
 import { CurrentAdmin } from "@gateway/client/api/Security"
 import { RateLimiter } from "../middleware/RateLimiter.ts"
 
@@ -25,4 +26,14 @@ export const makeOperator = Effect.gen(function*() {
     who: "api-key",
     address: limiter.addressOf(request)
   }))
+})
+
+/** Who makes a back-office request, for the audit log: the signed-in user's e-mail, and the client's address. */
+export const makeBackoffice = Effect.gen(function*() {
+  const limiter = yield* RateLimiter
+  return Effect.gen(function*() {
+    const user = yield* CurrentUser
+    const request = yield* HttpServerRequest.HttpServerRequest
+    return Audit.backofficeActor(user.email, limiter.addressOf(request))
+  })
 })

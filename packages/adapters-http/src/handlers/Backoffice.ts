@@ -1,7 +1,9 @@
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import {
+  Audit,
+  AuditLog,
   Backoffice,
   BackofficeAccount,
   BackofficeSecrets,
@@ -13,9 +15,11 @@ import {
   Paging
 } from "@gateway/domain"
 import { Api } from "@gateway/client/api/Api"
+import { AuditList } from "@gateway/client/api/Audit"
 import { CurrentUser, session, SignedIn, TotpEnrolment, User, UserList } from "@gateway/client/api/Backoffice"
 import * as Problem from "@gateway/client/api/Problem"
 import * as Ports from "../Ports.ts"
+import * as Actor from "./Actor.ts"
 import { guardFailures, RateLimiter } from "../middleware/RateLimiter.ts"
 
 /**
@@ -34,6 +38,8 @@ export class BackofficeOptions extends Context.Service<BackofficeOptions, {
 export const layerOptions = (options: BackofficeOptions["Service"]) => Layer.succeed(BackofficeOptions, options)
 
 const cookiePath = "/api/v1.1/backoffice"
+
+type AuditEntryFields = Audit.NewAuditEntry
 
 const userOf = (user: Backoffice.User) =>
   new User({
@@ -98,6 +104,21 @@ export const BackofficeLive = HttpApiBuilder.group(
     const provide = yield* Ports.capture(BackofficeStore, BackofficeSecrets, Mailer)
     const store = yield* BackofficeStore
     const options = yield* BackofficeOptions
+    const audit = yield* AuditLog
+    const actor = yield* Actor.makeBackoffice
+    /** Runs a change of the signed-in user's merchant and records it in the same transaction (CONTRACT §9). */
+    const audited = <A, E, R>(
+      change: Effect.Effect<A, E, R>,
+      entry: (result: A) => Pick<AuditEntryFields, "action" | "before" | "after"> | undefined
+    ) =>
+      Effect.gen(function*() {
+        const user = yield* CurrentUser
+        const who = yield* actor
+        return yield* audit.audited(change, (result) => {
+          const fields = entry(result)
+          return fields === undefined ? undefined : { merchantId: user.merchantId, actor: who, ...fields }
+        })
+      })
     return handlers.handleAll({
       logout: () =>
         Effect.gen(function*() {
@@ -114,8 +135,10 @@ export const BackofficeLive = HttpApiBuilder.group(
       changePassword: ({ payload }) =>
         Effect.gen(function*() {
           const user = yield* CurrentUser
-          yield* BackofficeAccount.changePassword(user, payload.currentPassword, payload.newPassword, user.sessionId)
-          // TODO(audit, migration 0015): record "password changed" (who, when, address; never the passwords).
+          yield* audited(
+            BackofficeAccount.changePassword(user, payload.currentPassword, payload.newPassword, user.sessionId),
+            () => ({ action: "user.password", before: null, after: { user: user.email, password: "changed" } })
+          )
           return yield* fresh(user.id)
         }).pipe(provide, Effect.mapError(Problem.fromDomain)),
       verifyEmail: ({ payload }) =>
@@ -138,15 +161,19 @@ export const BackofficeLive = HttpApiBuilder.group(
       confirmTotp: ({ payload }) =>
         Effect.gen(function*() {
           const user = yield* CurrentUser
-          yield* BackofficeTotp.confirmTotp(user, payload.code)
-          // TODO(audit, migration 0015): record "second factor turned on".
+          yield* audited(
+            BackofficeTotp.confirmTotp(user, payload.code),
+            () => ({ action: "user.second_factor", before: { user: user.email, totp: false }, after: { user: user.email, totp: true } })
+          )
           return yield* fresh(user.id)
         }).pipe(provide, Effect.mapError(Problem.fromDomain)),
       removeTotp: ({ payload }) =>
         Effect.gen(function*() {
           const user = yield* CurrentUser
-          yield* BackofficeTotp.removeTotp(user, payload.password)
-          // TODO(audit, migration 0015): record "second factor turned off".
+          yield* audited(
+            BackofficeTotp.removeTotp(user, payload.password),
+            () => ({ action: "user.second_factor", before: { user: user.email, totp: true }, after: { user: user.email, totp: false } })
+          )
           return yield* fresh(user.id)
         }).pipe(provide, Effect.mapError(Problem.fromDomain)),
       listUsers: ({ query }) =>
@@ -160,7 +187,11 @@ export const BackofficeLive = HttpApiBuilder.group(
           })
         }),
       inviteUser: ({ payload }) =>
-        Effect.flatMap(CurrentUser, (user) => BackofficeUsers.inviteUser(user.merchantId, payload.email, payload.role)).pipe(
+        Effect.flatMap(CurrentUser, (user) =>
+          audited(
+            BackofficeUsers.inviteUser(user.merchantId, payload.email, payload.role),
+            (invited) => ({ action: "user.invite", before: null, after: { user: invited.email, role: invited.role } })
+          )).pipe(
           provide,
           Effect.map(userOf),
           Effect.mapError(Problem.fromDomain)
@@ -168,9 +199,21 @@ export const BackofficeLive = HttpApiBuilder.group(
       removeUser: ({ params }) =>
         Effect.gen(function*() {
           const user = yield* CurrentUser
-          const removed = yield* store.removeUser(user.merchantId, params.userId)
+          const target = Option.getOrUndefined(yield* store.user(params.userId))
+          const removed = yield* audited(
+            store.removeUser(user.merchantId, params.userId),
+            (done) =>
+              done && target !== undefined && target.merchantId === user.merchantId
+                ? { action: "user.remove", before: { user: target.email, role: target.role }, after: null }
+                : undefined
+          )
           if (!removed) return yield* Problem.make("USER_NOT_FOUND", `no back-office user with id ${params.userId} for this merchant (the owner cannot be removed)`)
-          // TODO(audit, migration 0015): record "user removed" (who, when, address, the user's e-mail and role).
+        }),
+      audit: ({ query }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentUser
+          const page = yield* audit.list(user.merchantId, query)
+          return new AuditList({ data: page.entries, meta: Paging.meta(query, page.total) })
         })
     })
   })

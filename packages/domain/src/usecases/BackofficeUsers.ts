@@ -22,6 +22,5 @@ export const inviteUser = Effect.fn("Backoffice.inviteUser")(function*(merchantI
   )
   const user = Option.getOrUndefined(yield* store.user(invited.id))
   if (user !== undefined) yield* mailCode(user, "invitation")
-  // TODO(audit, migration 0015): record "user invited" (who, when, address, e-mail and role) in the audit log.
   return user ?? invited
 })
