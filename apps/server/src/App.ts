@@ -1,8 +1,9 @@
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer, Option } from "effect"
 import { LaunchPolicy, retiredKeyRetentionSeconds } from "@gateway/domain/LaunchPolicy"
-import { AdminAuth, Drain, HttpLive, Metrics, RateLimiter, RequestLimits, RuntimeMetrics } from "@gateway/adapters-http"
+import { AdminAuth, Drain, HttpLive, Metrics, RequestLimits, RuntimeMetrics } from "@gateway/adapters-http"
 import { HttpIncomingMessage } from "effect/http"
+import * as Shared from "./Shared.ts"
 import { PageAssets } from "@gateway/adapters-http/page/PlayPage"
 import { playAssets } from "@gateway/play/assets"
 import {
@@ -193,7 +194,7 @@ export const app = (
     FairRandomNode.layer,
     OperatorUrlPolicy.layer(config.allowPrivateOperatorUrls),
     AdminAuth.layerTokens(adminTokens),
-    RateLimiter.layer({ ...config.rateLimit, trustProxy: config.trustProxy }),
+    Shared.rateLimiter(config),
     Metrics.layerToken(config.metricsToken),
     RuntimeMetrics.layer,
     MetricsRefreshPg.layer(),
@@ -211,7 +212,11 @@ export const app = (
     Housekeeping.layer
   )
   const signedPost = SignedPost.layer.pipe(
-    Layer.provide([MerchantSigningKeys.layer(), OperatorHttp.layer(config.allowPrivateOperatorUrls)])
+    Layer.provide([
+      MerchantSigningKeys.layer(),
+      OperatorHttp.layer(config.allowPrivateOperatorUrls),
+      Shared.operatorCircuit(config)
+    ])
   )
   const serving = Layer.mergeAll(HttpLive.pipe(Layer.provide(server), Layer.provide(httpPorts)), background)
   return Lifecycle.running(config).pipe(

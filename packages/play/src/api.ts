@@ -27,6 +27,7 @@ export const MSG: Readonly<Record<string, string>> = {
   DETAILS_URL_NOT_SET: "Real-money play is not set up yet for this game. Please contact the casino's support.",
   OPERATOR_TIMEOUT: "The casino's system did not answer in time. Please try again.",
   OPERATOR_BAD_RESPONSE: "The casino's system is not answering properly. Please try again in a moment.",
+  OPERATOR_UNAVAILABLE: "The casino's system is having trouble, so nothing was taken. Please try again in a minute.",
   RATE_LIMITED: "Too many requests at once. Wait a moment and try again.",
   FORBIDDEN: "This game is not available in this session.",
   GAME_NOT_FOUND: "This game is not available.",

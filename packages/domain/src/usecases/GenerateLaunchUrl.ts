@@ -7,7 +7,7 @@ import { authorise, launchOperation } from "../KeyAccess.ts"
 import type { Merchant } from "../Merchant.ts"
 import { LaunchPolicy } from "../LaunchPolicy.ts"
 import { LaunchClaims, type LaunchRequest, LaunchUrl, launchAudience, launchUrl } from "../LaunchToken.ts"
-import type { OperatorBadResponse, OperatorTimeout } from "../Operator.ts"
+import type { OperatorBadResponse, OperatorTimeout, OperatorUnavailable } from "../Operator.ts"
 import { DetailsUrlNotSet, PlayerRejected } from "../Player.ts"
 import type { ApiKeyRepo } from "../ports/ApiKeyRepo.ts"
 import { GameCatalog } from "../ports/GameCatalog.ts"
@@ -25,6 +25,7 @@ export type LaunchError =
   | PlayerRejected
   | OperatorTimeout
   | OperatorBadResponse
+  | OperatorUnavailable
   | CurrencyMismatch
 
 /**
