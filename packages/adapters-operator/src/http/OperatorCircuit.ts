@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Exit, Layer } from "effect"
+import { Context, Duration, Effect, Exit, Layer, Metric, Stream } from "effect"
 import { CircuitBreaker } from "effect/persistence"
 import type { MerchantId } from "@gateway/domain/Merchant"
 import { OperatorUnavailable } from "@gateway/domain/Operator"
@@ -64,6 +64,32 @@ const isBreakerError = (error: unknown): error is CircuitBreaker.CircuitBreakerE
 
 const paused = (retryAfterMs: number): Paused => ({ _tag: "Paused", retryAfterMs })
 
+const transitions = Metric.counter("gateway_operator_circuit_transitions_total", {
+  description: "Operators' circuit breakers changing state on this instance, by the state entered (open, half_open, closed)",
+  incremental: true
+})
+const stateLabel = { Open: "open", HalfOpen: "half_open", Closed: "closed" } as const
+
+/** Logs and counts what this instance's breaker did: an opening is a warning, the rest information. */
+const report = (transition: CircuitBreaker.Transition) => {
+  const to = stateLabel[transition.to]
+  const merchantId = transition.key.replace(/^merchant:/, "")
+  const log = transition.to === "Open"
+    ? Effect.logWarning("operator circuit open: its calls fail fast until a probe succeeds")
+    : transition.to === "Closed"
+    ? Effect.logInfo("operator circuit closed: its calls resume")
+    : Effect.logInfo("operator circuit half-open: one call probes the operator")
+  return log.pipe(
+    Effect.annotateLogs({
+      merchantId,
+      ...(transition.to === "Open"
+        ? { openForMs: Duration.toMillis(transition.retryAfter), openings: transition.consecutiveOpenings }
+        : {})
+    }),
+    Effect.andThen(Metric.update(Metric.withAttributes(transitions, { to }), 1))
+  )
+}
+
 /** No breaker: every call is made (`OPERATOR_BREAKER_FAILURES=0`, and tests of the calls themselves). */
 export const layerOff: Layer.Layer<OperatorCircuit> = Layer.succeed(
   OperatorCircuit,
@@ -79,6 +105,7 @@ export const layer = (options: CircuitOptions): Layer.Layer<OperatorCircuit, nev
         tripPolicy: CircuitBreaker.consecutive(options.failures),
         openDuration: Duration.millis(options.openMs)
       })
+      yield* breaker.transitions.pipe(Stream.runForEach(report), Effect.forkScoped({ startImmediately: true }))
       const guard = <E extends Tagged>(merchantId: MerchantId, call: Effect.Effect<OperatorAnswer, E>) =>
         call.pipe(
           breaker.execute({ key: `merchant:${merchantId}`, classify: (exit: Exit.Exit<OperatorAnswer, E>) => classify(exit) }),
