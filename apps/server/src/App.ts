@@ -181,6 +181,7 @@ export const app = (
   adminTokens: AdminAuth.AdminTokenOptions,
   dataKeys: DataCipher.DataKeys
 ) => {
+  const shared = Shared.layers(config)
   const caches = Layer.mergeAll(
     CachedMerchantRepo.layer(config.readCacheTtlMs),
     CachedApiKeyRepo.layer(config.apiKeyCacheTtlMs)
@@ -194,7 +195,7 @@ export const app = (
     FairRandomNode.layer,
     OperatorUrlPolicy.layer(config.allowPrivateOperatorUrls),
     AdminAuth.layerTokens(adminTokens),
-    Shared.rateLimiter(config),
+    shared.rateLimiter,
     Metrics.layerToken(config.metricsToken),
     RuntimeMetrics.layer,
     MetricsRefreshPg.layer(),
@@ -215,7 +216,7 @@ export const app = (
     Layer.provide([
       MerchantSigningKeys.layer(),
       OperatorHttp.layer(config.allowPrivateOperatorUrls),
-      Shared.operatorCircuit(config)
+      shared.operatorCircuit
     ])
   )
   const serving = Layer.mergeAll(HttpLive.pipe(Layer.provide(server), Layer.provide(httpPorts)), background)

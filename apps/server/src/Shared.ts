@@ -25,30 +25,34 @@ const redis = (url: Redacted.Redacted<string>) =>
   )
 
 /**
- * The rate limits: with `REDIS_URL` one budget per key for every instance
- * (`SharedRateLimiter`), else this process's own buckets, as ever.
+ * What the instances share: with `REDIS_URL`, the rate limits (one budget
+ * per key for every instance, `SharedRateLimiter`) and the operators'
+ * circuit breakers (a circuit opened by one instance is open for all), over
+ * one Redis client; without it, this process's own buckets, as ever, and
+ * breakers in memory.
  */
-export const rateLimiter = (config: GatewayConfig): Layer.Layer<RateLimiter.RateLimiter, Error> => {
+export const layers = (config: GatewayConfig): {
+  readonly rateLimiter: Layer.Layer<RateLimiter.RateLimiter, Error>
+  readonly operatorCircuit: Layer.Layer<OperatorCircuit.OperatorCircuit, Error>
+} => {
   const options = { ...config.rateLimit, trustProxy: config.trustProxy }
-  return Option.match(config.redis.url, {
-    onNone: () => RateLimiter.layer(options),
-    onSome: (url) =>
-      SharedRateLimiter.layerShared(options).pipe(
-        Layer.provide(Budgets.layerStoreRedis({ prefix: `${config.redis.keyPrefix}ratelimit:` })),
-        Layer.provide(redis(url))
+  const breakers = OperatorCircuit.layer(config.operatorBreaker)
+  const prefix = config.redis.keyPrefix
+  return Option.match(Option.map(config.redis.url, redis), {
+    onNone: () => ({
+      rateLimiter: RateLimiter.layer(options),
+      operatorCircuit: breakers.pipe(Layer.provide(CircuitBreaker.layerStoreMemory()))
+    }),
+    // One layer value for both: built once, one client.
+    onSome: (client) => ({
+      rateLimiter: SharedRateLimiter.layerShared(options).pipe(
+        Layer.provide(Budgets.layerStoreRedis({ prefix: `${prefix}ratelimit:` })),
+        Layer.provide(client)
+      ),
+      operatorCircuit: breakers.pipe(
+        Layer.provide(CircuitBreaker.layerStoreRedis({ prefix: `${prefix}breaker:` })),
+        Layer.provide(client)
       )
+    })
   })
 }
-
-/**
- * The operators' circuit breakers (`OPERATOR_BREAKER_*`): with `REDIS_URL`
- * a circuit opened by one instance is open for all, else in this process.
- */
-export const operatorCircuit = (config: GatewayConfig): Layer.Layer<OperatorCircuit.OperatorCircuit, Error> =>
-  OperatorCircuit.layer(config.operatorBreaker).pipe(
-    Layer.provide(Option.match(config.redis.url, {
-      onNone: () => CircuitBreaker.layerStoreMemory(),
-      onSome: (url) =>
-        CircuitBreaker.layerStoreRedis({ prefix: `${config.redis.keyPrefix}breaker:` }).pipe(Layer.provide(redis(url)))
-    }))
-  )

@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Exit, Layer, Metric, Stream } from "effect"
+import { Context, Duration, Effect, Exit, Layer, Metric, References, Stream } from "effect"
 import { CircuitBreaker } from "effect/persistence"
 import type { MerchantId } from "@gateway/domain/Merchant"
 import { OperatorUnavailable } from "@gateway/domain/Operator"
@@ -109,6 +109,9 @@ export const layer = (options: CircuitOptions): Layer.Layer<OperatorCircuit, nev
       const guard = <E extends Tagged>(merchantId: MerchantId, call: Effect.Effect<OperatorAnswer, E>) =>
         call.pipe(
           breaker.execute({ key: `merchant:${merchantId}`, classify: (exit: Exit.Exit<OperatorAnswer, E>) => classify(exit) }),
+          // A store that fails (Redis down) lets calls through unrecorded; the Redis client logs the outage once per
+          // reconnection, not the breaker once per call.
+          Effect.provideService(References.UnhandledLogLevel, "Debug"),
           Effect.catchIf(isBreakerError, (error) =>
             error.reason._tag === "CircuitOpen"
               ? Effect.fail(paused(Math.max(1, Math.ceil(Duration.toMillis(error.reason.retryAfter)))))
