@@ -157,7 +157,7 @@ export const GatewayConfig = Config.all({
   }),
   operatorBreaker: Config.all({
     failures: Config.schema(between(0, 1000), "OPERATOR_BREAKER_FAILURES").pipe(Config.withDefault(5)),
-    openMs: Config.schema(between(100, 3_600_000), "OPERATOR_BREAKER_OPEN_MS").pipe(Config.withDefault(30_000))
+    openMs: Config.schema(between(100, 3_600_000), "OPERATOR_BREAKER_OPEN_MS").pipe(Config.withDefault(1000))
   }),
   maxBodyBytes: Config.schema(between(1024, 10 * 1024 * 1024), "MAX_BODY_BYTES").pipe(Config.withDefault(65_536)),
   trustProxy: Config.schema(AnyCaseBoolean, "TRUST_PROXY").pipe(Config.withDefault(false)),

@@ -50,12 +50,12 @@ describe("GatewayConfig", () => {
       }
     }))
 
-  it.effect("REDIS_URL is optional; OPERATOR_BREAKER_*: 5 failures, 30 s open by default, 0 failures turns it off", () =>
+  it.effect("REDIS_URL is optional; OPERATOR_BREAKER_*: 5 failures, 1 s open by default, 0 failures turns it off", () =>
     Effect.gen(function*() {
       const byDefault = value(yield* read({}))
       assert.deepStrictEqual(
         byDefault === "failure" ? byDefault : [byDefault.redis.url._tag, byDefault.redis.keyPrefix, byDefault.operatorBreaker],
-        ["None", "gateway:", { failures: 5, openMs: 30_000 }]
+        ["None", "gateway:", { failures: 5, openMs: 1000 }]
       )
       const set = value(yield* read({
         REDIS_URL: "redis://:secret@10.0.0.5:6379/2",
