@@ -65,20 +65,30 @@ const isBreakerError = (error: unknown): error is CircuitBreaker.CircuitBreakerE
 const paused = (retryAfterMs: number): Paused => ({ _tag: "Paused", retryAfterMs })
 
 const transitions = Metric.counter("gateway_operator_circuit_transitions_total", {
-  description: "Operators' circuit breakers changing state on this instance, by the state entered (open, half_open, closed)",
+  description: "Operators' circuit breakers changing state on this instance: open (failures in a row), reopen (a probe " +
+    "failed), half_open (a probe is let through), closed (a probe succeeded)",
   incremental: true
 })
-const stateLabel = { Open: "open", HalfOpen: "half_open", Closed: "closed" } as const
 
-/** Logs and counts what this instance's breaker did: an opening is a warning, the rest information. */
+/**
+ * Logs and counts what this instance's breaker did. An outage is one WARN
+ * when the circuit opens and one INFO when it closes; the probes between
+ * (every `openMs` while the operator is down) are DEBUG.
+ */
 const report = (transition: CircuitBreaker.Transition) => {
-  const to = stateLabel[transition.to]
-  const merchantId = transition.key.replace(/^merchant:/, "")
-  const log = transition.to === "Open"
-    ? Effect.logWarning("operator circuit open: its calls fail fast until a probe succeeds")
+  const to = transition.to === "Open"
+    ? transition.from === "Closed" ? "open" : "reopen"
     : transition.to === "Closed"
+    ? "closed"
+    : "half_open"
+  const merchantId = transition.key.replace(/^merchant:/, "")
+  const log = to === "open"
+    ? Effect.logWarning("operator circuit open: its calls fail fast until a probe succeeds")
+    : to === "closed"
     ? Effect.logInfo("operator circuit closed: its calls resume")
-    : Effect.logInfo("operator circuit half-open: one call probes the operator")
+    : to === "reopen"
+    ? Effect.logDebug("operator circuit probe failed: open again")
+    : Effect.logDebug("operator circuit half-open: one call probes the operator")
   return log.pipe(
     Effect.annotateLogs({
       merchantId,
