@@ -97,7 +97,7 @@ describe("layout", () => {
   it("every port is in the domain: no Context.Service is declared in an adapter's source but its own adapter-internal ones", () => {
     const internal = new Map([
       ["adapters-http", ["AdminTokens", "RateLimiter", "GamePages", "CurrentAdmin", "CurrentMerchant", "CurrentKeyPrefix", "SessionToken", "BackofficeOptions"]],
-      ["adapters-operator", ["OperatorHttp", "SignedPost", "MerchantSigningKeys"]],
+      ["adapters-operator", ["OperatorHttp", "SignedPost", "MerchantSigningKeys", "OperatorCircuit"]],
       ["adapters-pg", ["DataCipher", "ChangeFeed", "ReportsDatabase", "OutboxHandoff"]]
     ])
     for (const name of adapters) {

@@ -1,9 +1,10 @@
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer, Option } from "effect"
 import { LaunchPolicy, retiredKeyRetentionSeconds } from "@gateway/domain/LaunchPolicy"
 import { MerchantId } from "@gateway/domain/Merchant"
-import { AdminAuth, Backoffice, Drain, HttpLive, Metrics, RateLimiter, RequestLimits, RuntimeMetrics } from "@gateway/adapters-http"
+import { AdminAuth, Backoffice, Drain, HttpLive, Metrics, RequestLimits, RuntimeMetrics } from "@gateway/adapters-http"
 import { HttpIncomingMessage } from "effect/http"
+import * as Shared from "./Shared.ts"
 import { PageAssets } from "@gateway/adapters-http/page/PlayPage"
 import { playAssets, roundAssets } from "@gateway/play/assets"
 import { RoundPageAssets } from "@gateway/adapters-http/page/RoundPage"
@@ -219,6 +220,7 @@ export const app = (
   adminTokens: AdminAuth.AdminTokenOptions,
   dataKeys: DataCipher.DataKeys
 ) => {
+  const shared = Shared.layers(config)
   const caches = Layer.mergeAll(
     CachedMerchantRepo.layer(config.readCacheTtlMs),
     CachedApiKeyRepo.layer(config.apiKeyCacheTtlMs)
@@ -232,7 +234,7 @@ export const app = (
     FairRandomNode.layer,
     OperatorUrlPolicy.layer(config.allowPrivateOperatorUrls),
     AdminAuth.layerTokens(adminTokens),
-    RateLimiter.layer({ ...config.rateLimit, trustProxy: config.trustProxy }),
+    shared.rateLimiter,
     Metrics.layerToken(config.metricsToken),
     RuntimeMetrics.layer,
     MetricsRefreshPg.layer(),
@@ -263,7 +265,7 @@ export const app = (
     Housekeeping.layer
   )
   const signedPost = SignedPost.layer.pipe(
-    Layer.provide([signingKeys, OperatorHttp.layer(config.allowPrivateOperatorUrls)])
+    Layer.provide([signingKeys, OperatorHttp.layer(config.allowPrivateOperatorUrls), shared.operatorCircuit])
   )
   const serving = Layer.mergeAll(HttpLive.pipe(Layer.provide(server), Layer.provide(httpPorts)), background)
   return Lifecycle.running(config).pipe(

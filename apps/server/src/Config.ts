@@ -173,6 +173,22 @@ export const GatewayConfig = Config.all({
       Config.withDefault(200)
     )
   }),
+  redis: Config.all({
+    url: Config.option(Config.schema(
+      Schema.Redacted(Schema.String.check(
+        Schema.isPattern(/^rediss?:\/\/\S+$/, { message: "must be a redis:// or rediss:// URL" })
+      )),
+      "REDIS_URL"
+    )),
+    keyPrefix: Config.schema(
+      Schema.String.check(Schema.isPattern(/^[\w:.-]{1,64}$/, { message: "must be 1 to 64 letters, digits or _ : . -" })),
+      "REDIS_KEY_PREFIX"
+    ).pipe(Config.withDefault("gateway:"))
+  }),
+  operatorBreaker: Config.all({
+    failures: Config.schema(between(0, 1000), "OPERATOR_BREAKER_FAILURES").pipe(Config.withDefault(5)),
+    openMs: Config.schema(between(100, 3_600_000), "OPERATOR_BREAKER_OPEN_MS").pipe(Config.withDefault(1000))
+  }),
   maxBodyBytes: Config.schema(between(1024, 10 * 1024 * 1024), "MAX_BODY_BYTES").pipe(Config.withDefault(65_536)),
   trustProxy: Config.schema(AnyCaseBoolean, "TRUST_PROXY").pipe(Config.withDefault(false)),
   connections: Config.all({

@@ -83,6 +83,30 @@ describe("GatewayConfig", () => {
       }
     }))
 
+  it.effect("REDIS_URL is optional; OPERATOR_BREAKER_*: 5 failures, 1 s open by default, 0 failures turns it off", () =>
+    Effect.gen(function*() {
+      const byDefault = value(yield* read({}))
+      assert.deepStrictEqual(
+        byDefault === "failure" ? byDefault : [byDefault.redis.url._tag, byDefault.redis.keyPrefix, byDefault.operatorBreaker],
+        ["None", "gateway:", { failures: 5, openMs: 1000 }]
+      )
+      const set = value(yield* read({
+        REDIS_URL: "redis://:secret@10.0.0.5:6379/2",
+        REDIS_KEY_PREFIX: "eu-1:",
+        OPERATOR_BREAKER_FAILURES: "0",
+        OPERATOR_BREAKER_OPEN_MS: "500"
+      }))
+      assert.notStrictEqual(set, "failure")
+      if (set === "failure") return
+      assert.strictEqual(set.redis.keyPrefix, "eu-1:")
+      assert.deepStrictEqual(set.operatorBreaker, { failures: 0, openMs: 500 })
+      assert.notInclude(String(set.redis.url), "secret", "the URL (and its password) is redacted")
+      for (const env of [{ REDIS_URL: "localhost:6379" }, { REDIS_KEY_PREFIX: "a b" }, { OPERATOR_BREAKER_FAILURES: "-1" },
+        { OPERATOR_BREAKER_OPEN_MS: "50" }, { OPERATOR_BREAKER_OPEN_MS: "soon" }]) {
+        assert.strictEqual((yield* read(env))._tag, "Failure", JSON.stringify(env))
+      }
+    }))
+
   it.effect("SHUTDOWN_DRAIN_SECONDS: 5 by default, 0 to 300", () =>
     Effect.gen(function*() {
       const byDefault = value(yield* read({}))

@@ -127,6 +127,18 @@ describe("starting and stopping the server", () => {
     assert.notInclude(output, "s3cret-pw")
   })
 
+  it("names an unreachable REDIS_URL without its password, and does not start", async () => {
+    const { code, output } = await runToExit({
+      ...base(),
+      PORT: String(await freePort()),
+      REDIS_URL: `redis://:r3dis-pw@127.0.0.1:${await freePort()}`
+    })
+    assert.notStrictEqual(code, 0)
+    // The Redis client's own warning of the refused connection may come first; the last line says why it stopped.
+    assert.match(output.trim().split("\n").at(-1) ?? "", /^gateway: cannot start: REDIS_URL: Redis could not be reached$/)
+    assert.notInclude(output, "r3dis-pw")
+  })
+
   it("finishes an in-flight request on SIGTERM, then exits 0 and stops listening", async () => {
     const operator = await startOperator((r, res) => {
       setTimeout(() => json(res, 200, { playerId: JSON.parse(r.body).playerId, currency: "ETB", balance: "5.00" }), 1000)

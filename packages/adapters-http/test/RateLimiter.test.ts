@@ -1,5 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
+import { Context, Effect, Exit, Layer } from "effect"
+import { RateLimiter as Budgets } from "effect/persistence"
 import * as RateLimiter from "../src/middleware/RateLimiter.ts"
+import * as SharedRateLimiter from "../src/middleware/SharedRateLimiter.ts"
 
 const clock = (start = 0) => {
   const time = { now: start }
@@ -50,4 +53,45 @@ describe("token buckets", () => {
     buckets.take("fresh")
     assert.strictEqual(buckets.size(), 1)
   })
+})
+
+describe("rate limits shared through a RateLimiterStore (REDIS_URL)", () => {
+  const options = { rps: 1, burst: 3 }
+  const refusedAfter = (limiter: RateLimiter.RateLimiter["Service"], key: string, tries: number) =>
+    Effect.gen(function*() {
+      const outcomes: Array<number> = []
+      for (let n = 0; n < tries; n++) {
+        const exit = yield* Effect.exit(limiter.take(key, "apiKey"))
+        outcomes.push(Exit.isSuccess(exit) ? 0 : Exit.findErrorOption(exit).pipe((e) => e._tag === "Some" ? e.value.retryAfterSeconds : -1))
+      }
+      return outcomes
+    })
+
+  it.effect("two limiters on one store spend one budget, and a 429 says when to retry", () =>
+    Effect.gen(function*() {
+      const store = yield* Layer.build(Budgets.layerStoreMemory)
+      const limiter = () => Effect.provide(Layer.build(SharedRateLimiter.layerShared(options)), store)
+      const a = Context.get(yield* limiter(), RateLimiter.RateLimiter)
+      const b = Context.get(yield* limiter(), RateLimiter.RateLimiter)
+      assert.deepStrictEqual(yield* refusedAfter(a, "k", 2), [0, 0])
+      assert.deepStrictEqual(yield* refusedAfter(b, "k", 2), [0, 1])
+      assert.deepStrictEqual(yield* refusedAfter(a, "k", 1), [1])
+      assert.deepStrictEqual(yield* refusedAfter(b, "other", 1), [0])
+    }).pipe(Effect.scoped))
+
+  it.effect("a store that fails charges the instance's own buckets: limits hold, requests are not refused for it", () =>
+    Effect.gen(function*() {
+      const down = new Budgets.RateLimiterError({ reason: new Budgets.RateLimitStoreError({ message: "Redis is down" }) })
+      const failing = Layer.succeed(Budgets.RateLimiterStore, Budgets.RateLimiterStore.of({
+        fixedWindow: () => Effect.fail(down),
+        tokenBucket: () => Effect.fail(down),
+        adaptiveConsume: () => Effect.fail(down),
+        adaptiveFeedback: () => Effect.fail(down)
+      }))
+      const limiter = Context.get(
+        yield* Effect.provide(Layer.build(SharedRateLimiter.layerShared(options)), yield* Layer.build(failing)),
+        RateLimiter.RateLimiter
+      )
+      assert.deepStrictEqual(yield* refusedAfter(limiter, "k", 4), [0, 0, 0, 1])
+    }).pipe(Effect.scoped))
 })

@@ -516,7 +516,9 @@ describe("routing, probes and documents", () => {
     expect(body.paths["/api/v1.1/backoffice/me"].get.responses["403"].description).toMatch(/PASSWORD_CHANGE_REQUIRED/)
     const launchOp = body.paths["/api/v1.1/operator-api/games/generate-launch-url"].get
     expect(launchOp.security).toEqual([{ svApiKey: [] }])
-    expect(Object.keys(launchOp.responses).sort()).toEqual(["200", "400", "401", "403", "404", "422", "429", "502", "504"])
+    expect(Object.keys(launchOp.responses).sort()).toEqual(["200", "400", "401", "403", "404", "422", "429", "502", "503", "504"])
+    expect(launchOp.responses["503"].description).toMatch(/OPERATOR_UNAVAILABLE/)
+    expect(Object.keys(launchOp.responses["503"].headers ?? {})).toEqual(["retry-after"])
     expect(launchOp.responses["429"].description).toMatch(/RATE_LIMITED/)
     expect(Object.keys(launchOp.responses["429"].headers ?? {})).toEqual(["retry-after"])
     expect(launchOp.responses["422"].description).toMatch(/CURRENCY_MISMATCH.*PLAYER_REJECTED.*DETAILS_URL_NOT_SET/)

@@ -1,6 +1,7 @@
 /**
  * The gateway's side of every call to an operator, and what signs for it:
- * the guarded HTTP client and its address policy, the one signed-POST path,
+ * the guarded HTTP client and its address policy, the one signed-POST path
+ * behind a circuit breaker per merchant,
  * the Details and wallet clients, the webhook delivery worker, launch-token
  * signing and verification, `node:crypto`-backed credentials and ids, and the
  * back office's mail to the operators' staff (SMTP, or files offline).
@@ -8,6 +9,7 @@
 export * as AddressGuard from "./http/AddressGuard.ts"
 export * as OperatorHttp from "./http/OperatorHttp.ts"
 export * as OperatorUrlPolicy from "./http/OperatorUrlPolicy.ts"
+export * as OperatorCircuit from "./http/OperatorCircuit.ts"
 export * as SignedPost from "./http/SignedPost.ts"
 export * as OperatorDetailsHttp from "./details/OperatorDetailsHttp.ts"
 export * as WalletClientHttp from "./wallet/WalletClientHttp.ts"

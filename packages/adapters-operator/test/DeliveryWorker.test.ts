@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Redacted } from "effect"
+import { CircuitBreaker } from "effect/persistence"
 import { MerchantId } from "@gateway/domain/Merchant"
 import type { SettingsValues } from "@gateway/domain/MerchantSettings"
 import { DeliveryQueue } from "@gateway/domain/ports/DeliveryQueue"
@@ -8,6 +9,7 @@ import { makeMemoryQueue, makeMerchantRepo, type MemoryMerchants, type MemoryQue
 import { json, type Received, startOperator } from "@gateway/adapters-operator/testing"
 import type { ServerResponse } from "node:http"
 import { Webhook } from "standardwebhooks"
+import * as OperatorCircuit from "../src/http/OperatorCircuit.ts"
 import * as DeliveryWorker from "../src/webhooks/DeliveryWorker.ts"
 import { credentials, secrets, signedHeaders, signedPost } from "./fixtures.ts"
 
@@ -40,7 +42,12 @@ const withWorld = <A>(
   reply: (r: Received, res: ServerResponse, count: number) => void,
   settings: (url: string) => SettingsValues,
   f: (world: World) => Effect.Effect<A>,
-  options: { readonly schedule?: ReadonlyArray<number>; readonly workers?: number; readonly timeoutMs?: number } = {}
+  options: {
+    readonly schedule?: ReadonlyArray<number>
+    readonly workers?: number
+    readonly timeoutMs?: number
+    readonly circuit?: Layer.Layer<OperatorCircuit.OperatorCircuit>
+  } = {}
 ) =>
   Effect.acquireUseRelease(
     Effect.promise(() => {
@@ -59,7 +66,7 @@ const withWorld = <A>(
             pollInterval: 20
           })
         const workers = Layer.mergeAll(worker(), ...Array.from({ length: (options.workers ?? 1) - 1 }, worker)).pipe(
-          Layer.provide(signedPost(true)),
+          Layer.provide(signedPost(true, options.circuit)),
           Layer.provide([Layer.succeed(DeliveryQueue, queue.service), Layer.succeed(MerchantRepo, merchants.service)])
         )
         return yield* Effect.scoped(
@@ -129,6 +136,34 @@ describe("DeliveryWorker with a real operator on 127.0.0.1", () => {
         }),
       { schedule: [0.05, 0.05] }
     ))
+
+  it.live("pauses a merchant's deliveries while its circuit is open, attempts uncounted, and resumes after one probe", () => {
+    const at: Array<number> = []
+    return withWorld(
+      (_r, res, n) => {
+        at.push(Date.now())
+        json(res, n <= 2 ? 500 : 200, {})
+      },
+      (url) => ({ webhookUrl: url }),
+      ({ queue }) =>
+        Effect.gen(function*() {
+          yield* queue.enqueue(credit(uuid(300)))
+          yield* eventually(() => at.length === 2)
+          // Two failures in a row opened the circuit: what comes due meanwhile waits instead of using its attempts.
+          for (let n = 301; n < 304; n++) yield* queue.enqueue(credit(uuid(n)))
+          yield* eventually(() => [300, 301, 302, 303].every((n) => queue.rows.get(uuid(n))?.status === "delivered"))
+          assert.strictEqual(at.length, 6, "2 failures, then each message once")
+          const [, secondFailure = 0, probe = 0] = at
+          assert.isAtLeast(probe - secondFailure, 550, "nothing was sent while the circuit was open")
+          assert.strictEqual(queue.rows.get(uuid(300))?.attempts, 3, "its 2 failures and its delivery; waiting cost nothing")
+          for (let n = 301; n < 304; n++) assert.strictEqual(queue.rows.get(uuid(n))?.attempts, 1)
+        }),
+      {
+        schedule: [0.05, 0.05],
+        circuit: OperatorCircuit.layer({ failures: 2, openMs: 600 }).pipe(Layer.provide(CircuitBreaker.layerStoreMemory()))
+      }
+    )
+  })
 
   it.live("chooses the URL at send time from the merchant's current settings, by type", () =>
     withWorld(

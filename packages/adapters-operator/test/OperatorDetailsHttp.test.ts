@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Redacted } from "effect"
+import { CircuitBreaker } from "effect/persistence"
 import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
 import { OperatorDetails } from "@gateway/domain/ports/OperatorDetails"
 import { makeMerchant, makeMerchantRepo } from "@gateway/domain/testing"
@@ -8,6 +9,7 @@ import { createPublicKey, verify } from "node:crypto"
 import { Webhook } from "standardwebhooks"
 import * as IdsNode from "../src/crypto/IdsNode.ts"
 import * as OperatorDetailsHttp from "../src/details/OperatorDetailsHttp.ts"
+import * as OperatorCircuit from "../src/http/OperatorCircuit.ts"
 import { credentials, secrets, signedHeaders, signedPost } from "./fixtures.ts"
 
 const merchant = makeMerchant()
@@ -23,6 +25,20 @@ const call = (url: string, timeoutMs = 2000, allowPrivate = true) =>
   OperatorDetails.use((d) => d.fetch(merchant, url, request)).pipe(
     Effect.provide(client(timeoutMs, allowPrivate)),
     Effect.exit
+  )
+
+/** One client with a breaker in memory (3 failures in a row, open for 400 ms) for the whole of `effect`. */
+const withBreaker = <A, E>(effect: Effect.Effect<A, E, OperatorDetails>) =>
+  effect.pipe(
+    Effect.provide(
+      OperatorDetailsHttp.layer(2000).pipe(
+        Layer.provide([
+          signedPost(true, OperatorCircuit.layer({ failures: 3, openMs: 400 }).pipe(Layer.provide(CircuitBreaker.layerStoreMemory()))),
+          IdsNode.layer
+        ]),
+        Layer.provide(Layer.succeed(MerchantRepo, makeMerchantRepo([merchant], secrets).service))
+      )
+    )
   )
 
 const tagOf = (exit: Exit.Exit<unknown, { readonly _tag: string }>) =>
@@ -86,6 +102,29 @@ describe("OperatorDetailsHttp against a real operator on 127.0.0.1", () => {
       yield* Effect.promise(op.close)
       assert.strictEqual(tagOf(yield* call(op.url)), "OperatorBadResponse")
     }))
+
+  it.live("after 3 failures in a row fails fast with OperatorUnavailable without calling, then one probe closes the circuit", () => {
+    let status = 500
+    return withOperator((_r, res) => json(res, status, { playerId: "p-1", currency: "ETB", balance: "1.00" }), (url, received) =>
+      withBreaker(Effect.gen(function*() {
+        const fetch = () => Effect.exit(OperatorDetails.use((d) => d.fetch(merchant, `${url}/details`, request)))
+        // 4xx answers are the operator's answers, not an outage: they never open the circuit.
+        status = 404
+        for (let n = 0; n < 4; n++) assert.strictEqual(tagOf(yield* fetch()), "PlayerRejected")
+        status = 500
+        for (let n = 0; n < 3; n++) assert.strictEqual(tagOf(yield* fetch()), "OperatorBadResponse")
+        const refused = yield* fetch()
+        assert.strictEqual(tagOf(refused), "OperatorUnavailable")
+        assert.strictEqual(received.length, 7, "the refused call never reached the operator")
+        const error = Exit.findErrorOption(refused)
+        assert.strictEqual(error._tag === "Some" && error.value._tag === "OperatorUnavailable" ? error.value.retryAfterSeconds : 0, 1)
+        status = 200
+        yield* Effect.sleep(450)
+        assert.strictEqual(tagOf(yield* fetch()), "success", "the probe after the open time")
+        assert.strictEqual(tagOf(yield* fetch()), "success")
+        assert.strictEqual(received.length, 9)
+      })))
+  })
 
   it.live("refuses private, loopback and metadata addresses by default, without sending anything", () =>
     withOperator((_r, res) => json(res, 200, { playerId: "p-1", currency: "ETB", balance: "1" }), (url, received) =>

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Redacted } from "effect"
+import { CircuitBreaker } from "effect/persistence"
 import type { SettingsValues } from "@gateway/domain/MerchantSettings"
 import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
 import { WalletClient } from "@gateway/domain/ports/WalletClient"
@@ -7,6 +8,7 @@ import { makeMerchantRepo, merchantWith } from "@gateway/domain/testing"
 import type { WalletTransaction } from "@gateway/domain/Wallet"
 import { json, type Received, startOperator } from "@gateway/adapters-operator/testing"
 import { Webhook } from "standardwebhooks"
+import * as OperatorCircuit from "../src/http/OperatorCircuit.ts"
 import * as WalletClientHttp from "../src/wallet/WalletClientHttp.ts"
 import { credentials, secrets, signedHeaders, signedPost } from "./fixtures.ts"
 
@@ -51,6 +53,28 @@ const withOperator = <A>(
   )
 
 describe("WalletClientHttp against a real operator on 127.0.0.1", () => {
+  it.live("after 2 failed debits in a row, a debit is OperatorUnavailable at once and never sent; a 402 does not count", () =>
+    withOperator((r, res) => json(res, r.body.includes('"p-broke"') ? 402 : 503, {}), (url, received) => {
+      const merchant = merchantWith({ webhookUrl: `${url}/wallet` })
+      const debitOf = (playerId: string) => WalletClient.use((w) => w.debit(merchant, { ...debit, playerId })).pipe(Effect.exit)
+      return Effect.gen(function*() {
+        assert.match(outcome(yield* debitOf("p-1")), /^WalletUnavailable/)
+        assert.match(outcome(yield* debitOf("p-broke")), /^BetRefused/, "a refusal is an answer: the streak restarts")
+        assert.match(outcome(yield* debitOf("p-1")), /^WalletUnavailable/)
+        assert.match(outcome(yield* debitOf("p-1")), /^WalletUnavailable/)
+        assert.strictEqual(received.length, 4)
+        assert.match(outcome(yield* debitOf("p-1")), /^OperatorUnavailable: .*retry after 1 s$/)
+        assert.strictEqual(received.length, 4, "the debit was not sent: nothing to refund")
+      }).pipe(
+        Effect.provide(
+          WalletClientHttp.layer(2000).pipe(
+            Layer.provide(signedPost(true, OperatorCircuit.layer({ failures: 2, openMs: 500 }).pipe(Layer.provide(CircuitBreaker.layerStoreMemory())))),
+            Layer.provide(Layer.succeed(MerchantRepo, makeMerchantRepo([merchant], secrets).service))
+          )
+        )
+      )
+    }))
+
   it.live("posts the signed debit body to webhookUrl; the answer's balance is returned", () =>
     withOperator((_r, res) => json(res, 200, { balance: "87.50" }), (url, received) =>
       Effect.gen(function*() {

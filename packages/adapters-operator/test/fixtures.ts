@@ -3,6 +3,7 @@ import { MerchantCredentials } from "@gateway/domain/ports/MerchantCredentials"
 import type { MerchantRepo, MerchantSecrets } from "@gateway/domain/ports/MerchantRepo"
 import type { IncomingMessage } from "node:http"
 import * as MerchantCredentialsNode from "../src/crypto/MerchantCredentialsNode.ts"
+import * as OperatorCircuit from "../src/http/OperatorCircuit.ts"
 import * as OperatorHttp from "../src/http/OperatorHttp.ts"
 import * as SignedPost from "../src/http/SignedPost.ts"
 import * as MerchantSigningKeys from "../src/webhooks/MerchantSigningKeys.ts"
@@ -17,11 +18,15 @@ export const secrets: MerchantSecrets = { privateKey: credentials.privateKey, en
 
 /**
  * The real signed POST: the guarded client (private addresses allowed unless
- * `allowPrivate` is false) and the merchants' keys read from the MerchantRepo.
+ * `allowPrivate` is false), the merchants' keys read from the MerchantRepo,
+ * and no circuit breaker unless `circuit` is given (it needs a store).
  */
-export const signedPost = (allowPrivate = true): Layer.Layer<SignedPost.SignedPost, never, MerchantRepo> =>
+export const signedPost = (
+  allowPrivate = true,
+  circuit: Layer.Layer<OperatorCircuit.OperatorCircuit> = OperatorCircuit.layerOff
+): Layer.Layer<SignedPost.SignedPost, never, MerchantRepo> =>
   SignedPost.layer.pipe(
-    Layer.provide([OperatorHttp.layer(allowPrivate), MerchantSigningKeys.layer()])
+    Layer.provide([OperatorHttp.layer(allowPrivate), MerchantSigningKeys.layer(), circuit])
   )
 
 /** The three Standard Webhooks headers of a received request. */

@@ -152,6 +152,13 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
         last_error = ${errorText(error)}, last_status = ${status ?? null}
       WHERE id = ${id} AND status = 'pending'`.pipe(Effect.asVoid, Effect.orDie)
 
+  const postpone = (id: string, delaySeconds: number, error: string) =>
+    sql`
+      UPDATE webhook_deliveries
+      SET next_attempt_at = now() + make_interval(secs => ${delaySeconds}::float8), lease_until = NULL,
+        attempts = greatest(attempts - 1, 0), last_error = ${errorText(error)}
+      WHERE id = ${id} AND status = 'pending'`.pipe(Effect.asVoid, Effect.orDie)
+
   const hurry = (merchantId: MerchantId, options: HurryOptions = {}) =>
     sql<{ readonly id: string }>`
       WITH waiting AS (
@@ -277,6 +284,7 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
     release,
     delivered,
     retryLater,
+    postpone,
     hurry,
     failed,
     wakeups,

@@ -17,3 +17,16 @@ export class OperatorBadResponse extends Schema.TaggedError<OperatorBadResponse>
     return this.detail
   }
 }
+
+/**
+ * The operator's system kept failing and its circuit breaker is open: the
+ * call was not made (CONTRACT §1, 503 OPERATOR_UNAVAILABLE). Try again after
+ * `retryAfterSeconds`.
+ */
+export class OperatorUnavailable extends Schema.TaggedError<OperatorUnavailable>()("OperatorUnavailable", {
+  retryAfterSeconds: Schema.Int
+}) {
+  override get message(): string {
+    return `the operator's system keeps failing, so calls to it are paused; retry after ${this.retryAfterSeconds} s`
+  }
+}

@@ -119,6 +119,16 @@ describe("playRound", () => {
     }).pipe(Effect.provide(world(log)))
   })
 
+  it.effect("a debit not sent because the operator's circuit is open closes the round as refused: no refund is queued", () => {
+    const log = newLog()
+    return Effect.gen(function*() {
+      const exit = yield* play({ sub: "paused" }, "10").pipe(Effect.exit)
+      assert.strictEqual(D.errorTag(exit), "OperatorUnavailable")
+      assert.strictEqual(log.refused.length, 1)
+      assert.strictEqual(log.settled.length + log.failed.length, 0)
+    }).pipe(Effect.provide(world(log)))
+  })
+
   it.effect("refuses bad stakes and selections before any money moves", () => {
     const log = newLog()
     return Effect.gen(function*() {

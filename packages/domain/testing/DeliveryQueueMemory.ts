@@ -92,6 +92,17 @@ export const makeMemoryQueue: Effect.Effect<MemoryQueue> = Effect.gen(function*(
         row.delays.push(delaySeconds)
         Object.assign(row, { dueAt: Date.now() + delaySeconds * 1000, leaseUntil: 0, lastError: error, lastStatus: status })
       }),
+    postpone: (id, delaySeconds, error) =>
+      Effect.sync(() => {
+        const row = rows.get(id)
+        if (row === undefined || row.status !== "queued") return
+        Object.assign(row, {
+          dueAt: Date.now() + delaySeconds * 1000,
+          leaseUntil: 0,
+          attempts: Math.max(0, row.attempts - 1),
+          lastError: error
+        })
+      }),
     hurry: (merchantId, options = {}) =>
       Effect.suspend(() => {
         const now = Date.now()

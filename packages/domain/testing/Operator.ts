@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import type { OperatorBadResponse, OperatorTimeout } from "../src/Operator.ts"
+import { type OperatorBadResponse, type OperatorTimeout, OperatorUnavailable } from "../src/Operator.ts"
 import type { DetailsRequest, PlayerDetails, PlayerRejected } from "../src/Player.ts"
 import { OperatorDetails } from "../src/ports/OperatorDetails.ts"
 import { OperatorUrlPolicy } from "../src/ports/OperatorUrlPolicy.ts"
@@ -20,7 +20,8 @@ export const operatorDetails = (calls: Array<DetailsRequest>, answer: (request: 
 
 /**
  * A wallet that refuses player `broke` (402), is unavailable for player
- * `offline`, answers player `slow` after a second, and otherwise answers 90.00.
+ * `offline`, answers player `slow` after a second, is behind an open circuit
+ * breaker for player `paused` (the debit is not sent), and otherwise answers 90.00.
  */
 export const wallet = Layer.succeed(
   WalletClient,
@@ -30,6 +31,8 @@ export const wallet = Layer.succeed(
         ? Effect.fail(new BetRefused({ operatorStatus: 402 }))
         : debit.playerId === "offline"
         ? Effect.fail(new WalletUnavailable({ detail: "the operator's wallet did not answer within 5000 ms" }))
+        : debit.playerId === "paused"
+        ? Effect.fail(new OperatorUnavailable({ retryAfterSeconds: 12 }))
         : debit.playerId === "slow"
         ? Effect.as(Effect.sleep("1 second"), { balance: "90.00" })
         : Effect.succeed({ balance: "90.00" })

@@ -3,6 +3,7 @@ import { OperatorBadResponse, OperatorTimeout } from "@gateway/domain/Operator"
 import { PlayerDetails, PlayerRejected } from "@gateway/domain/Player"
 import { Ids } from "@gateway/domain/ports/Ids"
 import { OperatorDetails } from "@gateway/domain/ports/OperatorDetails"
+import { unavailableFor } from "../http/OperatorCircuit.ts"
 import { SignedPost } from "../http/SignedPost.ts"
 import * as Metrics from "../http/CallMetrics.ts"
 
@@ -13,7 +14,8 @@ const decodeDetails = Schema.decodeUnknownExit(Schema.fromJsonString(PlayerDetai
  * mode, currency?}` with the id `msg_<uuid>`, answered within `timeoutMs` or
  * failed with OperatorTimeout (the request is aborted). 4xx →
  * PlayerRejected; 5xx, redirects, unreachable hosts and bodies that do not
- * decode → OperatorBadResponse. Each call is timed, by merchant and
+ * decode → OperatorBadResponse; not made while the merchant's circuit is
+ * open → OperatorUnavailable. Each call is timed, by merchant and
  * outcome, in `gateway_operator_details_duration_seconds`.
  */
 export const make = Effect.fnUntraced(function*(timeoutMs: number) {
@@ -33,7 +35,8 @@ export const make = Effect.fnUntraced(function*(timeoutMs: number) {
           TimedOut: () => Effect.fail(new OperatorTimeout({ timeoutMs })),
           KeysUnavailable: () => Effect.die(new Error(`the signing keys of merchant ${merchant.id} could not be read`)),
           Refused: (failure) => Effect.fail(new OperatorBadResponse({ detail: failure.detail })),
-          Unreachable: (failure) => Effect.fail(new OperatorBadResponse({ detail: failure.detail }))
+          Unreachable: (failure) => Effect.fail(new OperatorBadResponse({ detail: failure.detail })),
+          Paused: (paused) => Effect.fail(unavailableFor(paused))
         })
       )
       if (answer.status >= 400 && answer.status < 500) {

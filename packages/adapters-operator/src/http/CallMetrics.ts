@@ -1,7 +1,7 @@
 import { Cause, Clock, Effect, Exit, Metric, Option } from "effect"
 import type { MerchantId } from "@gateway/domain/Merchant"
 import { series } from "@gateway/domain/MetricSeries"
-import type { OperatorBadResponse, OperatorTimeout } from "@gateway/domain/Operator"
+import type { OperatorBadResponse, OperatorTimeout, OperatorUnavailable } from "@gateway/domain/Operator"
 import type { PlayerRejected } from "@gateway/domain/Player"
 
 /**
@@ -21,11 +21,11 @@ const callSeries = (name: string, description: string) =>
 
 const details = callSeries(
   "gateway_operator_details_duration_seconds",
-  "Calls to a merchant's Details URL by merchant id and outcome (ok, rejected, bad_response, timeout, error), in seconds"
+  "Calls to a merchant's Details URL by merchant id and outcome (ok, rejected, bad_response, timeout, paused, error), in seconds"
 )
 const debits = callSeries(
   "gateway_wallet_debit_duration_seconds",
-  "Synchronous debits by merchant id and outcome (ok, refused, timeout, unavailable, error), in seconds"
+  "Synchronous debits by merchant id and outcome (ok, refused, timeout, unavailable, paused, error), in seconds"
 )
 
 const timed = (histogram: typeof details) =>
@@ -56,8 +56,16 @@ export const timeDetails = timed(details)
 export const timeDebit = timed(debits)
 
 /** The outcome of a Details call that failed. */
-export const detailsOutcome = (error: OperatorTimeout | OperatorBadResponse | PlayerRejected): string =>
-  error._tag === "PlayerRejected" ? "rejected" : error._tag === "OperatorTimeout" ? "timeout" : "bad_response"
+export const detailsOutcome = (
+  error: OperatorTimeout | OperatorBadResponse | OperatorUnavailable | PlayerRejected
+): string =>
+  error._tag === "PlayerRejected"
+    ? "rejected"
+    : error._tag === "OperatorTimeout"
+    ? "timeout"
+    : error._tag === "OperatorUnavailable"
+    ? "paused"
+    : "bad_response"
 
 const deliveries = series((attributes) =>
   Metric.counter("gateway_webhook_deliveries_total", {

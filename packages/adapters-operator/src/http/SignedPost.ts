@@ -4,6 +4,7 @@ import { MerchantSigningKeys } from "../webhooks/MerchantSigningKeys.ts"
 import { signMessage } from "../webhooks/Signature.ts"
 import * as CallSpan from "./CallSpan.ts"
 import { type CallFailure, type OperatorAnswer, OperatorHttp } from "./OperatorHttp.ts"
+import { OperatorCircuit, type Paused } from "./OperatorCircuit.ts"
 
 /** One message to an operator, signed for its merchant. */
 export interface SignedMessage {
@@ -18,8 +19,11 @@ export interface SignedMessage {
   readonly span?: string | undefined
 }
 
-/** Why a signed call produced no answer: the operator's failures (a time-out among them), or keys that could not be read. */
-export type SendFailure = CallFailure | { readonly _tag: "KeysUnavailable" }
+/**
+ * Why a signed call produced no answer: the operator's failures (a time-out among them), keys that could not be
+ * read, or the merchant's circuit breaker open (`Paused`: the call was not made).
+ */
+export type SendFailure = CallFailure | { readonly _tag: "KeysUnavailable" } | Paused
 
 /**
  * The one path of every call to an operator (Details, debit, queued
@@ -28,7 +32,9 @@ export type SendFailure = CallFailure | { readonly _tag: "KeysUnavailable" }
  * its time-out. Callers classify the answer's status themselves. When traces
  * are exported each call is a client span, child of the caller's and parent
  * of what runs inside it (the keys' lookup), and carries its W3C
- * `traceparent`; otherwise neither exists.
+ * `traceparent`; otherwise neither exists. Every call goes through the
+ * merchant's circuit breaker (`OperatorCircuit`), which refuses it with
+ * `Paused` while the operator keeps failing.
  */
 export class SignedPost extends Context.Service<SignedPost, {
   send(message: SignedMessage): Effect.Effect<OperatorAnswer, SendFailure>
@@ -37,13 +43,14 @@ export class SignedPost extends Context.Service<SignedPost, {
 const keysUnavailable: SendFailure = { _tag: "KeysUnavailable" }
 
 /** The signed POST over the guarded client and the shared merchant keys. */
-export const layer: Layer.Layer<SignedPost, never, OperatorHttp | MerchantSigningKeys> = Layer.effect(
+export const layer: Layer.Layer<SignedPost, never, OperatorHttp | MerchantSigningKeys | OperatorCircuit> = Layer.effect(
   SignedPost,
   Effect.gen(function*() {
     const http = yield* OperatorHttp
     const keys = yield* MerchantSigningKeys
+    const circuit = yield* OperatorCircuit
     const post = (message: SignedMessage, traceparent: string | undefined) =>
-      Effect.flatMap(Effect.mapError(keys.get(message.merchantId), () => keysUnavailable), (secrets) =>
+      circuit.guard(message.merchantId, Effect.flatMap(Effect.mapError(keys.get(message.merchantId), () => keysUnavailable), (secrets) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) => {
           const headers = signMessage(secrets, message.messageId, Math.floor(now / 1000), message.body, now)
           return http.post(
@@ -52,7 +59,7 @@ export const layer: Layer.Layer<SignedPost, never, OperatorHttp | MerchantSignin
             message.body,
             message.timeoutMs
           )
-        }))
+        })))
     const traced = (message: SignedMessage) =>
       Effect.flatMap(Effect.option(Effect.currentSpan), (span) =>
         post(message, span._tag === "Some" ? CallSpan.traceparent(span.value) : undefined)).pipe(

@@ -4,6 +4,8 @@ import type { Merchant } from "@gateway/domain/Merchant"
 import { DecimalString } from "@gateway/domain/Player"
 import { WalletClient } from "@gateway/domain/ports/WalletClient"
 import { BetRefused, toWebhookBody, type WalletTransaction, WalletUnavailable, webhookUrlFor } from "@gateway/domain/Wallet"
+import type { OperatorUnavailable } from "@gateway/domain/Operator"
+import { unavailableFor } from "../http/OperatorCircuit.ts"
 import { type SendFailure, SignedPost } from "../http/SignedPost.ts"
 import * as Metrics from "../http/CallMetrics.ts"
 
@@ -17,7 +19,13 @@ type DebitFailure = BetRefused | WalletUnavailable | SendFailure
 
 /** The outcome label of a failed debit, read from the failure's tag (a time-out is still told apart here). */
 const outcomeOf = (failure: DebitFailure): string =>
-  failure._tag === "BetRefused" ? "refused" : failure._tag === "TimedOut" ? "timeout" : "unavailable"
+  failure._tag === "BetRefused"
+    ? "refused"
+    : failure._tag === "TimedOut"
+    ? "timeout"
+    : failure._tag === "Paused"
+    ? "paused"
+    : "unavailable"
 
 /**
  * The synchronous debit (CONTRACT §5): one signed POST of the
@@ -25,15 +33,19 @@ const outcomeOf = (failure: DebitFailure): string =>
  * debit URL, never retried. 2xx with `{balance}` → accepted; 4xx → BetRefused;
  * time-out (`timeoutMs`, the request is aborted), 3xx, 5xx, network failure,
  * a refused address, an unparsable 2xx or no webhook URL configured →
- * WalletUnavailable (the use case rejects the bet and queues a refund).
+ * WalletUnavailable (the use case rejects the bet and queues a refund); not
+ * sent while the merchant's circuit is open → OperatorUnavailable (nothing to
+ * refund).
  * Each debit is timed, by merchant and outcome, in
  * `gateway_wallet_debit_duration_seconds`.
  */
 export const make = Effect.fnUntraced(function*(timeoutMs: number) {
   const signed = yield* SignedPost
   const timedOut = `the operator's wallet did not answer within ${timeoutMs} ms`
-  const toWalletError = (failure: DebitFailure): BetRefused | WalletUnavailable =>
-    failure._tag === "TimedOut"
+  const toWalletError = (failure: DebitFailure): BetRefused | WalletUnavailable | OperatorUnavailable =>
+    failure._tag === "Paused"
+      ? unavailableFor(failure)
+      : failure._tag === "TimedOut"
       ? unavailable(timedOut)
       : failure._tag === "KeysUnavailable"
       ? unavailable("the merchant's signing keys could not be read")

@@ -37,10 +37,16 @@ interface NotDelivered {
   readonly status?: number
   readonly retryAfter?: number
 }
-type Attempt = { readonly _tag: "Delivered" } | NotDelivered
+/** Not sent: the merchant's circuit breaker is open; the message waits `retryAfterMs` without using an attempt. */
+interface Paused {
+  readonly _tag: "Paused"
+  readonly retryAfterMs: number
+}
+type Attempt = { readonly _tag: "Delivered" } | NotDelivered | Paused
 
 const delivered: Attempt = { _tag: "Delivered" }
 const noMerchant = "the merchant does not exist"
+const pausedError = "not sent: the operator kept failing and its circuit breaker is open"
 
 const notDelivered = (error: string, status?: number, retryAfter?: number): NotDelivered => ({
   _tag: "NotDelivered",
@@ -75,7 +81,9 @@ export const defaultLeaseMs = (timeoutMs: number): number => Math.max(30_000, ti
  * gone, so a busy queue costs one claim per `concurrency` or more sends and
  * no slot waits for a claim's round trip. 2xx → delivered; anything else → retried after
  * the schedule's next delay (jittered, an operator's `Retry-After` honoured),
- * or failed when the schedule is exhausted. Claims are leased, so no message
+ * or failed when the schedule is exhausted. While the merchant's circuit
+ * breaker is open a message is not sent but postponed until the circuit
+ * lets a probe through, its attempt uncounted. Claims are leased, so no message
  * is sent by two workers at once while its attempt lasts.
  */
 export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
@@ -113,7 +121,9 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
       {
         onFailure: (failure): Effect.Effect<Attempt> =>
           Effect.succeed(
-            failure._tag === "TimedOut"
+            failure._tag === "Paused"
+              ? failure
+              : failure._tag === "TimedOut"
               ? notDelivered(`no answer within ${options.timeoutMs} ms`)
               : failure._tag === "KeysUnavailable"
               ? notDelivered("the merchant's signing keys could not be read")
@@ -163,8 +173,14 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
       ? queue.failed(delivery.id, result.error, result.status)
       : queue.retryLater(delivery.id, delay, result.error, result.status)
   })
+  /** Paused with its merchant's circuit: due again once the circuit lets a probe through, a little jittered. */
+  const recordPaused = (delivery: Delivery, result: Paused) =>
+    Effect.flatMap(Random.next, (jitter) =>
+      queue.postpone(delivery.id, (result.retryAfterMs + jitter * 250) / 1000, pausedError))
   const record = (delivery: Delivery, result: Attempt): Effect.Effect<void> =>
-    result._tag === "Delivered"
+    result._tag === "Paused"
+      ? recordPaused(delivery, result)
+      : result._tag === "Delivered"
       ? Effect.andThen(queue.delivered(delivery.id), Metrics.countDelivery(delivery.type, "delivered")).pipe(
         Effect.andThen(Effect.suspend(() => recovery.delivered(delivery)))
       )

@@ -26,7 +26,8 @@ EMAIL_TAKEN / TOKEN_ALREADY_USED / STATUS_CHANGE_REFUSED 409, GAME_RETIRED 410 (
 CURRENCY_MISMATCH / PLAYER_REJECTED / DETAILS_URL_NOT_SET 422, RATE_LIMITED 429 (with \`retry-after\`),
 REPORTS_BUSY 429 (a report over the reports' budget; with \`retry-after\`),
 INTERNAL_ERROR 500, OPERATOR_BAD_RESPONSE / WALLET_UNAVAILABLE / MAIL_FAILED 502, NOT_READY / SERVICE_UNAVAILABLE 503 (the database cannot be reached, or did not answer within \`DATABASE_STATEMENT_TIMEOUT_MS\` + 1 s; with \`retry-after\`),
-REPORT_TIMEOUT 503 (a report's query ran past \`REPORTS_STATEMENT_TIMEOUT_MS\`; with \`retry-after\`), OPERATOR_TIMEOUT 504.
+REPORT_TIMEOUT 503 (a report's query ran past \`REPORTS_STATEMENT_TIMEOUT_MS\`; with \`retry-after\`),
+OPERATOR_UNAVAILABLE 503 (the merchant's Details URL or wallet kept failing and its circuit breaker is open: launches and bets fail fast without calling it; with \`retry-after\`), OPERATOR_TIMEOUT 504.
 
 Request bodies are at most \`MAX_BODY_BYTES\` (64 KiB by default): larger ones are 413 PAYLOAD_TOO_LARGE before
 they are read; a request line and headers over 32 KiB are 431 HEADERS_TOO_LARGE. Every answer carries \`x-request-id\` (the client's, when it is a plain token of at most 128

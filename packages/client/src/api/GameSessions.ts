@@ -45,7 +45,8 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
         "CURRENCY_MISMATCH",
         "DETAILS_URL_NOT_SET",
         "OPERATOR_BAD_RESPONSE",
-        "OPERATOR_TIMEOUT"
+        "OPERATOR_TIMEOUT",
+        "OPERATOR_UNAVAILABLE"
       )
     })
       .annotate(OpenApi.Summary, "Redeem a launch token and open a game session")
@@ -58,7 +59,7 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
           "too). Real mode re-applies the " +
           "launch rules with the operator's Details URL, which also gives the balance: a player it now reports " +
           "blocked is 422 PLAYER_REJECTED, one in another currency than the launch's 422 CURRENCY_MISMATCH, an " +
-          "operator that fails 502/504 — no session is opened and the claim is given back, so the link still " +
+          "operator that fails 502/504, or whose circuit breaker is open 503 OPERATOR_UNAVAILABLE (with `retry-after`) — no session is opened and the claim is given back, so the link still " +
           "redeems while it lives. Demo mode starts with a virtual balance of " +
           `${GameSession.demoStartingBalance} and calls no webhook. A link of a game retired since it was issued is 410 ` +
           "GAME_RETIRED (before the operator is asked). The sessionToken is shown only here. " +
@@ -78,7 +79,8 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
         "BET_REFUSED",
         "INSUFFICIENT_FUNDS",
         "WALLET_UNAVAILABLE",
-        "WEBHOOK_URL_NOT_SET"
+        "WEBHOOK_URL_NOT_SET",
+        "OPERATOR_UNAVAILABLE"
       )
     })
       .middleware(SessionAuth)
@@ -91,7 +93,8 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
           "two-digit currency, 999999999999999 in JPY — and within the merchant's [minimumStake, maximumStake]; " +
           "anything else is 400 VALIDATION_FAILED naming `stake` (never passed on). Real mode: the stake is " +
           "debited from the operator's wallet first — refused (4xx): 402 BET_REFUSED; no answer, 5xx or time-out: 502 " +
-          "WALLET_UNAVAILABLE and a refund is queued. Demo mode: 402 INSUFFICIENT_FUNDS when the virtual " +
+          "WALLET_UNAVAILABLE and a refund is queued; an operator that keeps failing (its circuit breaker is open, " +
+          "docs/operations.md): 503 OPERATOR_UNAVAILABLE with `retry-after`, no debit sent, nothing to refund. Demo mode: 402 INSUFFICIENT_FUNDS when the virtual " +
           "balance is short. `payout` is what the round returns (0 for a loss) and `balance` the balance after " +
           "it. `selection` is the game's JSON value (its rules: `GET games/{gameId}/rules`; anything else is 400 " +
           "naming `selection`). `gameId` picks another built-in game in a lobby session (without the lobby: 403; a " +

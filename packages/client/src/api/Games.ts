@@ -92,7 +92,8 @@ export class GamesApi extends HttpApiGroup.make("games")
         "PLAYER_REJECTED",
         "DETAILS_URL_NOT_SET",
         "OPERATOR_BAD_RESPONSE",
-        "OPERATOR_TIMEOUT"
+        "OPERATOR_TIMEOUT",
+        "OPERATOR_UNAVAILABLE"
       )
     })
       .middleware(OperatorAuth)
@@ -104,7 +105,9 @@ export class GamesApi extends HttpApiGroup.make("games")
         "A signed launch link, to be used at once (`cache-control: no-store`). Checks in order: key (401/403; " +
           "`mode=real` with an `sv_test` key: 403) → " +
           "game (404 GAME_NOT_FOUND) → real mode: the operator's Details URL (504 OPERATOR_TIMEOUT, 502 " +
-          "OPERATOR_BAD_RESPONSE, 422 PLAYER_REJECTED / DETAILS_URL_NOT_SET) → currency (422 CURRENCY_MISMATCH) → token."
+          "OPERATOR_BAD_RESPONSE, 422 PLAYER_REJECTED / DETAILS_URL_NOT_SET; 503 OPERATOR_UNAVAILABLE with `retry-after`, " +
+          "without calling it, while the merchant's circuit breaker is open because its Details URL or wallet kept " +
+          "failing) → currency (422 CURRENCY_MISMATCH) → token."
       ),
     HttpApiEndpoint.get("list", "/games", {
       query: GamesQuery,

@@ -83,6 +83,7 @@ export const codes = {
   NOT_READY: 503,
   SERVICE_UNAVAILABLE: 503,
   REPORT_TIMEOUT: 503,
+  OPERATOR_UNAVAILABLE: 503,
   OPERATOR_TIMEOUT: 504
 } as const satisfies Record<string, ProblemStatus>
 export type ProblemCode = keyof typeof codes
@@ -146,6 +147,7 @@ export type DomainError =
   | RateLimit.RateLimited
   | Operator.OperatorBadResponse
   | Operator.OperatorTimeout
+  | Operator.OperatorUnavailable
   | Money.InvalidAmount
   | GameSession.SessionExpired
   | Round.RoundNotFound
@@ -178,6 +180,7 @@ const codeOfTag: { readonly [K in DomainError["_tag"]]: ProblemCode } = {
   RateLimited: "RATE_LIMITED",
   OperatorBadResponse: "OPERATOR_BAD_RESPONSE",
   OperatorTimeout: "OPERATOR_TIMEOUT",
+  OperatorUnavailable: "OPERATOR_UNAVAILABLE",
   SessionExpired: "SESSION_EXPIRED",
   RoundNotFound: "ROUND_NOT_FOUND",
   TransactionNotFound: "TRANSACTION_NOT_FOUND",
@@ -198,7 +201,8 @@ export const fromDomain = (error: DomainError): Problem =>
   make(
     codeOfTag[error._tag],
     error.message,
-    error._tag === "RateLimited" || error._tag === "ReportsBusy" || error._tag === "ReportTimedOut"
+    error._tag === "RateLimited" || error._tag === "ReportsBusy" || error._tag === "ReportTimedOut" ||
+      error._tag === "OperatorUnavailable"
       ? error.retryAfterSeconds
       : undefined
   )
@@ -242,7 +246,8 @@ const details: Record<ProblemCode, string> = {
   NOT_READY: "the database is not reachable",
   SERVICE_UNAVAILABLE: "the database is not reachable; try again",
   REPORT_TIMEOUT: "the report took longer than 10 s; ask for a shorter period",
-  OPERATOR_TIMEOUT: "the operator's Details URL did not answer within 5 s"
+  OPERATOR_TIMEOUT: "the operator's Details URL did not answer within 5 s",
+  OPERATOR_UNAVAILABLE: "the operator's system keeps failing, so calls to it are paused; retry after 27 s"
 }
 
 const isProblemOf = (status: ProblemStatus, accepted: ReadonlyArray<ProblemCode>) => (u: unknown): u is Problem =>

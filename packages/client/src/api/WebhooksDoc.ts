@@ -85,7 +85,8 @@ const operations = {
     description: "Called at a real-mode launch and again when the launch token is redeemed. The answer's " +
       "`playerId` must be the one asked; `currency` must be the merchant's currency (else the launch is 422 " +
       "CURRENCY_MISMATCH); `balance` is shown to the player. Time-out `DETAILS_TIMEOUT_MS` (5 s): the launch is 504 " +
-      "OPERATOR_TIMEOUT. Never retried.",
+      "OPERATOR_TIMEOUT. Never retried. Its time-outs, 5xx and network errors count towards the merchant's circuit " +
+      "breaker (docs/operations.md): once it opens, launches answer 503 OPERATOR_UNAVAILABLE without calling.",
     id: "`msg_<uuid>`, new for every call.",
     body: Webhooks.DetailsRequest,
     responses: {
@@ -100,7 +101,8 @@ const operations = {
     description: "Synchronous and never retried: the round waits for it (time-out `WEBHOOK_TIMEOUT_MS`, 5 s). " +
       `${idempotent} A time-out, 5xx, redirect or network error is an unknown outcome: the bet is rejected ` +
       "(502 WALLET_UNAVAILABLE) and a `transaction.refund` of this debit is queued, so take it only once and give " +
-      "it back when the refund comes.",
+      "it back when the refund comes. Those failures count towards the merchant's circuit breaker: while it is open no " +
+      "debit is sent, the bet is 503 OPERATOR_UNAVAILABLE and no refund is needed.",
     id: "The debit's `data.transactionId`.",
     body: Webhooks.DebitMessage,
     responses: {

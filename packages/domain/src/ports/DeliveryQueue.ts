@@ -27,6 +27,11 @@ export class DeliveryQueue extends Context.Service<DeliveryQueue, {
   delivered(id: string): Effect.Effect<void>
   /** Try again after `delaySeconds`; the lease is released. */
   retryLater(id: string, delaySeconds: number, error: string, status?: number): Effect.Effect<void>
+  /**
+   * Not sent: the operator's circuit breaker is open. Due again after `delaySeconds`, the lease released and the
+   * attempt uncounted, so a pause never uses up the retry schedule.
+   */
+  postpone(id: string, delaySeconds: number, error: string): Effect.Effect<void>
   /** Retries exhausted: listed as failed until an admin redelivers it. */
   failed(id: string, error: string, status?: number): Effect.Effect<void>
   /**

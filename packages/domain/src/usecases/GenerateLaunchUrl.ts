@@ -8,7 +8,7 @@ import type { Merchant } from "../Merchant.ts"
 import { LaunchPolicy } from "../LaunchPolicy.ts"
 import { pageLanguageOf } from "../PageLaunch.ts"
 import { LaunchClaims, type LaunchRequest, LaunchUrl, launchAudience, launchUrl } from "../LaunchToken.ts"
-import type { OperatorBadResponse, OperatorTimeout } from "../Operator.ts"
+import type { OperatorBadResponse, OperatorTimeout, OperatorUnavailable } from "../Operator.ts"
 import { DetailsUrlNotSet, PlayerRejected } from "../Player.ts"
 import type { ApiKeyRepo } from "../ports/ApiKeyRepo.ts"
 import { GameCatalog } from "../ports/GameCatalog.ts"
@@ -26,6 +26,7 @@ export type LaunchError =
   | PlayerRejected
   | OperatorTimeout
   | OperatorBadResponse
+  | OperatorUnavailable
   | CurrencyMismatch
 
 /**

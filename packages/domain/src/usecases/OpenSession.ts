@@ -6,7 +6,7 @@ import { demoStartingBalance, type PageSettings, SessionOpened } from "../GameSe
 import type { LaunchClaims, TokenAlreadyUsed } from "../LaunchToken.ts"
 import type { Merchant, MerchantNotFound } from "../Merchant.ts"
 import * as Money from "../Money.ts"
-import type { OperatorBadResponse, OperatorTimeout } from "../Operator.ts"
+import type { OperatorBadResponse, OperatorTimeout, OperatorUnavailable } from "../Operator.ts"
 import { pageLaunchOf } from "../PageLaunch.ts"
 import { DetailsUrlNotSet, PlayerRejected } from "../Player.ts"
 import { GameRetired } from "../Game.ts"
@@ -54,7 +54,8 @@ export const openSession = Effect.fn("openSession")(function*(token: string): Ef
   | PlayerRejected
   | CurrencyMismatch
   | OperatorTimeout
-  | OperatorBadResponse,
+  | OperatorBadResponse
+  | OperatorUnavailable,
   LaunchTokenVerifier | MerchantRepo | GameCatalog | GameSessionRepo | OperatorDetails | FairRandom
 > {
   const claims = yield* (yield* LaunchTokenVerifier).verify(token)

@@ -10,6 +10,7 @@ import * as Draws from "../games/Draws.ts"
 import * as Games from "../games/Games.ts"
 import { FairRandom } from "../ports/FairRandom.ts"
 import { GameCatalog } from "../ports/GameCatalog.ts"
+import type { OperatorUnavailable } from "../Operator.ts"
 import { GameSessionRepo } from "../ports/GameSessionRepo.ts"
 import { Ids } from "../ports/Ids.ts"
 import { MerchantRepo } from "../ports/MerchantRepo.ts"
@@ -98,7 +99,8 @@ const draw = (
  * wallet (demo sessions: from the virtual balance), the game draws from the
  * session's committed seeds and next nonce, and the credit — of the win, or
  * `0.00` to close a lost round — is queued in the same transaction as the
- * ledger. A refused debit sends nothing more; a debit with an unknown
+ * ledger. A refused debit, or one not sent because the operator's circuit
+ * is open (OperatorUnavailable), sends nothing more; a debit with an unknown
  * outcome rejects the bet and queues its refund. A nonce taken by a round
  * that was then refused is not given again.
  */
@@ -116,6 +118,7 @@ export const playRound = Effect.fn("playRound")(function*(
   | InsufficientFunds
   | BetRefused
   | WalletUnavailable
+  | OperatorUnavailable
   | WebhookUrlNotSet,
   GameSessionRepo | MerchantRepo | GameCatalog | FairRandom | WalletClient | RoundLedger | Ids
 > {
@@ -175,7 +178,8 @@ export const playRound = Effect.fn("playRound")(function*(
     const seed = yield* ledger.begin({ roundId, sessionId: session.id, gameId, stake, selection: selectionJson, debit })
     const accepted = yield* wallet.debit(merchant, debit).pipe(
       Effect.tapError((error) =>
-        error._tag === "BetRefused"
+        // Refused by the operator, or never sent (its circuit is open): nothing to refund.
+        error._tag === "BetRefused" || error._tag === "OperatorUnavailable"
           ? ledger.refuse(roundId)
           : ids.uuid.pipe(
             Effect.flatMap((refundId) =>

@@ -1,0 +1,134 @@
+import { Context, Duration, Effect, Exit, Layer, Metric, References, Stream } from "effect"
+import { CircuitBreaker } from "effect/persistence"
+import type { MerchantId } from "@gateway/domain/Merchant"
+import { OperatorUnavailable } from "@gateway/domain/Operator"
+import type { OperatorAnswer } from "./OperatorHttp.ts"
+
+/** When a merchant's circuit opens and for how long (`OPERATOR_BREAKER_FAILURES`, `OPERATOR_BREAKER_OPEN_MS`). */
+export interface CircuitOptions {
+  /** Consecutive failed calls that open the circuit; 0 turns the breaker off. */
+  readonly failures: number
+  /** How long an open circuit refuses calls before one probe is let through. */
+  readonly openMs: number
+}
+
+/** A call not made because the merchant's circuit is open (or another call is probing it). */
+export interface Paused {
+  readonly _tag: "Paused"
+  readonly retryAfterMs: number
+}
+
+/** The domain's error for a call refused by the merchant's open circuit: whole seconds (at least 1) to wait. */
+export const unavailableFor = (paused: Paused): OperatorUnavailable =>
+  new OperatorUnavailable({ retryAfterSeconds: Math.max(1, Math.ceil(paused.retryAfterMs / 1000)) })
+
+/** How long a caller turned away while another call probes waits before it tries again. */
+const probingRetryMs = 1000
+
+/**
+ * One circuit breaker per merchant over every call to its operator
+ * (Details, debit, queued webhooks): time-outs, network failures and 5xx
+ * answers count, `failures` of them in a row open the circuit, and for
+ * `openMs` every call of that merchant is refused at once with `Paused`.
+ * Then one call probes (half-open): an answer that is not a failure closes
+ * the circuit, a failure opens it again. A 4xx or a bad body is an answer,
+ * not an outage; a refused address or unreadable keys say nothing of the
+ * operator. The state lives in the `CircuitBreakerStore`: in the process, or
+ * in Redis and so shared by every instance (`REDIS_URL`).
+ */
+export class OperatorCircuit extends Context.Service<OperatorCircuit, {
+  guard<E extends Tagged>(
+    merchantId: MerchantId,
+    call: Effect.Effect<OperatorAnswer, E>
+  ): Effect.Effect<OperatorAnswer, E | Paused>
+}>()("@gateway/adapters-operator/http/OperatorCircuit") {}
+
+type Tagged = { readonly _tag: string }
+
+const isFailure = <E extends Tagged>(exit: Exit.Exit<OperatorAnswer, E>): boolean =>
+  Exit.isSuccess(exit)
+    ? exit.value.status >= 500
+    : exit.cause.reasons.some((reason) =>
+      reason._tag === "Fail" && (reason.error._tag === "TimedOut" || reason.error._tag === "Unreachable")
+    )
+
+const classify = <E extends Tagged>(exit: Exit.Exit<OperatorAnswer, E>): CircuitBreaker.Outcome =>
+  isFailure(exit)
+    ? CircuitBreaker.failure()
+    : Exit.isSuccess(exit)
+    ? CircuitBreaker.success
+    : CircuitBreaker.ignored
+
+const isBreakerError = (error: unknown): error is CircuitBreaker.CircuitBreakerError =>
+  error instanceof CircuitBreaker.CircuitBreakerError
+
+const paused = (retryAfterMs: number): Paused => ({ _tag: "Paused", retryAfterMs })
+
+const transitions = Metric.counter("gateway_operator_circuit_transitions_total", {
+  description: "Operators' circuit breakers changing state on this instance: open (failures in a row), reopen (a probe " +
+    "failed), half_open (a probe is let through), closed (a probe succeeded)",
+  incremental: true
+})
+
+/**
+ * Logs and counts what this instance's breaker did. An outage is one WARN
+ * when the circuit opens and one INFO when it closes; the probes between
+ * (every `openMs` while the operator is down) are DEBUG.
+ */
+const report = (transition: CircuitBreaker.Transition) => {
+  const to = transition.to === "Open"
+    ? transition.from === "Closed" ? "open" : "reopen"
+    : transition.to === "Closed"
+    ? "closed"
+    : "half_open"
+  const merchantId = transition.key.replace(/^merchant:/, "")
+  const log = to === "open"
+    ? Effect.logWarning("operator circuit open: its calls fail fast until a probe succeeds")
+    : to === "closed"
+    ? Effect.logInfo("operator circuit closed: its calls resume")
+    : to === "reopen"
+    ? Effect.logDebug("operator circuit probe failed: open again")
+    : Effect.logDebug("operator circuit half-open: one call probes the operator")
+  return log.pipe(
+    Effect.annotateLogs({
+      merchantId,
+      ...(transition.to === "Open"
+        ? { openForMs: Duration.toMillis(transition.retryAfter), openings: transition.consecutiveOpenings }
+        : {})
+    }),
+    Effect.andThen(Metric.update(Metric.withAttributes(transitions, { to }), 1))
+  )
+}
+
+/** No breaker: every call is made (`OPERATOR_BREAKER_FAILURES=0`, and tests of the calls themselves). */
+export const layerOff: Layer.Layer<OperatorCircuit> = Layer.succeed(
+  OperatorCircuit,
+  OperatorCircuit.of({ guard: (_merchantId, call) => call })
+)
+
+/** The breaker over the store it is given: `CircuitBreaker.layerStoreMemory()` or `layerStoreRedis(...)`. */
+export const layer = (options: CircuitOptions): Layer.Layer<OperatorCircuit, never, CircuitBreaker.CircuitBreakerStore> =>
+  options.failures <= 0 ? layerOff : Layer.effect(
+    OperatorCircuit,
+    Effect.gen(function*() {
+      const breaker = yield* CircuitBreaker.make({
+        tripPolicy: CircuitBreaker.consecutive(options.failures),
+        openDuration: Duration.millis(options.openMs)
+      })
+      yield* breaker.transitions.pipe(Stream.runForEach(report), Effect.forkScoped({ startImmediately: true }))
+      const guard = <E extends Tagged>(merchantId: MerchantId, call: Effect.Effect<OperatorAnswer, E>) =>
+        call.pipe(
+          breaker.execute({ key: `merchant:${merchantId}`, classify: (exit: Exit.Exit<OperatorAnswer, E>) => classify(exit) }),
+          // A store that fails (Redis down) lets calls through unrecorded; the Redis client logs the outage once per
+          // reconnection, not the breaker once per call.
+          Effect.provideService(References.UnhandledLogLevel, "Debug"),
+          Effect.catchIf(isBreakerError, (error) =>
+            error.reason._tag === "CircuitOpen"
+              ? Effect.fail(paused(Math.max(1, Math.ceil(Duration.toMillis(error.reason.retryAfter)))))
+              : error.reason._tag === "CircuitHalfOpen"
+              ? Effect.fail(paused(probingRetryMs))
+              : Effect.die(error))
+        )
+      return OperatorCircuit.of({ guard })
+    })
+  )
