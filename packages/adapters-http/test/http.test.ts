@@ -457,6 +457,7 @@ describe("routing, probes and documents", () => {
     expect(body.info).toMatchObject({ title: "Operator Gateway", version: "1.1.0" })
     expect(Object.keys(body.paths).sort()).toEqual([
       "/.well-known/jwks.json",
+      "/api/v1.1/backoffice/audit",
       "/api/v1.1/backoffice/invitation/accept",
       "/api/v1.1/backoffice/login",
       "/api/v1.1/backoffice/logout",
