@@ -10,6 +10,7 @@ import { MerchantsLive } from "./handlers/Merchants.ts"
 import { PlayLive } from "./handlers/Play.ts"
 import { ReportsLive } from "./handlers/Reports.ts"
 import { RevenueShareLive } from "./handlers/RevenueShare.ts"
+import { SessionControlLive } from "./handlers/SessionControl.ts"
 import { SettingsLive } from "./handlers/Settings.ts"
 import { SystemLive } from "./handlers/System.ts"
 import { logRequests } from "./middleware/AccessLog.ts"
@@ -36,7 +37,8 @@ const Handlers = Layer.mergeAll(
   GameSessionsLive,
   PlayLive,
   ReportsLive,
-  RevenueShareLive
+  RevenueShareLive,
+  SessionControlLive
 ).pipe(
   Layer.provide([AdminAuth.layer, OperatorAuth.layer, SessionAuth.layer])
 )

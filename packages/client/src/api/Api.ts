@@ -6,6 +6,7 @@ import { MerchantsApi } from "./Merchants.ts"
 import { PlayApi } from "./Play.ts"
 import { ReportsApi } from "./Reports.ts"
 import { RevenueShareApi } from "./RevenueShare.ts"
+import { SessionControlApi } from "./SessionControl.ts"
 import { SettingsApi } from "./Settings.ts"
 import { SystemApi } from "./System.ts"
 import { withExamples } from "./Document.ts"
@@ -15,7 +16,7 @@ const description = `The Operator Gateway: merchant accounts, the game catalogue
 and the seamless wallet.
 
 Every error answers \`application/problem+json\` with \`{success: false, status, code, title, detail}\`.
-Codes: VALIDATION_FAILED 400 (detail names the field; also malformed JSON), UNAUTHORIZED / SESSION_EXPIRED 401,
+Codes: VALIDATION_FAILED 400 (detail names the field; also malformed JSON), UNAUTHORIZED / SESSION_EXPIRED / SESSION_ENDED 401 (SESSION_ENDED: the operator ended the game session),
 BET_REFUSED / INSUFFICIENT_FUNDS 402, FORBIDDEN 403,
 GAME_NOT_FOUND / MERCHANT_NOT_FOUND / API_KEY_NOT_FOUND / DELIVERY_NOT_FOUND / ROUND_NOT_FOUND / TRANSACTION_NOT_FOUND / ROUTE_NOT_FOUND 404, METHOD_NOT_ALLOWED 405 (with \`allow\`),
 EMAIL_TAKEN / TOKEN_ALREADY_USED / STATUS_CHANGE_REFUSED 409, GAME_RETIRED 410 (a round or a launch link of a game retired from the catalogue), PAYLOAD_TOO_LARGE 413, UNSUPPORTED_MEDIA_TYPE 415,
@@ -40,6 +41,7 @@ export class Api extends HttpApi.make("operator-gateway")
   .add(PlayApi)
   .add(ReportsApi)
   .add(RevenueShareApi)
+  .add(SessionControlApi)
   .annotateMerge(OpenApi.annotations({
     title: "Operator Gateway",
     version: "1.1.0",

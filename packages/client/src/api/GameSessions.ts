@@ -71,6 +71,7 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
       error: Problem.responses(
         "UNAUTHORIZED",
         "SESSION_EXPIRED",
+        "SESSION_ENDED",
         "FORBIDDEN",
         "MERCHANT_NOT_FOUND",
         "GAME_NOT_FOUND",
@@ -104,7 +105,7 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
     HttpApiEndpoint.get("lobby", "/games", {
       query: PageQuery,
       success: HttpApiSchema.WithHeaders(Lobby.LobbyList, noStore),
-      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED", "MERCHANT_NOT_FOUND")
+      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED", "SESSION_ENDED", "MERCHANT_NOT_FOUND")
     })
       .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "The lobby: the built-in games this session may play")
@@ -116,7 +117,7 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
     HttpApiEndpoint.get("rules", "/games/:gameId/rules", {
       params: { gameId: GameIdParam },
       success: Lobby.GameRulesView,
-      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED", "GAME_NOT_FOUND", "MERCHANT_NOT_FOUND")
+      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED", "SESSION_ENDED", "GAME_NOT_FOUND", "MERCHANT_NOT_FOUND")
     })
       .annotate(OpenApi.Summary, "A built-in game's rules, pay table and RTP")
       .annotate(
@@ -128,19 +129,19 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
     HttpApiEndpoint.get("rounds", "/rounds", {
       query: PageQuery,
       success: HttpApiSchema.WithHeaders(Round.RoundList, noStore),
-      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED")
+      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED", "SESSION_ENDED")
     })
       .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "This session's rounds, newest first")
       .annotate(
         OpenApi.Description,
-        "Also with the token of a session that has ended. Each round carries its fairness, with `serverSeed` " +
+        "Also with the token of a session that has expired (one the operator ended: 401 SESSION_ENDED). Each round carries its fairness, with `serverSeed` " +
           "once revealed (rotation or the end of the session)."
       ),
     HttpApiEndpoint.get("round", "/rounds/:roundId", {
       params: { roundId: RoundIdParam },
       success: HttpApiSchema.WithHeaders(Round.RoundView, noStore),
-      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED", "ROUND_NOT_FOUND")
+      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED", "SESSION_ENDED", "ROUND_NOT_FOUND")
     })
       .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "One round of this session, to verify it")
@@ -153,7 +154,7 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
     HttpApiEndpoint.put("fairness", "/fairness", {
       payload: Fairness.RotateRequest,
       success: HttpApiSchema.WithHeaders(Fairness.SeedRotated, noStore),
-      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED")
+      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED", "SESSION_ENDED")
     })
       .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "Set the client seed: reveal the server seed and commit a new one")

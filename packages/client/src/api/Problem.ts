@@ -14,6 +14,7 @@ import type {
   RateLimit,
   Report,
   Round,
+  SessionControl,
   Validation,
   Wallet
 } from "@gateway/domain"
@@ -47,6 +48,7 @@ export const codes = {
   VALIDATION_FAILED: 400,
   UNAUTHORIZED: 401,
   SESSION_EXPIRED: 401,
+  SESSION_ENDED: 401,
   BET_REFUSED: 402,
   INSUFFICIENT_FUNDS: 402,
   FORBIDDEN: 403,
@@ -141,6 +143,7 @@ export type DomainError =
   | Operator.OperatorTimeout
   | Money.InvalidAmount
   | GameSession.SessionExpired
+  | SessionControl.SessionEnded
   | Round.RoundNotFound
   | Report.TransactionNotFound
   | Report.ReportsBusy
@@ -168,6 +171,7 @@ const codeOfTag: { readonly [K in DomainError["_tag"]]: ProblemCode } = {
   OperatorBadResponse: "OPERATOR_BAD_RESPONSE",
   OperatorTimeout: "OPERATOR_TIMEOUT",
   SessionExpired: "SESSION_EXPIRED",
+  SessionEnded: "SESSION_ENDED",
   RoundNotFound: "ROUND_NOT_FOUND",
   TransactionNotFound: "TRANSACTION_NOT_FOUND",
   ReportsBusy: "REPORTS_BUSY",
@@ -193,6 +197,7 @@ const details: Record<ProblemCode, string> = {
   VALIDATION_FAILED: "limit: must be an integer from 1 to 100",
   UNAUTHORIZED: "missing or invalid credentials",
   SESSION_EXPIRED: "the game session has expired; launch the game again",
+  SESSION_ENDED: "the casino ended this game session; open the game again from the casino's site",
   BET_REFUSED: "the operator refused the debit",
   INSUFFICIENT_FUNDS: "the player's balance is lower than the stake",
   FORBIDDEN: "the token lacks the scope write:users",

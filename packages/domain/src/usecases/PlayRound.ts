@@ -1,6 +1,7 @@
 import { Effect, Result } from "effect"
 import { Forbidden } from "../Auth.ts"
 import type { GameSession, SessionExpired } from "../GameSession.ts"
+import type { SessionEnded } from "../SessionControl.ts"
 import type { Merchant, MerchantNotFound } from "../Merchant.ts"
 import { stakeLimitMinor } from "../MerchantSettings.ts"
 import * as Money from "../Money.ts"
@@ -108,6 +109,7 @@ export const playRound = Effect.fn("playRound")(function*(
 ): Effect.fn.Return<
   RoundResult,
   | SessionExpired
+  | SessionEnded
   | MerchantNotFound
   | GameNotFound
   | GameRetired
