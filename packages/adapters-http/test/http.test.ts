@@ -462,6 +462,7 @@ describe("routing, probes and documents", () => {
       "/api/v1.1/operator-api/reports/summary",
       "/api/v1.1/operator-api/revenue-share",
       "/api/v1.1/operator-api/rounds",
+      "/api/v1.1/operator-api/sessions/terminate",
       "/api/v1.1/operator-api/settings",
       "/api/v1.1/operator-api/transactions/{transactionId}",
       "/health",

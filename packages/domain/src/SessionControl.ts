@@ -5,14 +5,12 @@ const Ref = Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(128), is
 
 /** The body of `POST /operator-api/sessions/terminate` (CONTRACT §12). */
 export const TerminateRequest = Schema.Struct({
-  playerId: Ref.annotate({
-    description: "The player whose open game sessions end: the `playerId` of the launches (1..128 characters)",
-    examples: ["player-42"]
+  playerId: Ref.annotateKey({
+    description: "The player whose open game sessions end: the `playerId` of the launches (1..128 characters)"
   }),
-  sessionId: Schema.optionalKey(Ref.annotate({
-    description: "Only the game sessions launched with this operator `sessionId` (1..128 characters); absent: all of the player's",
-    examples: ["op-session-7f3a"]
-  }))
+  sessionId: Schema.optionalKey(Ref).annotateKey({
+    description: "Only the game sessions launched with this operator `sessionId` (1..128 characters); absent: all of the player's"
+  })
 }).annotate({
   identifier: "TerminateSessions",
   description: "Which of the merchant's game sessions to end: every open one of a player, or those of one operator session."
@@ -22,8 +20,7 @@ export type TerminateRequest = typeof TerminateRequest.Type
 /** The answer of `POST /operator-api/sessions/terminate`. */
 export const TerminateResult = Schema.Struct({
   terminated: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({
-    description: "How many open game sessions were ended now (0 when the player had none open)",
-    examples: [1]
+    description: "How many open game sessions were ended now (0 when the player had none open)"
   })
 }).annotate({
   identifier: "SessionsTerminated",

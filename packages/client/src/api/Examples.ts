@@ -12,7 +12,8 @@ import {
   Paging,
   Report,
   RevenueShareReport,
-  Round
+  Round,
+  SessionControl
 } from "@gateway/domain"
 import * as Deliveries from "./Deliveries.ts"
 import * as Games from "./Games.ts"
@@ -335,6 +336,8 @@ export const examples: ReadonlyArray<Example> = [
   }),
   example(RevenueShareReport.RevenueShareReport, revenueShare),
   example(RevenueShareReport.RevenueShareList, { data: [revenueShare], meta: meta(1) }),
+  example(SessionControl.TerminateRequest, { playerId: "player-1001", sessionId: "sess-7f3a9c" }),
+  example(SessionControl.TerminateResult, { terminated: 1 }),
   example(Webhooks.DetailsRequest, { playerId: "player-1001", sessionId: "sess-7f3a9c", gameId: "odd-even", mode: "real", currency: "EUR" }),
   example(Webhooks.DetailsReply, {
     playerId: "player-1001",
