@@ -253,4 +253,46 @@ describe("game sessions and the seamless wallet, served by the real server proce
     assert.deepStrictEqual((await terminate({ playerId: "p-1" })).body, { terminated: 0 })
     assert.deepStrictEqual((await terminate({ playerId: "nobody" })).body, { terminated: 0 })
   })
+
+  it("autoplay limits are the server's (CONTRACT §12): its rounds stop at the count or the loss limit, with no debit sent", async () => {
+    world.wallet.setReply(() => ({ status: 200 }))
+    const player = await playerSession(world.gw, world.wallet.url, email())
+    const { sessionToken } = await player.newSession()
+    const bearer = { authorization: `Bearer ${sessionToken}` }
+    const start = (json: unknown) => call(`${world.gw.url}/api/v1.1/game-api/autoplay`, { method: "POST", headers: bearer, json })
+    const auto = () =>
+      call(`${world.gw.url}/api/v1.1/game-api/rounds`, {
+        method: "POST", headers: bearer, json: { stake: "10.00", selection: "odd", autoplay: true }
+      })
+    const refused = async () => {
+      const before = world.wallet.messages().filter((m) => m.body.type === "transaction.debit").length
+      const answer = await auto()
+      assert.strictEqual(answer.status, 409, answer.text)
+      assert.strictEqual(answer.body.code, "AUTOPLAY_LIMIT_REACHED")
+      assert.strictEqual(world.wallet.messages().filter((m) => m.body.type === "transaction.debit").length, before)
+    }
+
+    await refused()
+    for (const [bad, field] of [[{ rounds: 0, lossLimit: "10.00" }, "rounds"], [{ rounds: 5 }, "lossLimit"],
+      [{ rounds: 5, lossLimit: "0.00" }, "lossLimit"], [{ rounds: 5, lossLimit: "1.001" }, "lossLimit"], [{ rounds: 1001, lossLimit: "1" }, "rounds"]] as const) {
+      const answer = await start(bad)
+      assert.strictEqual(answer.status, 400, JSON.stringify(bad))
+      assert.include(answer.body.detail, field)
+    }
+    const started = await start({ rounds: 2, lossLimit: "1000" })
+    assert.deepStrictEqual(started.body, { rounds: 2, lossLimit: "1000.00" })
+    assert.strictEqual((await auto()).status, 200)
+    assert.strictEqual((await auto()).status, 200)
+    await refused()
+    assert.strictEqual((await player.bet(sessionToken)).status, 200, "a round the player plays is not autoplay's")
+
+    assert.strictEqual((await start({ rounds: 1000, lossLimit: "10.00" })).status, 200)
+    let lost = 0
+    while (lost < 1000) {
+      const round = await auto()
+      assert.strictEqual(round.status, 200, `lost ${lost} of 1000 minor units: ${round.text}`)
+      lost += 1000 - Math.round(Number(round.body.payout) * 100)
+    }
+    await refused()
+  })
 })

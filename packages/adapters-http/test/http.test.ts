@@ -438,6 +438,7 @@ describe("routing, probes and documents", () => {
     expect(body.info).toMatchObject({ title: "Operator Gateway", version: "1.1.0" })
     expect(Object.keys(body.paths).sort()).toEqual([
       "/.well-known/jwks.json",
+      "/api/v1.1/game-api/autoplay",
       "/api/v1.1/game-api/fairness",
       "/api/v1.1/game-api/games",
       "/api/v1.1/game-api/games/{gameId}/rules",

@@ -4,6 +4,7 @@ import type { LaunchClaims } from "@gateway/domain/LaunchToken"
 import { LaunchMode, TokenAlreadyUsed } from "@gateway/domain/LaunchToken"
 import { MerchantId } from "@gateway/domain/Merchant"
 import { SessionEnded } from "@gateway/domain/SessionControl"
+import { AutoplayLimitReached } from "@gateway/domain/Autoplay"
 import type { SessionSeed } from "@gateway/domain/Fairness"
 import { SeedRotated } from "@gateway/domain/Fairness"
 import type { DemoRound } from "@gateway/domain/ports/GameSessionRepo"
@@ -251,6 +252,33 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
     return rows.map(sessionOf)
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
+  const startAutoplay = Effect.fn("GameSessionRepo.startAutoplay")(function*(
+    sessionId: string,
+    rounds: number,
+    lossLimitMinor: bigint
+  ) {
+    yield* sql`
+      UPDATE game_sessions SET autoplay_left = ${rounds}, autoplay_loss_limit_minor = ${lossLimitMinor},
+        autoplay_lost_minor = 0
+      WHERE id = ${sessionId}`
+  }, Effect.catchTag("SqlError", Effect.die))
+
+  const takeAutoplayRound = Effect.fn("GameSessionRepo.takeAutoplayRound")(function*(sessionId: string) {
+    const rows = yield* sql`
+      UPDATE game_sessions SET autoplay_left = autoplay_left - 1
+      WHERE id = ${sessionId} AND autoplay_left > 0 AND autoplay_lost_minor < autoplay_loss_limit_minor
+      RETURNING id`
+    if (rows.length === 0) return yield* new AutoplayLimitReached()
+  }, Effect.catchTag("SqlError", Effect.die))
+
+  // A run of wins could take the loss below any bigint: it is kept no lower than minus the largest limit.
+  const countAutoplayLoss = Effect.fn("GameSessionRepo.countAutoplayLoss")(function*(sessionId: string, lossMinor: bigint) {
+    yield* sql`
+      UPDATE game_sessions
+      SET autoplay_lost_minor = greatest(autoplay_lost_minor::numeric + ${String(lossMinor)}::numeric, -1e18)::bigint
+      WHERE id = ${sessionId} AND autoplay_lost_minor IS NOT NULL`
+  }, Effect.catchTag("SqlError", Effect.die))
+
   return GameSessionRepo.of({
     open,
     claim,
@@ -262,7 +290,10 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
     rotate,
     demoBalance,
     settleDemo,
-    terminate
+    terminate,
+    startAutoplay,
+    takeAutoplayRound,
+    countAutoplayLoss
   })
 })
 

@@ -3,6 +3,7 @@
  * I/O of its own. Adapters implement the ports; apps wire them.
  */
 export * as ApiKey from "./ApiKey.ts"
+export * as Autoplay from "./Autoplay.ts"
 export * as Auth from "./Auth.ts"
 export * as BuiltinGames from "./BuiltinGames.ts"
 export * as Country from "./Country.ts"
@@ -65,6 +66,7 @@ export { openSession } from "./usecases/OpenSession.ts"
 export { playRound } from "./usecases/PlayRound.ts"
 export { revenueShare, revenueShares } from "./usecases/RevenueShare.ts"
 export { sessionsTerminated, terminateSessions } from "./usecases/TerminateSessions.ts"
+export { startAutoplay } from "./usecases/StartAutoplay.ts"
 export * as Report from "./Report.ts"
 export { Reports } from "./ports/Reports.ts"
 export { exportRounds, exportSummary, findTransaction, listRounds, reportSummary } from "./usecases/Reports.ts"

@@ -5,6 +5,7 @@ import { GameSession, SessionExpired } from "../src/GameSession.ts"
 import { TokenAlreadyUsed } from "../src/LaunchToken.ts"
 import { GameSessionRepo } from "../src/ports/GameSessionRepo.ts"
 import { SessionEnded } from "../src/SessionControl.ts"
+import { AutoplayLimitReached } from "../src/Autoplay.ts"
 import { RoundLedger } from "../src/ports/RoundLedger.ts"
 import type { WalletTransaction } from "../src/Wallet.ts"
 import { InsufficientFunds } from "../src/Wallet.ts"
@@ -41,6 +42,7 @@ export const sessionRepo = Layer.sync(GameSessionRepo, () => {
   const balances = new Map<string, bigint>()
   const seeds = new Map<string, SessionSeed & { nonce: number }>()
   const ended = new Set<string>()
+  const autoplays = new Map<string, { left: number; readonly limit: bigint; lost: bigint }>()
   const live = (token: string) => {
     const session = sessions.get(token)
     if (session === undefined) return Effect.fail(new SessionExpired())
@@ -114,6 +116,21 @@ export const sessionRepo = Layer.sync(GameSessionRepo, () => {
         )
         for (const session of matching) ended.add(session.id)
         return matching
+      }),
+    startAutoplay: (id, rounds, limit) => Effect.sync(() => void autoplays.set(id, { left: rounds, limit, lost: 0n })),
+    takeAutoplayRound: (id) =>
+      Effect.suspend(() => {
+        const autoplay = autoplays.get(id)
+        if (autoplay === undefined || autoplay.left <= 0 || autoplay.lost >= autoplay.limit) {
+          return Effect.fail(new AutoplayLimitReached())
+        }
+        autoplay.left--
+        return Effect.void
+      }),
+    countAutoplayLoss: (id, loss) =>
+      Effect.sync(() => {
+        const autoplay = autoplays.get(id)
+        if (autoplay !== undefined) autoplay.lost += loss
       })
   })
 })

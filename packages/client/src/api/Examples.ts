@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import {
+  Autoplay,
   Delivery,
   Fairness,
   Game,
@@ -338,6 +339,8 @@ export const examples: ReadonlyArray<Example> = [
   example(RevenueShareReport.RevenueShareList, { data: [revenueShare], meta: meta(1) }),
   example(SessionControl.TerminateRequest, { playerId: "player-1001", sessionId: "sess-7f3a9c" }),
   example(SessionControl.TerminateResult, { terminated: 1 }),
+  example(Autoplay.AutoplayRequest, { rounds: 50, lossLimit: "20.00" }),
+  example(Autoplay.AutoplayStarted, { rounds: 50, lossLimit: "20.00" }),
   example(Webhooks.DetailsRequest, { playerId: "player-1001", sessionId: "sess-7f3a9c", gameId: "odd-even", mode: "real", currency: "EUR" }),
   example(Webhooks.DetailsReply, {
     playerId: "player-1001",

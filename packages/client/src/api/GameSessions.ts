@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Fairness, GameSession, Lobby, Round } from "@gateway/domain"
+import { Autoplay, Fairness, GameSession, Lobby, Round } from "@gateway/domain"
 import { GamesQuery } from "./Games.ts"
 import * as Problem from "./Problem.ts"
 import { SessionAuth } from "./SessionAuth.ts"
@@ -72,6 +72,7 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
         "UNAUTHORIZED",
         "SESSION_EXPIRED",
         "SESSION_ENDED",
+        "AUTOPLAY_LIMIT_REACHED",
         "FORBIDDEN",
         "MERCHANT_NOT_FOUND",
         "GAME_NOT_FOUND",
@@ -100,7 +101,24 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
           "410 GAME_RETIRED for every session, opened before the retirement or after, and moves no money (no debit " +
           "is sent). The draw comes from the session's committed seeds: `fairness` is the server seed " +
           "hash, client seed and nonce this round used; the next round uses the next nonce (a refused bet uses " +
-          "one too)."
+          "one too). `autoplay: true` plays a round of the autoplay started with `POST autoplay`: once it has " +
+          "played its rounds or its net loss reached its limit (or none was started) it is 409 " +
+          "AUTOPLAY_LIMIT_REACHED and moves no money. A session the operator ended is 401 SESSION_ENDED."
+      ),
+    HttpApiEndpoint.post("autoplay", "/autoplay", {
+      payload: Autoplay.AutoplayRequest,
+      success: HttpApiSchema.WithHeaders(Autoplay.AutoplayStarted, noStore),
+      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED", "SESSION_ENDED")
+    })
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Start autoplay: a number of rounds and a loss limit")
+      .annotate(
+        OpenApi.Description,
+        "Autoplay (CONTRACT §12) needs both limits, and the server keeps them: the session's rounds sent with " +
+          "`autoplay: true` are played until `rounds` of them have been played or their net loss (stakes less " +
+          "payouts, counted from this call) reaches `lossLimit`; the next is 409 AUTOPLAY_LIMIT_REACHED. A new " +
+          "call replaces the autoplay in force. `lossLimit` is a decimal string of the session's currency, " +
+          "greater than 0 (else 400 naming `lossLimit`)."
       ),
     HttpApiEndpoint.get("lobby", "/games", {
       query: PageQuery,

@@ -3,6 +3,7 @@ import { HttpServerRespondable, HttpServerResponse } from "effect/http"
 import { HttpApiSchema } from "effect/http-api"
 import type {
   Auth,
+  Autoplay,
   Currency,
   Game,
   GameSession,
@@ -63,6 +64,7 @@ export const codes = {
   EMAIL_TAKEN: 409,
   TOKEN_ALREADY_USED: 409,
   STATUS_CHANGE_REFUSED: 409,
+  AUTOPLAY_LIMIT_REACHED: 409,
   GAME_RETIRED: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
@@ -144,6 +146,7 @@ export type DomainError =
   | Money.InvalidAmount
   | GameSession.SessionExpired
   | SessionControl.SessionEnded
+  | Autoplay.AutoplayLimitReached
   | Round.RoundNotFound
   | Report.TransactionNotFound
   | Report.ReportsBusy
@@ -172,6 +175,7 @@ const codeOfTag: { readonly [K in DomainError["_tag"]]: ProblemCode } = {
   OperatorTimeout: "OPERATOR_TIMEOUT",
   SessionExpired: "SESSION_EXPIRED",
   SessionEnded: "SESSION_ENDED",
+  AutoplayLimitReached: "AUTOPLAY_LIMIT_REACHED",
   RoundNotFound: "ROUND_NOT_FOUND",
   TransactionNotFound: "TRANSACTION_NOT_FOUND",
   ReportsBusy: "REPORTS_BUSY",
@@ -212,6 +216,7 @@ const details: Record<ProblemCode, string> = {
   EMAIL_TAKEN: "a merchant with this email exists already",
   TOKEN_ALREADY_USED: "this launch link was used already; ask the operator for a new one",
   STATUS_CHANGE_REFUSED: "accountStatus cannot change from 'closed' to 'active': closed is final",
+  AUTOPLAY_LIMIT_REACHED: "autoplay has played its rounds or reached its loss limit; start autoplay again to go on",
   GAME_RETIRED: "the game 'odd-even' was retired from the catalogue",
   PAYLOAD_TOO_LARGE: "the body is larger than 65536 bytes",
   UNSUPPORTED_MEDIA_TYPE: "the body must be application/json",

@@ -5,6 +5,7 @@ import type { GameSession, SessionExpired } from "../GameSession.ts"
 import type { LaunchClaims, TokenAlreadyUsed } from "../LaunchToken.ts"
 import type { MerchantId } from "../Merchant.ts"
 import type { SessionEnded } from "../SessionControl.ts"
+import type { AutoplayLimitReached } from "../Autoplay.ts"
 import type { InsufficientFunds } from "../Wallet.ts"
 
 /** A session just opened, with its opaque token (stored only hashed). */
@@ -86,4 +87,17 @@ export class GameSessionRepo extends Context.Service<GameSessionRepo, {
     playerId: string,
     operatorSessionId: string | undefined
   ): Effect.Effect<ReadonlyArray<GameSession>>
+
+  /**
+   * Starts the session's autoplay (replacing any earlier one): `rounds` rounds, until their net loss reaches
+   * `lossLimitMinor`.
+   */
+  startAutoplay(sessionId: string, rounds: number, lossLimitMinor: bigint): Effect.Effect<void>
+  /**
+   * Takes one round of the session's autoplay, atomically (two at once cannot both take the last):
+   * AutoplayLimitReached when its rounds are played, its loss limit is reached, or none was started.
+   */
+  takeAutoplayRound(sessionId: string): Effect.Effect<void, AutoplayLimitReached>
+  /** Adds an autoplay round's net loss (its stake less its payout; negative for a win) to the autoplay's loss. */
+  countAutoplayLoss(sessionId: string, lossMinor: bigint): Effect.Effect<void>
 }>()("@gateway/domain/ports/GameSessionRepo") {}
