@@ -4,7 +4,6 @@ import type { LaunchClaims } from "@gateway/domain/LaunchToken"
 import { LaunchMode, TokenAlreadyUsed } from "@gateway/domain/LaunchToken"
 import { MerchantId } from "@gateway/domain/Merchant"
 import { SessionEnded } from "@gateway/domain/SessionControl"
-import { AutoplayLimitReached } from "@gateway/domain/Autoplay"
 import type { SessionSeed } from "@gateway/domain/Fairness"
 import { SeedRotated } from "@gateway/domain/Fairness"
 import type { DemoRound } from "@gateway/domain/ports/GameSessionRepo"
@@ -14,6 +13,7 @@ import { Effect, Layer, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { createHash, randomBytes, randomUUID } from "node:crypto"
+import * as AutoplayRows from "./db/AutoplayRows.ts"
 import { whyNotLive } from "./db/SessionEnd.ts"
 
 /** How long a session lives without being used. */
@@ -252,32 +252,15 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
     return rows.map(sessionOf)
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
-  const startAutoplay = Effect.fn("GameSessionRepo.startAutoplay")(function*(
-    sessionId: string,
-    rounds: number,
-    lossLimitMinor: bigint
-  ) {
-    yield* sql`
-      UPDATE game_sessions SET autoplay_left = ${rounds}, autoplay_loss_limit_minor = ${lossLimitMinor},
-        autoplay_lost_minor = 0
-      WHERE id = ${sessionId}`
-  }, Effect.catchTag("SqlError", Effect.die))
-
-  const takeAutoplayRound = Effect.fn("GameSessionRepo.takeAutoplayRound")(function*(sessionId: string) {
-    const rows = yield* sql`
-      UPDATE game_sessions SET autoplay_left = autoplay_left - 1
-      WHERE id = ${sessionId} AND autoplay_left > 0 AND autoplay_lost_minor < autoplay_loss_limit_minor
-      RETURNING id`
-    if (rows.length === 0) return yield* new AutoplayLimitReached()
-  }, Effect.catchTag("SqlError", Effect.die))
-
-  // A run of wins could take the loss below any bigint: it is kept no lower than minus the largest limit.
-  const countAutoplayLoss = Effect.fn("GameSessionRepo.countAutoplayLoss")(function*(sessionId: string, lossMinor: bigint) {
-    yield* sql`
-      UPDATE game_sessions
-      SET autoplay_lost_minor = greatest(autoplay_lost_minor::numeric + ${String(lossMinor)}::numeric, -1e18)::bigint
-      WHERE id = ${sessionId} AND autoplay_lost_minor IS NOT NULL`
-  }, Effect.catchTag("SqlError", Effect.die))
+  const startAutoplay = Effect.fn("GameSessionRepo.startAutoplay")(AutoplayRows.start(sql), Effect.catchTag("SqlError", Effect.die))
+  const takeAutoplayRound = Effect.fn("GameSessionRepo.takeAutoplayRound")(
+    AutoplayRows.take(sql),
+    Effect.catchTag("SqlError", Effect.die)
+  )
+  const countAutoplayLoss = Effect.fn("GameSessionRepo.countAutoplayLoss")(
+    AutoplayRows.countLoss(sql),
+    Effect.catchTag("SqlError", Effect.die)
+  )
 
   return GameSessionRepo.of({
     open,
