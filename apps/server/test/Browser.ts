@@ -137,7 +137,10 @@ export const ledgerWallet = (opening: string) => {
  * A merchant of its own on `gw` (`name` makes its company, e-mail and players), and a function that asks for a
  * new demo launch of odd-even for it each time: the URL to open.
  */
-export const demoLauncher = async (gw: Gateway, name: string): Promise<(query?: string) => Promise<string>> => {
+export const demoLauncher = async (
+  gw: Gateway,
+  name: string
+): Promise<((query?: string) => Promise<string>) & { readonly key: string; readonly playerId: string }> => {
   const admin = { authorization: `Bearer ${await adminToken(gw.authSecret)}` }
   const api = `${gw.url}/api/v1.1/operator-api`
   const merchant = await call(`${api}/create`, {
@@ -149,7 +152,7 @@ export const demoLauncher = async (gw: Gateway, name: string): Promise<(query?: 
   const key = (await call(`${api}/merchants/${merchant.body.id}/api-keys`, { method: "POST", headers: admin })).body.apiKey
   const player = name.toLowerCase()
   let sessions = 0
-  return async (query = "") => {
+  const launch = async (query = "") => {
     const launched = await call(
       `${api}/games/generate-launch-url?gameId=odd-even&playerId=${player}-1&sessionId=${player}-${++sessions}&mode=demo${query}`,
       { headers: { "sv-api-key": key } }
@@ -157,6 +160,7 @@ export const demoLauncher = async (gw: Gateway, name: string): Promise<(query?: 
     assert.strictEqual(launched.status, 200, launched.text)
     return String(launched.body.url)
   }
+  return Object.assign(launch, { key: String(key), playerId: `${player}-1` })
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")

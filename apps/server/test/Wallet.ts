@@ -85,15 +85,15 @@ export const playerSession = async (
     json: { userDetailsUrl: `${operatorUrl}/details`, webhookUrl: `${operatorUrl}/wallet`, minimumStake: 1, maximumStake: 500 }
   })
   const key = (await call(`${api}/merchants/${merchant.body.id}/api-keys`, { method: "POST", headers: admin })).body.apiKey
-  /** A launch URL's token (not redeemed). */
-  const launch = async () => {
-    const launched = await call(`${api}/games/generate-launch-url?gameId=odd-even&playerId=p-1&sessionId=s-${email}&mode=${mode}${launchQuery}`, {
+  /** A launch URL's token (not redeemed), of player `p-1` and operator session `s-<email>` unless told. */
+  const launch = async (playerId = "p-1", sessionId = `s-${email}`) => {
+    const launched = await call(`${api}/games/generate-launch-url?gameId=odd-even&playerId=${playerId}&sessionId=${sessionId}&mode=${mode}${launchQuery}`, {
       headers: { "sv-api-key": key }
     })
     return new URL(launched.body.url).searchParams.get("token") ?? ""
   }
-  const newSession = async () => {
-    const token = await launch()
+  const newSession = async (playerId?: string, sessionId?: string) => {
+    const token = await launch(playerId, sessionId)
     const opened = await call(`${gw.url}/api/v1.1/game-api/sessions`, { method: "POST", json: { token } })
     return { token, opened, sessionToken: String(opened.body?.sessionToken) }
   }

@@ -107,6 +107,31 @@ describe("two instances on one database, with hour-long caches", () => {
     assert.strictEqual((await within1s(() => launch(one.key), (r) => r.status === 401)).status, 401)
     assert.strictEqual((await within1s(() => launch(two.key), (r) => r.status === 403)).status, 403)
   })
+
+  it("a session terminated through A is refused by B at once, though B has it in memory (CONTRACT §12)", async () => {
+    const admin = { authorization: `Bearer ${await adminToken(a.authSecret)}` }
+    const apiA = `${a.url}/api/v1.1/operator-api`
+    const merchant = await call(`${apiA}/create`, {
+      method: "POST", headers: admin, json: { countryCodes: ["ET"], companyName: "Ends Co", email: "ends@two.example", providerId: 1 }
+    })
+    const key = String((await call(`${apiA}/merchants/${merchant.body.id}/api-keys`, { method: "POST", headers: admin })).body.apiKey)
+    const launched = await call(`${b.url}/api/v1.1/operator-api/games/generate-launch-url?gameId=odd-even&playerId=p&sessionId=s&mode=demo`, {
+      headers: { "sv-api-key": key }
+    })
+    const token = new URL(launched.body.url).searchParams.get("token")
+    const opened = await call(`${b.url}/api/v1.1/game-api/sessions`, { method: "POST", json: { token } })
+    assert.strictEqual(opened.status, 201, opened.text)
+    const bet = () =>
+      call(`${b.url}/api/v1.1/game-api/rounds`, {
+        method: "POST", headers: { authorization: `Bearer ${opened.body.sessionToken}` }, json: { stake: "1.00", selection: "odd" }
+      })
+    assert.strictEqual((await bet()).status, 200)
+    const ended = await call(`${apiA}/sessions/terminate`, { method: "POST", headers: { "sv-api-key": key }, json: { playerId: "p" } })
+    assert.deepStrictEqual(ended.body, { terminated: 1 })
+    const refused = await bet()
+    assert.strictEqual(refused.status, 401, refused.text)
+    assert.strictEqual(refused.body.code, "SESSION_ENDED")
+  })
 })
 
 describe("two instances sharing one Redis (REDIS_URL)", () => {

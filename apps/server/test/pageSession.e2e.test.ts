@@ -9,7 +9,7 @@ import { demoLauncher, launchChromium, resultsDir } from "./Browser.ts"
 const scope = Effect.runSync(Scope.make())
 let gw: Gateway
 let browser: Awaited<ReturnType<typeof launchChromium>>
-let launch: () => Promise<string>
+let launch: Awaited<ReturnType<typeof demoLauncher>>
 
 beforeAll(async () => {
   browser = await launchChromium({ width: 360, height: 640 })
@@ -190,3 +190,27 @@ describe("autoplay (CONTRACT §12)", () => {
   })
 })
 
+
+describe("a session the casino ends (CONTRACT §12)", () => {
+  it("the next play shows that the casino ended the session, with the way back to the casino", async () => {
+    const page = await browser.context.newPage()
+    await page.emulateMedia({ reducedMotion: "reduce" })
+    await page.goto(await launch("&lobbyUrl=https%3A%2F%2Fcasino.example%2Flobby"))
+    await page.locator("#game:not([hidden]) #play").waitFor()
+    const ended = await call(`${gw.url}/api/v1.1/operator-api/sessions/terminate`, {
+      method: "POST", headers: { "sv-api-key": launch.key }, json: { playerId: launch.playerId }
+    })
+    assert.isAtLeast(ended.body.terminated, 1, ended.text)
+    await page.locator("#play").click()
+    await page.locator("#notice:not([hidden])").waitFor()
+    assert.strictEqual(await page.locator("#notice-title").textContent(), "Session ended")
+    assert.match(await page.locator("#notice-text").textContent() ?? "", /ended by the casino/)
+    assert.strictEqual(await page.locator("#notice-exit").getAttribute("href"), "https://casino.example/lobby")
+    assert.isTrue(await page.locator("#notice-exit").isVisible())
+    assert.isTrue(await page.locator("#game").isHidden())
+    await page.reload()
+    await page.locator("#notice:not([hidden])").waitFor()
+    assert.isTrue(await page.locator("#play").isHidden(), "a reload does not bring the game back")
+    await page.close()
+  })
+})

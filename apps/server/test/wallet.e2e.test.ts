@@ -199,4 +199,100 @@ describe("game sessions and the seamless wallet, served by the real server proce
       })
     }
   })
+
+  it("the operator ends a player's sessions at once (CONTRACT §12): their next call is 401 SESSION_ENDED, others play on", async () => {
+    world.wallet.setReply(() => ({ status: 200 }))
+    const player = await playerSession(world.gw, world.wallet.url, email())
+    const first = await player.newSession()
+    const second = await player.newSession("p-1", "another-tab")
+    const other = await player.newSession("p-2")
+    assert.strictEqual((await player.bet(first.sessionToken)).status, 200, "a round, so the session is in memory")
+    const terminate = (json: unknown, key = player.key) =>
+      call(`${player.api}/sessions/terminate`, { method: "POST", headers: { "sv-api-key": key }, json })
+
+    for (const bad of [{}, { playerId: "" }, { playerId: "x".repeat(129) }, { playerId: 42 }, { playerId: "p-1", extra: 1 }]) {
+      const refused = await terminate(bad)
+      assert.strictEqual(refused.status, 400, JSON.stringify(bad))
+      assert.strictEqual(refused.body.code, "VALIDATION_FAILED")
+    }
+    const issued = await call(`${player.api}/merchants/${player.merchantId}/api-keys`, {
+      method: "POST", headers: player.admin, json: { prefix: "sv_test" }
+    })
+    const byTestKey = await terminate({ playerId: "p-1" }, String(issued.body.apiKey))
+    assert.strictEqual(byTestKey.status, 403, byTestKey.text)
+    assert.strictEqual(byTestKey.body.code, "FORBIDDEN")
+    assert.strictEqual((await player.bet(second.sessionToken)).status, 200, "a test key ended nothing")
+
+    const one = await terminate({ playerId: "p-1", sessionId: "another-tab" })
+    assert.strictEqual(one.status, 200, one.text)
+    assert.deepStrictEqual(one.body, { terminated: 1 })
+    const ended = await player.bet(second.sessionToken)
+    assert.strictEqual(ended.status, 401, ended.text)
+    assert.strictEqual(ended.body.code, "SESSION_ENDED")
+    assert.strictEqual((await player.bet(first.sessionToken)).status, 200, "the player's other operator session plays on")
+
+    const before = world.wallet.messages().length
+    const all = await terminate({ playerId: "p-1" })
+    assert.deepStrictEqual(all.body, { terminated: 1 })
+    const game = `${world.gw.url}/api/v1.1/game-api`
+    const bearer = { authorization: `Bearer ${first.sessionToken}` }
+    for (const answer of [
+      await player.bet(first.sessionToken),
+      await call(`${game}/rounds`, { headers: bearer }),
+      await call(`${game}/games`, { headers: bearer }),
+      await call(`${game}/fairness`, { method: "PUT", headers: bearer, json: { clientSeed: "mine" } })
+    ]) {
+      assert.strictEqual(answer.status, 401, answer.text)
+      assert.strictEqual(answer.body.code, "SESSION_ENDED")
+      assert.match(answer.headers.get("content-type") ?? "", /application\/problem\+json/)
+    }
+    assert.strictEqual((await player.bet(other.sessionToken)).status, 200, "another player plays on")
+    await new Promise((r) => setTimeout(r, 300))
+    const debited = world.wallet.messages().slice(before).filter((m) => m.body.type === "transaction.debit")
+    assert.deepStrictEqual(debited.map((m) => m.body.data.playerId), ["p-2"], "no debit for an ended session")
+    assert.deepStrictEqual((await terminate({ playerId: "p-1" })).body, { terminated: 0 })
+    assert.deepStrictEqual((await terminate({ playerId: "nobody" })).body, { terminated: 0 })
+  })
+
+  it("autoplay limits are the server's (CONTRACT §12): its rounds stop at the count or the loss limit, with no debit sent", async () => {
+    world.wallet.setReply(() => ({ status: 200 }))
+    const player = await playerSession(world.gw, world.wallet.url, email())
+    const { sessionToken } = await player.newSession()
+    const bearer = { authorization: `Bearer ${sessionToken}` }
+    const start = (json: unknown) => call(`${world.gw.url}/api/v1.1/game-api/autoplay`, { method: "POST", headers: bearer, json })
+    const auto = () =>
+      call(`${world.gw.url}/api/v1.1/game-api/rounds`, {
+        method: "POST", headers: bearer, json: { stake: "10.00", selection: "odd", autoplay: true }
+      })
+    const refused = async () => {
+      const before = world.wallet.messages().filter((m) => m.body.type === "transaction.debit").length
+      const answer = await auto()
+      assert.strictEqual(answer.status, 409, answer.text)
+      assert.strictEqual(answer.body.code, "AUTOPLAY_LIMIT_REACHED")
+      assert.strictEqual(world.wallet.messages().filter((m) => m.body.type === "transaction.debit").length, before)
+    }
+
+    await refused()
+    for (const [bad, field] of [[{ rounds: 0, lossLimit: "10.00" }, "rounds"], [{ rounds: 5 }, "lossLimit"],
+      [{ rounds: 5, lossLimit: "0.00" }, "lossLimit"], [{ rounds: 5, lossLimit: "1.001" }, "lossLimit"], [{ rounds: 1001, lossLimit: "1" }, "rounds"]] as const) {
+      const answer = await start(bad)
+      assert.strictEqual(answer.status, 400, JSON.stringify(bad))
+      assert.include(answer.body.detail, field)
+    }
+    const started = await start({ rounds: 2, lossLimit: "1000" })
+    assert.deepStrictEqual(started.body, { rounds: 2, lossLimit: "1000.00" })
+    assert.strictEqual((await auto()).status, 200)
+    assert.strictEqual((await auto()).status, 200)
+    await refused()
+    assert.strictEqual((await player.bet(sessionToken)).status, 200, "a round the player plays is not autoplay's")
+
+    assert.strictEqual((await start({ rounds: 1000, lossLimit: "10.00" })).status, 200)
+    let lost = 0
+    while (lost < 1000) {
+      const round = await auto()
+      assert.strictEqual(round.status, 200, `lost ${lost} of 1000 minor units: ${round.text}`)
+      lost += 1000 - Math.round(Number(round.body.payout) * 100)
+    }
+    await refused()
+  })
 })

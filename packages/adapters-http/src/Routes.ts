@@ -13,6 +13,7 @@ import { PlayLive } from "./handlers/Play.ts"
 import { ReportsLive } from "./handlers/Reports.ts"
 import { RevenueShareLive } from "./handlers/RevenueShare.ts"
 import { RoundDetailsLive } from "./handlers/RoundDetails.ts"
+import { SessionControlLive } from "./handlers/SessionControl.ts"
 import { SettingsLive } from "./handlers/Settings.ts"
 import { SystemLive } from "./handlers/System.ts"
 import { logRequests } from "./middleware/AccessLog.ts"
@@ -45,7 +46,8 @@ const Handlers = Layer.mergeAll(
   RevenueShareLive,
   BackofficeSignInLive,
   BackofficeLive,
-  RoundDetailsLive
+  RoundDetailsLive,
+  SessionControlLive
 ).pipe(
   Layer.provide([AdminAuth.layer, OperatorAuth.layer, SessionAuth.layer, BackofficeAuth.layer])
 )

@@ -45,7 +45,12 @@ const table: Record<string, {
   "reports.rounds (CSV)": { path: `/rounds?${period}`, testKeyMay: false, csv: true },
   "reports.transaction": { path: "/transactions/00000000-0000-0000-0000-000000000001", testKeyMay: false },
   "reports.summary": { path: `/reports/summary?${period}&groupBy=player`, testKeyMay: false },
-  "reports.summary (CSV)": { path: `/reports/summary?${period}`, testKeyMay: false, csv: true }
+  "reports.summary (CSV)": { path: `/reports/summary?${period}`, testKeyMay: false, csv: true },
+  "sessionControl.terminate": {
+    path: "/sessions/terminate",
+    init: { method: "POST", headers: json, body: JSON.stringify({ playerId: "p" }) },
+    testKeyMay: false
+  }
 }
 
 const send = (key: string, row: (typeof table)[string]): Promise<Answer> =>

@@ -3,6 +3,7 @@ import { GameSession, SessionExpired } from "@gateway/domain/GameSession"
 import type { LaunchClaims } from "@gateway/domain/LaunchToken"
 import { LaunchMode, TokenAlreadyUsed } from "@gateway/domain/LaunchToken"
 import { MerchantId } from "@gateway/domain/Merchant"
+import { SessionEnded } from "@gateway/domain/SessionControl"
 import type { SessionSeed } from "@gateway/domain/Fairness"
 import { SeedRotated } from "@gateway/domain/Fairness"
 import type { DemoRound } from "@gateway/domain/ports/GameSessionRepo"
@@ -14,6 +15,8 @@ import { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { createHash, randomBytes, randomUUID } from "node:crypto"
 import * as Outbox from "./db/Outbox.ts"
+import * as AutoplayRows from "./db/AutoplayRows.ts"
+import { whyNotLive } from "./db/SessionEnd.ts"
 
 /** How long a session lives without being used. */
 export interface GameSessionRepoPgOptions {
@@ -39,6 +42,9 @@ const SessionRow = Schema.Struct({
   expires_at: Schema.DateTimeUtcFromDate
 })
 const decodeSessions = Schema.decodeUnknownEffect(Schema.Array(SessionRow))
+const decodeEnded = Schema.decodeUnknownEffect(
+  Schema.Array(Schema.Struct({ ...SessionRow.fields, ended_reason: Schema.NullOr(Schema.String) }))
+)
 const decodeBalances = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ balance: Schema.BigInt })))
 const SeedRow = Schema.Struct({
   server_seed: Schema.String,
@@ -137,13 +143,15 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
         SELECT ${cols}, last_seen_at FROM game_sessions WHERE token_hash = ${hashToken(sessionToken)} AND expires_at > now()
       ), touched AS (
         UPDATE game_sessions g SET last_seen_at = now(), expires_at = now() + ${idle}
-        FROM live WHERE g.id = live.id AND live.last_seen_at < now() - make_interval(secs => ${touchAfterSeconds})
+        -- g.expires_at again: a termination committed meanwhile is seen (the row is read again once locked).
+        FROM live WHERE g.id = live.id AND g.expires_at > now()
+          AND live.last_seen_at < now() - make_interval(secs => ${touchAfterSeconds})
         RETURNING g.id, g.expires_at
       )
       SELECT live.id, merchant_id, player_id, game_id, operator_session_id, currency, mode, lobby, created_at,
         coalesce(touched.expires_at, live.expires_at) AS expires_at
       FROM live LEFT JOIN touched ON touched.id = live.id`.pipe(Effect.flatMap(decodeSessions))
-    if (row === undefined) return yield* new SessionExpired()
+    if (row === undefined) return yield* whyNotLive(sql, sql`token_hash = ${hashToken(sessionToken)}`)
     return sessionOf(row)
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
@@ -151,7 +159,7 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
   // checked by the statement that takes each round's nonce, and it is authenticated again (which pushes its idle
   // expiry forward) once it was last more than `touchAfterSeconds` ago.
   const recalled = new Map<string, { readonly session: GameSession; readonly at: number }>()
-  const recall = (sessionToken: string): Effect.Effect<GameSession, SessionExpired> => {
+  const recall = (sessionToken: string): Effect.Effect<GameSession, SessionExpired | SessionEnded> => {
     const key = hashToken(sessionToken).toString("base64")
     const known = recalled.get(key)
     const now = Date.now()
@@ -173,10 +181,12 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
   const identify = Effect.fn("GameSessionRepo.identify")(function*(sessionToken: string) {
-    const [row] = yield* sql`SELECT ${cols} FROM game_sessions WHERE token_hash = ${hashToken(sessionToken)}`.pipe(
-      Effect.flatMap(decodeSessions)
+    const [row] = yield* sql`
+      SELECT ${cols}, ended_reason FROM game_sessions WHERE token_hash = ${hashToken(sessionToken)}`.pipe(
+      Effect.flatMap(decodeEnded)
     )
     if (row === undefined) return yield* new SessionExpired()
+    if (row.ended_reason === "terminated") return yield* new SessionEnded()
     return sessionOf(row)
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
@@ -188,7 +198,7 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
       RETURNING server_seed, server_seed_hash, client_seed, (nonce - 1)::float8 AS nonce`.pipe(
       Effect.flatMap(decodeSeeds)
     )
-    if (row === undefined) return yield* new SessionExpired()
+    if (row === undefined) return yield* whyNotLive(sql, sql`id = ${sessionId}`)
     return { serverSeed: row.server_seed, serverSeedHash: row.server_seed_hash, clientSeed: row.client_seed, nonce: row.nonce }
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
@@ -242,7 +252,46 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
     return row.balance
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
-  return GameSessionRepo.of({ open, claim, release, authenticate, recall, identify, nextSeed, rotate, demoBalance, settleDemo })
+  // Setting `expires_at` is what ends them: every statement that needs a live session already checks it.
+  const terminate = Effect.fn("GameSessionRepo.terminate")(function*(
+    merchantId: MerchantId,
+    playerId: string,
+    operatorSessionId: string | undefined
+  ) {
+    const rows = yield* sql`
+      UPDATE game_sessions SET expires_at = now(), ended_at = now(), ended_reason = 'terminated'
+      WHERE merchant_id = ${merchantId} AND player_id = ${playerId} AND expires_at > now()
+        ${operatorSessionId === undefined ? sql`` : sql`AND operator_session_id = ${operatorSessionId}`}
+      RETURNING ${cols}`.pipe(Effect.flatMap(decodeSessions))
+    return rows.map(sessionOf)
+  }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+
+  const startAutoplay = Effect.fn("GameSessionRepo.startAutoplay")(AutoplayRows.start(sql), Effect.catchTag("SqlError", Effect.die))
+  const takeAutoplayRound = Effect.fn("GameSessionRepo.takeAutoplayRound")(
+    AutoplayRows.take(sql),
+    Effect.catchTag("SqlError", Effect.die)
+  )
+  const countAutoplayLoss = Effect.fn("GameSessionRepo.countAutoplayLoss")(
+    AutoplayRows.countLoss(sql),
+    Effect.catchTag("SqlError", Effect.die)
+  )
+
+  return GameSessionRepo.of({
+    open,
+    claim,
+    release,
+    authenticate,
+    recall,
+    identify,
+    nextSeed,
+    rotate,
+    demoBalance,
+    settleDemo,
+    terminate,
+    startAutoplay,
+    takeAutoplayRound,
+    countAutoplayLoss
+  })
 })
 
 /** The repository with an explicit idle expiry (tests, or apps that read their own config). */

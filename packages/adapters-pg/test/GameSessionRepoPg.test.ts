@@ -6,6 +6,10 @@ import { RoundLedger } from "@gateway/domain/ports/RoundLedger"
 import { RoundNotFound } from "@gateway/domain/Round"
 import * as Money from "@gateway/domain/Money"
 import { InsufficientFunds } from "@gateway/domain/Wallet"
+import { MerchantId } from "@gateway/domain/Merchant"
+import { SessionEnded } from "@gateway/domain/SessionControl"
+import { AutoplayLimitReached } from "@gateway/domain/Autoplay"
+import { makeClaims } from "@gateway/domain/testing"
 import { DateTime, Effect, Exit, Redacted, Result } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { randomUUID } from "node:crypto"
@@ -230,6 +234,52 @@ describe("GameSessionRepoPg", () => {
         const range = (n: number) => Array.from({ length: n }, (_, i) => i)
         assert.deepStrictEqual([...underOld].sort((a, b) => a - b), range(previous.nonces))
         assert.deepStrictEqual([...underNew].sort((a, b) => a - b), range(20 - previous.nonces))
+      }))
+
+    it.effect("terminate ends a player's live sessions at once (CONTRACT §12): every later use is SessionEnded; others are untouched", () =>
+      Effect.gen(function*() {
+        const sessions = yield* GameSessionRepo
+        const sql = yield* SqlClient
+        const m = yield* merchant
+        const open = (sub: string, sid: string) =>
+          sessions.open(makeClaims({ mid: MerchantId.make(m.id), mode: "real", jti: randomUUID(), sub, sid }), 0n, seedOf())
+            .pipe(Effect.orDie)
+        const [a, b, other, idle] = yield* Effect.all([open("p", "s1"), open("p", "s2"), open("q", "s1"), open("p", "s3")])
+        const token = (o: typeof a) => Redacted.value(o.sessionToken)
+        yield* sql`UPDATE game_sessions SET expires_at = now() - interval '1 second' WHERE id = ${idle.session.id}`
+        assert.strictEqual((yield* sessions.recall(token(a))).id, a.session.id)
+
+        const ended = yield* sessions.terminate(m.id, "p", "s1")
+        assert.deepStrictEqual(ended.map((s) => s.id), [a.session.id])
+        assert.instanceOf(yield* Effect.flip(sessions.authenticate(token(a))), SessionEnded)
+        assert.instanceOf(yield* Effect.flip(sessions.identify(token(a))), SessionEnded)
+        assert.instanceOf(yield* Effect.flip(sessions.nextSeed(a.session.id)), SessionEnded)
+        assert.strictEqual((yield* sessions.authenticate(token(b))).id, b.session.id)
+
+        assert.deepStrictEqual((yield* sessions.terminate(m.id, "p", undefined)).map((s) => s.id), [b.session.id])
+        assert.instanceOf(yield* Effect.flip(sessions.authenticate(token(b))), SessionEnded)
+        assert.instanceOf(yield* Effect.flip(sessions.authenticate(token(idle))), SessionExpired, "idle is not terminated")
+        assert.strictEqual((yield* sessions.authenticate(token(other))).id, other.session.id)
+        assert.deepStrictEqual(yield* sessions.terminate(m.id, "p", undefined), [])
+      }))
+
+    it.effect("autoplay: its rounds are taken atomically until the count or the loss limit is reached", () =>
+      Effect.gen(function*() {
+        const sessions = yield* GameSessionRepo
+        const { session } = yield* openSession()
+        assert.instanceOf(yield* Effect.flip(sessions.takeAutoplayRound(session.id)), AutoplayLimitReached, "none started")
+        yield* sessions.startAutoplay(session.id, 3, 1000n)
+        const taken = yield* Effect.all(Array.from({ length: 6 }, () => Effect.result(sessions.takeAutoplayRound(session.id))), {
+          concurrency: "unbounded"
+        })
+        assert.strictEqual(taken.filter(Result.isSuccess).length, 3)
+        yield* sessions.startAutoplay(session.id, 10, 1000n)
+        yield* sessions.takeAutoplayRound(session.id)
+        yield* sessions.countAutoplayLoss(session.id, 1500n)
+        yield* sessions.countAutoplayLoss(session.id, -600n)
+        yield* sessions.takeAutoplayRound(session.id)
+        yield* sessions.countAutoplayLoss(session.id, 100n)
+        assert.instanceOf(yield* Effect.flip(sessions.takeAutoplayRound(session.id)), AutoplayLimitReached, "1000 lost")
       }))
   })
 })

@@ -31,6 +31,10 @@ export const PlayRequest = Schema.Struct({
   selection: Selection,
   gameId: Schema.optionalKey(Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(64)).annotate({
     description: "The game to play (a lobby session may play any built-in game); default: the launched game"
+  })),
+  autoplay: Schema.optionalKey(Schema.Boolean.annotate({
+    description: "`true` for a round of the autoplay started with `POST autoplay`: refused (409 " +
+      "AUTOPLAY_LIMIT_REACHED, nothing debited) once it has played its rounds or lost its loss limit"
   }))
 }).annotate({
   description: "The body of `POST /game-api/rounds`: the stake, the selection and, in a lobby, the game.",

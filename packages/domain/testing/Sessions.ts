@@ -4,6 +4,8 @@ import { RoundNotFound } from "../src/Round.ts"
 import { GameSession, SessionExpired } from "../src/GameSession.ts"
 import { TokenAlreadyUsed } from "../src/LaunchToken.ts"
 import { GameSessionRepo } from "../src/ports/GameSessionRepo.ts"
+import { SessionEnded } from "../src/SessionControl.ts"
+import { AutoplayLimitReached } from "../src/Autoplay.ts"
 import { RoundLedger } from "../src/ports/RoundLedger.ts"
 import type { WalletTransaction } from "../src/Wallet.ts"
 import { InsufficientFunds } from "../src/Wallet.ts"
@@ -39,6 +41,13 @@ export const sessionRepo = Layer.sync(GameSessionRepo, () => {
   const sessions = new Map<string, GameSession>()
   const balances = new Map<string, bigint>()
   const seeds = new Map<string, SessionSeed & { nonce: number }>()
+  const ended = new Set<string>()
+  const autoplays = new Map<string, { left: number; readonly limit: bigint; lost: bigint }>()
+  const live = (token: string) => {
+    const session = sessions.get(token)
+    if (session === undefined) return Effect.fail(new SessionExpired())
+    return ended.has(session.id) ? Effect.fail(new SessionEnded()) : Effect.succeed(session)
+  }
   return GameSessionRepo.of({
     claim: (jti) =>
       Effect.suspend(() => {
@@ -69,20 +78,11 @@ export const sessionRepo = Layer.sync(GameSessionRepo, () => {
         seeds.set(session.id, { ...seed, nonce: 0 })
         return Effect.succeed({ session, sessionToken: Redacted.make(`session-${n}`) })
       }),
-    authenticate: (token) => {
-      const session = sessions.get(token)
-      return session === undefined ? Effect.fail(new SessionExpired()) : Effect.succeed(session)
-    },
-    recall: (token) => {
-      const session = sessions.get(token)
-      return session === undefined ? Effect.fail(new SessionExpired()) : Effect.succeed(session)
-    },
-    identify: (token) => {
-      const session = sessions.get(token)
-      return session === undefined ? Effect.fail(new SessionExpired()) : Effect.succeed(session)
-    },
+    authenticate: live,
+    recall: live,
+    identify: live,
     nextSeed: (id) =>
-      Effect.sync(() => {
+      ended.has(id) ? Effect.fail(new SessionEnded()) : Effect.sync(() => {
         const seed = seeds.get(id)
         if (seed === undefined) throw new Error(`no session ${id}`)
         seeds.set(id, { ...seed, nonce: seed.nonce + 1 })
@@ -107,7 +107,31 @@ export const sessionRepo = Layer.sync(GameSessionRepo, () => {
           balances.set(id, balance - stake + payout)
           return balance - stake + payout
         })))
-      })))
+      }))),
+    terminate: (merchantId, playerId, operatorSessionId) =>
+      Effect.sync(() => {
+        const matching = [...sessions.values()].filter((session) =>
+          session.merchantId === merchantId && session.playerId === playerId && !ended.has(session.id) &&
+          (operatorSessionId === undefined || session.operatorSessionId === operatorSessionId)
+        )
+        for (const session of matching) ended.add(session.id)
+        return matching
+      }),
+    startAutoplay: (id, rounds, limit) => Effect.sync(() => void autoplays.set(id, { left: rounds, limit, lost: 0n })),
+    takeAutoplayRound: (id) =>
+      Effect.suspend(() => {
+        const autoplay = autoplays.get(id)
+        if (autoplay === undefined || autoplay.left <= 0 || autoplay.lost >= autoplay.limit) {
+          return Effect.fail(new AutoplayLimitReached())
+        }
+        autoplay.left--
+        return Effect.void
+      }),
+    countAutoplayLoss: (id, loss) =>
+      Effect.sync(() => {
+        const autoplay = autoplays.get(id)
+        if (autoplay !== undefined) autoplay.lost += loss
+      })
   })
 })
 

@@ -1,3 +1,4 @@
+import { call, problem } from "./api.ts"
 import { t } from "./i18n/index.ts"
 import { $, $input, $select, wait } from "./dom.ts"
 import { group, money, plain, toMinor } from "./money.ts"
@@ -9,7 +10,9 @@ import { S } from "./state.ts"
  * Autoplay (CONTRACT §12): only with a number of rounds and a loss limit,
  * stopping at either, at the first round that is not played, or when the
  * player presses Stop. The loss is the rounds' stakes less their payouts
- * since autoplay started; it stops once that reaches the limit.
+ * since autoplay started; it stops once that reaches the limit. The server
+ * keeps the same limits (`POST autoplay`, then rounds with `autoplay: true`):
+ * a round past either is refused there, whatever this page does.
  */
 
 let running = false
@@ -33,6 +36,14 @@ const label = (left: number) => {
 const run = async (rounds: number, limit: bigint) => {
   running = true
   stopping = false
+  label(rounds)
+  const started = await call("POST", "/autoplay", { rounds, lossLimit: plain(limit) })
+  if (!started.ok) {
+    running = false
+    label(0)
+    if (started.status !== 401) showAlert(problem(started, t("roundFailed")))
+    return
+  }
   let lost = 0n
   let why = ""
   for (let left = rounds; left > 0; left--) {
@@ -41,7 +52,7 @@ const run = async (rounds: number, limit: bigint) => {
       why = t("autoYouStopped")
       break
     }
-    const net = await play()
+    const net = await play(true)
     if (net === null) {
       why = t("autoNotPlayed")
       break

@@ -74,7 +74,7 @@ export const openGame = async (id: string): Promise<void> => {
  * the balance, fairness and history follow. Answers the round's net result
  * (payout less stake, minor units), or null when no round was played.
  */
-export const play = async (): Promise<bigint | null> => {
+export const play = async (autoplay = false): Promise<bigint | null> => {
   if (S.busy) return null
   const view = viewOf(S.game)
   if (view.selection() === null || view.selection() === undefined) view.autoPick?.()
@@ -99,6 +99,7 @@ export const play = async (): Promise<bigint | null> => {
   cue("draw")
   const body: Record<string, unknown> = { stake: plain(stake), selection }
   if (S.game !== S.session?.gameId) body["gameId"] = S.game
+  if (autoplay) body["autoplay"] = true
   const r = await call<Played>("POST", "/rounds", body)
   const done = () => {
     S.busy = false

@@ -17,6 +17,7 @@ import {
   roundHistory,
   RoundLedger,
   roundOf,
+  startAutoplay,
   WalletClient
 } from "@gateway/domain"
 import { Api } from "@gateway/client/api/Api"
@@ -67,7 +68,8 @@ export const GameSessionsLive = HttpApiBuilder.group(
         ),
       rounds: ({ query }) => withToken((token) => roundHistory(token, query)).pipe(Effect.map(fresh)),
       round: ({ params }) => withToken((token) => roundOf(token, params.roundId)).pipe(Effect.map(fresh)),
-      fairness: ({ payload }) => withToken((token) => rotateSeed(token, payload.clientSeed)).pipe(Effect.map(fresh))
+      fairness: ({ payload }) => withToken((token) => rotateSeed(token, payload.clientSeed)).pipe(Effect.map(fresh)),
+      autoplay: ({ payload }) => withToken((token) => startAutoplay(token, payload)).pipe(Effect.map(fresh))
     })
   })
 )

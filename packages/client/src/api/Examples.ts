@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import {
   Audit,
+  Autoplay,
   Delivery,
   Fairness,
   Game,
@@ -14,7 +15,8 @@ import {
   Report,
   RevenueShareReport,
   Round,
-  SecretRotation
+  SecretRotation,
+  SessionControl
 } from "@gateway/domain"
 import * as AuditApi from "./Audit.ts"
 import * as Backoffice from "./Backoffice.ts"
@@ -386,6 +388,10 @@ export const examples: ReadonlyArray<Example> = [
   }),
   example(RevenueShareReport.RevenueShareReport, revenueShare),
   example(RevenueShareReport.RevenueShareList, { data: [revenueShare], meta: meta(1) }),
+  example(SessionControl.TerminateRequest, { playerId: "player-1001", sessionId: "sess-7f3a9c" }),
+  example(SessionControl.TerminateResult, { terminated: 1 }),
+  example(Autoplay.AutoplayRequest, { rounds: 50, lossLimit: "20.00" }),
+  example(Autoplay.AutoplayStarted, { rounds: 50, lossLimit: "20.00" }),
   example(Webhooks.DetailsRequest, { playerId: "player-1001", sessionId: "sess-7f3a9c", gameId: "odd-even", mode: "real", currency: "EUR" }),
   example(Webhooks.DetailsReply, {
     playerId: "player-1001",

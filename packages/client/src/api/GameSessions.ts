@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Fairness, GameSession, Lobby, Round } from "@gateway/domain"
+import { Autoplay, Fairness, GameSession, Lobby, Round } from "@gateway/domain"
 import { GamesQuery } from "./Games.ts"
 import * as Problem from "./Problem.ts"
 import { SessionAuth } from "./SessionAuth.ts"
@@ -72,6 +72,8 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
       error: Problem.responses(
         "UNAUTHORIZED",
         "SESSION_EXPIRED",
+        "SESSION_ENDED",
+        "AUTOPLAY_LIMIT_REACHED",
         "FORBIDDEN",
         "MERCHANT_NOT_FOUND",
         "GAME_NOT_FOUND",
@@ -102,12 +104,29 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
           "410 GAME_RETIRED for every session, opened before the retirement or after, and moves no money (no debit " +
           "is sent). The draw comes from the session's committed seeds: `fairness` is the server seed " +
           "hash, client seed and nonce this round used; the next round uses the next nonce (a refused bet uses " +
-          "one too)."
+          "one too). `autoplay: true` plays a round of the autoplay started with `POST autoplay`: once it has " +
+          "played its rounds or its net loss reached its limit (or none was started) it is 409 " +
+          "AUTOPLAY_LIMIT_REACHED and moves no money. A session the operator ended is 401 SESSION_ENDED."
+      ),
+    HttpApiEndpoint.post("autoplay", "/autoplay", {
+      payload: Autoplay.AutoplayRequest,
+      success: HttpApiSchema.WithHeaders(Autoplay.AutoplayStarted, noStore),
+      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED", "SESSION_ENDED")
+    })
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Start autoplay: a number of rounds and a loss limit")
+      .annotate(
+        OpenApi.Description,
+        "Autoplay (CONTRACT §12) needs both limits, and the server keeps them: the session's rounds sent with " +
+          "`autoplay: true` are played until `rounds` of them have been played or their net loss (stakes less " +
+          "payouts, counted from this call) reaches `lossLimit`; the next is 409 AUTOPLAY_LIMIT_REACHED. A new " +
+          "call replaces the autoplay in force. `lossLimit` is a decimal string of the session's currency, " +
+          "greater than 0 (else 400 naming `lossLimit`)."
       ),
     HttpApiEndpoint.get("lobby", "/games", {
       query: PageQuery,
       success: HttpApiSchema.WithHeaders(Lobby.LobbyList, noStore),
-      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED", "MERCHANT_NOT_FOUND")
+      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED", "SESSION_ENDED", "MERCHANT_NOT_FOUND")
     })
       .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "The lobby: the built-in games this session may play")
@@ -119,7 +138,7 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
     HttpApiEndpoint.get("rules", "/games/:gameId/rules", {
       params: { gameId: GameIdParam },
       success: Lobby.GameRulesView,
-      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED", "GAME_NOT_FOUND", "MERCHANT_NOT_FOUND")
+      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED", "SESSION_ENDED", "GAME_NOT_FOUND", "MERCHANT_NOT_FOUND")
     })
       .annotate(OpenApi.Summary, "A built-in game's rules, pay table and RTP")
       .annotate(
@@ -131,19 +150,19 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
     HttpApiEndpoint.get("rounds", "/rounds", {
       query: PageQuery,
       success: HttpApiSchema.WithHeaders(Round.RoundList, noStore),
-      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED")
+      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED", "SESSION_ENDED")
     })
       .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "This session's rounds, newest first")
       .annotate(
         OpenApi.Description,
-        "Also with the token of a session that has ended. Each round carries its fairness, with `serverSeed` " +
+        "Also with the token of a session that has expired (one the operator ended: 401 SESSION_ENDED). Each round carries its fairness, with `serverSeed` " +
           "once revealed (rotation or the end of the session)."
       ),
     HttpApiEndpoint.get("round", "/rounds/:roundId", {
       params: { roundId: RoundIdParam },
       success: HttpApiSchema.WithHeaders(Round.RoundView, noStore),
-      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED", "ROUND_NOT_FOUND")
+      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED", "SESSION_ENDED", "ROUND_NOT_FOUND")
     })
       .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "One round of this session, to verify it")
@@ -156,7 +175,7 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
     HttpApiEndpoint.put("fairness", "/fairness", {
       payload: Fairness.RotateRequest,
       success: HttpApiSchema.WithHeaders(Fairness.SeedRotated, noStore),
-      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED")
+      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED", "SESSION_ENDED")
     })
       .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "Set the client seed: reveal the server seed and commit a new one")

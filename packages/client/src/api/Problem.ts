@@ -4,6 +4,7 @@ import { HttpApiSchema } from "effect/http-api"
 import type {
   Auth,
   Backoffice,
+  Autoplay,
   Currency,
   Game,
   GameSession,
@@ -15,6 +16,7 @@ import type {
   RateLimit,
   Report,
   Round,
+  SessionControl,
   Validation,
   Wallet
 } from "@gateway/domain"
@@ -51,6 +53,7 @@ export const codes = {
   SESSION_EXPIRED: 401,
   INVALID_CREDENTIALS: 401,
   TOTP_REQUIRED: 401,
+  SESSION_ENDED: 401,
   BET_REFUSED: 402,
   INSUFFICIENT_FUNDS: 402,
   FORBIDDEN: 403,
@@ -67,6 +70,7 @@ export const codes = {
   EMAIL_TAKEN: 409,
   TOKEN_ALREADY_USED: 409,
   STATUS_CHANGE_REFUSED: 409,
+  AUTOPLAY_LIMIT_REACHED: 409,
   GAME_RETIRED: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
@@ -150,6 +154,8 @@ export type DomainError =
   | Operator.OperatorUnavailable
   | Money.InvalidAmount
   | GameSession.SessionExpired
+  | SessionControl.SessionEnded
+  | Autoplay.AutoplayLimitReached
   | Round.RoundNotFound
   | Report.TransactionNotFound
   | Report.ReportsBusy
@@ -182,6 +188,8 @@ const codeOfTag: { readonly [K in DomainError["_tag"]]: ProblemCode } = {
   OperatorTimeout: "OPERATOR_TIMEOUT",
   OperatorUnavailable: "OPERATOR_UNAVAILABLE",
   SessionExpired: "SESSION_EXPIRED",
+  SessionEnded: "SESSION_ENDED",
+  AutoplayLimitReached: "AUTOPLAY_LIMIT_REACHED",
   RoundNotFound: "ROUND_NOT_FOUND",
   TransactionNotFound: "TRANSACTION_NOT_FOUND",
   ReportsBusy: "REPORTS_BUSY",
@@ -217,6 +225,7 @@ const details: Record<ProblemCode, string> = {
   PASSWORD_CHANGE_REQUIRED: "change the generated password first (POST /api/v1.1/backoffice/password)",
   USER_NOT_FOUND: "no back-office user with id 17 for this merchant",
   MAIL_FAILED: "the mail could not be sent: SMTP error ECONNREFUSED",
+  SESSION_ENDED: "the casino ended this game session; open the game again from the casino's site",
   BET_REFUSED: "the operator refused the debit",
   INSUFFICIENT_FUNDS: "the player's balance is lower than the stake",
   FORBIDDEN: "the token lacks the scope write:users",
@@ -231,6 +240,7 @@ const details: Record<ProblemCode, string> = {
   EMAIL_TAKEN: "a merchant with this email exists already",
   TOKEN_ALREADY_USED: "this launch link was used already; ask the operator for a new one",
   STATUS_CHANGE_REFUSED: "accountStatus cannot change from 'closed' to 'active': closed is final",
+  AUTOPLAY_LIMIT_REACHED: "autoplay has played its rounds or reached its loss limit; start autoplay again to go on",
   GAME_RETIRED: "the game 'odd-even' was retired from the catalogue",
   PAYLOAD_TOO_LARGE: "the body is larger than 65536 bytes",
   UNSUPPORTED_MEDIA_TYPE: "the body must be application/json",

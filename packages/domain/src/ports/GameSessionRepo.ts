@@ -3,6 +3,9 @@ import { Context } from "effect"
 import type { RoundSeed, SeedRotated, SessionSeed } from "../Fairness.ts"
 import type { GameSession, SessionExpired } from "../GameSession.ts"
 import type { LaunchClaims, TokenAlreadyUsed } from "../LaunchToken.ts"
+import type { MerchantId } from "../Merchant.ts"
+import type { SessionEnded } from "../SessionControl.ts"
+import type { AutoplayLimitReached } from "../Autoplay.ts"
 import type { InsufficientFunds } from "../Wallet.ts"
 
 /** A session just opened, with its opaque token (stored only hashed). */
@@ -44,22 +47,28 @@ export class GameSessionRepo extends Context.Service<GameSessionRepo, {
   claim(jti: string): Effect.Effect<void, TokenAlreadyUsed>
   /** Gives back a claimed `jti` whose redemption failed before a session was opened. */
   release(jti: string): Effect.Effect<void>
-  /** The live session of a token, its idle expiry pushed forward; unknown or expired → SessionExpired. */
-  authenticate(sessionToken: string): Effect.Effect<GameSession, SessionExpired>
+  /**
+   * The live session of a token, its idle expiry pushed forward; unknown or expired → SessionExpired, ended by the
+   * operator → SessionEnded.
+   */
+  authenticate(sessionToken: string): Effect.Effect<GameSession, SessionExpired | SessionEnded>
   /**
    * The session of a token for a round: what never changes about it (merchant, player, game, currency, mode,
    * lobby), from memory when this instance has seen the token before, else as `authenticate` finds it. Whether
    * the session is still live is not known from this: {@link nextSeed} checks it when the round takes its nonce.
    */
-  recall(sessionToken: string): Effect.Effect<GameSession, SessionExpired>
-  /** The session of a token even once it has ended (to read its rounds); unknown → SessionExpired. */
-  identify(sessionToken: string): Effect.Effect<GameSession, SessionExpired>
+  recall(sessionToken: string): Effect.Effect<GameSession, SessionExpired | SessionEnded>
+  /**
+   * The session of a token even once it has expired (to read its rounds); unknown → SessionExpired, ended by the
+   * operator → SessionEnded.
+   */
+  identify(sessionToken: string): Effect.Effect<GameSession, SessionExpired | SessionEnded>
   /**
    * The seeds of the session's next round, its nonce taken atomically (the next round gets the next one), and
-   * its idle expiry pushed forward; a session that has ended (expired, or ended by the operator) → SessionExpired,
-   * and no nonce is taken.
+   * its idle expiry pushed forward; a session that has expired → SessionExpired, one ended by the operator →
+   * SessionEnded, and no nonce is taken.
    */
-  nextSeed(sessionId: string): Effect.Effect<RoundSeed, SessionExpired>
+  nextSeed(sessionId: string): Effect.Effect<RoundSeed, SessionExpired | SessionEnded>
   /** Reveals the current server seed and starts `next` at nonce 0, atomically with respect to `nextSeed`. */
   rotate(sessionId: string, next: SessionSeed): Effect.Effect<SeedRotated>
   /** A demo session's virtual balance. */
@@ -69,4 +78,27 @@ export class GameSessionRepo extends Context.Service<GameSessionRepo, {
    * below zero (nothing is recorded then).
    */
   settleDemo(sessionId: string, round: DemoRound): Effect.Effect<bigint, InsufficientFunds>
+  /**
+   * Ends the merchant's open sessions of a player at once (only those launched with `operatorSessionId` when
+   * given), across instances: every later call with their tokens is SessionEnded, and a round not yet begun is
+   * not begun (a round already begun finishes). The answer lists the sessions it ended (none already ended).
+   */
+  terminate(
+    merchantId: MerchantId,
+    playerId: string,
+    operatorSessionId: string | undefined
+  ): Effect.Effect<ReadonlyArray<GameSession>>
+
+  /**
+   * Starts the session's autoplay (replacing any earlier one): `rounds` rounds, until their net loss reaches
+   * `lossLimitMinor`.
+   */
+  startAutoplay(sessionId: string, rounds: number, lossLimitMinor: bigint): Effect.Effect<void>
+  /**
+   * Takes one round of the session's autoplay, atomically (two at once cannot both take the last):
+   * AutoplayLimitReached when its rounds are played, its loss limit is reached, or none was started.
+   */
+  takeAutoplayRound(sessionId: string): Effect.Effect<void, AutoplayLimitReached>
+  /** Adds an autoplay round's net loss (its stake less its payout; negative for a win) to the autoplay's loss. */
+  countAutoplayLoss(sessionId: string, lossMinor: bigint): Effect.Effect<void>
 }>()("@gateway/domain/ports/GameSessionRepo") {}

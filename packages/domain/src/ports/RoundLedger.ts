@@ -2,6 +2,7 @@ import type { Effect } from "effect"
 import { Context } from "effect"
 import type { RoundSeed } from "../Fairness.ts"
 import type { SessionExpired } from "../GameSession.ts"
+import type { SessionEnded } from "../SessionControl.ts"
 import type { PageRequest } from "../Paging.ts"
 import type { SettledRound } from "../Callback.ts"
 import type { RoundDetails, RoundNotFound, RoundView } from "../Round.ts"
@@ -27,10 +28,10 @@ export interface PendingRound {
 export class RoundLedger extends Context.Service<RoundLedger, {
   /**
    * Takes the session's next nonce and records the round as `debiting` with its debit and the seeds it draws
-   * from, in one step, before the debit is sent: the seeds. A session that has ended (expired, or ended by the
-   * operator) → SessionExpired, and nothing is taken or written.
+   * from, in one step, before the debit is sent: the seeds. A session that has expired → SessionExpired, one
+   * ended by the operator → SessionEnded, and nothing is taken or written.
    */
-  begin(round: PendingRound): Effect.Effect<RoundSeed, SessionExpired>
+  begin(round: PendingRound): Effect.Effect<RoundSeed, SessionExpired | SessionEnded>
   /**
    * The debit was accepted: ledger debit + credit, the round settled with its outcome (JSON text), the credit
    * queued — one transaction. With `reported`, the round's `round.settled` callback is queued in it too (the

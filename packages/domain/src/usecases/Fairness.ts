@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import type { SeedRotated, SessionSeed } from "../Fairness.ts"
 import type { SessionExpired } from "../GameSession.ts"
+import type { SessionEnded } from "../SessionControl.ts"
 import { FairRandom } from "../ports/FairRandom.ts"
 import { GameSessionRepo } from "../ports/GameSessionRepo.ts"
 import { RoundLedger } from "../ports/RoundLedger.ts"
@@ -27,7 +28,7 @@ export const newSessionSeed = (fair: FairRandom["Service"], clientSeed?: string)
 export const rotateSeed = Effect.fn("rotateSeed")(function*(
   sessionToken: string,
   clientSeed: string
-): Effect.fn.Return<SeedRotated, SessionExpired, GameSessionRepo | FairRandom> {
+): Effect.fn.Return<SeedRotated, SessionExpired | SessionEnded, GameSessionRepo | FairRandom> {
   const sessions = yield* GameSessionRepo
   const session = yield* sessions.authenticate(sessionToken)
   return yield* sessions.rotate(session.id, newSessionSeed(yield* FairRandom, clientSeed))
@@ -37,7 +38,7 @@ export const rotateSeed = Effect.fn("rotateSeed")(function*(
 export const roundOf = Effect.fn("roundOf")(function*(
   sessionToken: string,
   roundId: string
-): Effect.fn.Return<RoundView, SessionExpired | RoundNotFound, GameSessionRepo | RoundLedger> {
+): Effect.fn.Return<RoundView, SessionExpired | SessionEnded | RoundNotFound, GameSessionRepo | RoundLedger> {
   const session = yield* (yield* GameSessionRepo).identify(sessionToken)
   return yield* (yield* RoundLedger).find(session.id, roundId)
 })
@@ -46,7 +47,7 @@ export const roundOf = Effect.fn("roundOf")(function*(
 export const roundHistory = Effect.fn("roundHistory")(function*(
   sessionToken: string,
   page: PageRequest
-): Effect.fn.Return<RoundList, SessionExpired, GameSessionRepo | RoundLedger> {
+): Effect.fn.Return<RoundList, SessionExpired | SessionEnded, GameSessionRepo | RoundLedger> {
   const session = yield* (yield* GameSessionRepo).identify(sessionToken)
   const { rounds, total } = yield* (yield* RoundLedger).history(session.id, page)
   return new RoundList({ data: rounds, meta: meta(page, total) })

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { GameNotFound } from "../Game.ts"
 import type { SessionExpired } from "../GameSession.ts"
+import type { SessionEnded } from "../SessionControl.ts"
 import * as Games from "../games/Games.ts"
 import { GameRulesView, LobbyList } from "../Lobby.ts"
 import { pageLanguages } from "../PageLaunch.ts"
@@ -18,7 +19,7 @@ import { MerchantRepo } from "../ports/MerchantRepo.ts"
 export const gameRules = Effect.fn("gameRules")(function*(
   gameId: string,
   sessionToken: string | undefined
-): Effect.fn.Return<GameRulesView, GameNotFound | SessionExpired | MerchantNotFound, GameSessionRepo | MerchantRepo> {
+): Effect.fn.Return<GameRulesView, GameNotFound | SessionExpired | SessionEnded | MerchantNotFound, GameSessionRepo | MerchantRepo> {
   const rules = Games.rulesOf(gameId)
   if (rules === undefined) return yield* new GameNotFound({ gameId })
   let rtp = Games.rtpFor(gameId, undefined)
@@ -43,7 +44,7 @@ export const gameRules = Effect.fn("gameRules")(function*(
 export const lobbyGames = Effect.fn("lobbyGames")(function*(
   sessionToken: string,
   page: PageRequest
-): Effect.fn.Return<LobbyList, SessionExpired | MerchantNotFound, GameSessionRepo | MerchantRepo | GameCatalog> {
+): Effect.fn.Return<LobbyList, SessionExpired | SessionEnded | MerchantNotFound, GameSessionRepo | MerchantRepo | GameCatalog> {
   const session = yield* (yield* GameSessionRepo).authenticate(sessionToken)
   const merchant = yield* (yield* MerchantRepo).findById(session.merchantId)
   const catalog = yield* GameCatalog

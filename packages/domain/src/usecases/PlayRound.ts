@@ -1,6 +1,8 @@
 import { Effect, Result } from "effect"
 import { Forbidden } from "../Auth.ts"
 import type { GameSession, SessionExpired } from "../GameSession.ts"
+import type { SessionEnded } from "../SessionControl.ts"
+import type { AutoplayLimitReached } from "../Autoplay.ts"
 import type { Merchant, MerchantNotFound } from "../Merchant.ts"
 import { stakeLimitMinor } from "../MerchantSettings.ts"
 import * as Money from "../Money.ts"
@@ -110,6 +112,8 @@ export const playRound = Effect.fn("playRound")(function*(
 ): Effect.fn.Return<
   RoundResult,
   | SessionExpired
+  | SessionEnded
+  | AutoplayLimitReached
   | MerchantNotFound
   | GameNotFound
   | GameRetired
@@ -135,6 +139,8 @@ export const playRound = Effect.fn("playRound")(function*(
   const stake = yield* Effect.fromResult(checkStake(request.stake, session, merchant))
   const selection = yield* Effect.fromResult(rules.decodeSelection(request.selection))
   const selectionJson = JSON.stringify(selection)
+  const autoplay = request.autoplay === true
+  if (autoplay) yield* sessions.takeAutoplayRound(session.id)
   const rtp = Games.rtpFor(gameId, merchant.MerchantSettings)
   const fair = yield* FairRandom
   const ids = yield* Ids
@@ -154,6 +160,7 @@ export const playRound = Effect.fn("playRound")(function*(
       payout,
       seed
     })
+    if (autoplay) yield* sessions.countAutoplayLoss(session.id, stake - payout)
     return new RoundResult({ roundId, gameId, outcome, payout: format(payout), balance: format(balance), fairness })
   }
 
@@ -215,6 +222,7 @@ export const playRound = Effect.fn("playRound")(function*(
   })
   /* Once begun, a round is carried to its end even if the player's connection drops meanwhile. */
   const { accepted, decided, fairness } = yield* Effect.uninterruptible(booked)
+  if (autoplay) yield* sessions.countAutoplayLoss(session.id, stake - decided.payout)
   /* The operator's balance after the debit plus the payout, exactly, even when negative (a credit line) or finer than the currency. */
   const balance = Money.addToBalance(accepted.balance, decided.payout, session.currency) ?? accepted.balance
   return new RoundResult({

@@ -67,6 +67,7 @@ export const en = {
   TOKEN_ALREADY_USED: "This game link has already been used. A link opens the game once: open the game again from the casino's site.",
   SESSION_EXPIRED: "Your game session has expired. Open the game again from the casino's site.",
   SESSION_ENDED: "Your game session was ended by the casino. Open the game again from the casino's site.",
+  AUTOPLAY_LIMIT_REACHED: "Autoplay has reached its limit (its rounds or its loss limit). Start it again to go on.",
   BET_REFUSED: "Your casino account refused this bet (not enough funds, or over a limit). Nothing was taken.",
   INSUFFICIENT_FUNDS: "Not enough balance for this stake. Lower the stake and try again.",
   WALLET_UNAVAILABLE: "Your casino account did not answer, so the bet was not placed. Anything taken is refunded automatically. Please try again.",

@@ -63,6 +63,7 @@ export const fr: Catalogue = {
   TOKEN_ALREADY_USED: "Ce lien de jeu a déjà été utilisé. Un lien n'ouvre le jeu qu'une fois : rouvrez le jeu depuis le site du casino.",
   SESSION_EXPIRED: "Votre session de jeu a expiré. Rouvrez le jeu depuis le site du casino.",
   SESSION_ENDED: "Le casino a mis fin à votre session de jeu. Rouvrez le jeu depuis le site du casino.",
+  AUTOPLAY_LIMIT_REACHED: "Le jeu automatique a atteint sa limite (nombre de tours ou limite de perte). Relancez-le pour continuer.",
   BET_REFUSED: "Votre compte casino a refusé cette mise (solde insuffisant ou limite dépassée). Rien n'a été débité.",
   INSUFFICIENT_FUNDS: "Solde insuffisant pour cette mise. Baissez la mise et réessayez.",
   WALLET_UNAVAILABLE: "Votre compte casino n'a pas répondu : la mise n'a pas été placée. Tout montant débité est remboursé automatiquement. Réessayez.",

@@ -63,6 +63,7 @@ export const sw: Catalogue = {
   TOKEN_ALREADY_USED: "Kiungo hiki cha mchezo kimeshatumika. Kiungo hufungua mchezo mara moja tu: fungua mchezo tena kutoka kwenye tovuti ya kasino.",
   SESSION_EXPIRED: "Kipindi chako cha mchezo kimeisha muda. Fungua mchezo tena kutoka kwenye tovuti ya kasino.",
   SESSION_ENDED: "Kasino imemaliza kipindi chako cha mchezo. Fungua mchezo tena kutoka kwenye tovuti ya kasino.",
+  AUTOPLAY_LIMIT_REACHED: "Uchezaji wa kiotomatiki umefikia kikomo chake (idadi ya mizunguko au kikomo cha hasara). Uanzishe tena ili kuendelea.",
   BET_REFUSED: "Akaunti yako ya kasino imekataa dau hili (salio halitoshi, au limezidi kikomo). Hakuna kilichochukuliwa.",
   INSUFFICIENT_FUNDS: "Salio halitoshi kwa dau hili. Punguza dau kisha ujaribu tena.",
   WALLET_UNAVAILABLE: "Akaunti yako ya kasino haikujibu, kwa hiyo dau halikuwekwa. Chochote kilichochukuliwa kitarudishwa kiotomatiki. Tafadhali jaribu tena.",
