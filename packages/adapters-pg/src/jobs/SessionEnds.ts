@@ -16,6 +16,7 @@ const EndedRow = Schema.Struct({
   game_id: Schema.String,
   currency: CurrencyCode,
   reported: Schema.Boolean,
+  terminated: Schema.Boolean,
   rounds: Schema.NullOr(Schema.Number),
   bets: Schema.NullOr(Schema.BigInt),
   wins: Schema.NullOr(Schema.BigInt)
@@ -25,7 +26,8 @@ const decodeMark = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ swept
 
 /**
  * Queues `session.ended` (CONTRACT §10) for the real sessions whose idle
- * expiry passed at least `marginSeconds` ago, of merchants with a
+ * expiry passed at least `marginSeconds` ago (reason `expired`), or that the
+ * operator ended (`terminated`: termination sets the expiry to its moment), of merchants with a
  * `callbackUrl`, each with its totals (rounds settled, their stakes and
  * payouts): one batch in one transaction, in the order of expiry from where
  * the last sweep stopped (`session_end_sweep`, locked `SKIP LOCKED`, so one
@@ -43,7 +45,8 @@ export const sweep = (marginSeconds: number) =>
       if (mark === undefined) return 0
       const rows = yield* sql`
         SELECT s.id::text AS id, s.expires_at::text AS expires_at, s.merchant_id, s.player_id, s.operator_session_id,
-          s.game_id, s.currency, t.rounds IS NOT NULL AS reported, t.rounds, t.bets, t.wins
+          s.game_id, s.currency, t.rounds IS NOT NULL AS reported, s.ended_reason IS NOT DISTINCT FROM 'terminated' AS terminated,
+          t.rounds, t.bets, t.wins
         FROM game_sessions s
         JOIN merchant_settings m ON m.merchant_id = s.merchant_id
         LEFT JOIN LATERAL (
@@ -67,7 +70,7 @@ export const sweep = (marginSeconds: number) =>
             gameId: row.game_id,
             currency: row.currency
           },
-          "expired",
+          row.terminated ? "terminated" : "expired",
           { rounds: row.rounds ?? 0, bets: row.bets ?? 0n, wins: row.wins ?? 0n },
           timestamp
         ))
