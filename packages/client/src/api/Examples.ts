@@ -344,6 +344,15 @@ export const examples: ReadonlyArray<Example> = [
     nickname: "LuckyAnna",
     country: "MT"
   }),
+  example(Webhooks.ShopRequest, { shopId: "shop-addis-01", sessionId: "sess-7f3a9c", gameId: "odd-even", mode: "real" }),
+  example(Webhooks.ShopReply, {
+    shopId: "shop-addis-01",
+    name: "Bole Road Shop",
+    currency: "EUR",
+    status: "active",
+    minimumStake: "1.00",
+    maximumStake: "500.00"
+  }),
   example(Webhooks.TransactionData, walletData),
   example(Webhooks.DebitMessage, { type: "transaction.debit", timestamp: later, data: walletData }),
   example(Webhooks.CreditMessage, { type: "transaction.credit", timestamp: later, data: settled }),
