@@ -33,10 +33,10 @@ const tx: Wallet.WalletTransaction = {
 }
 
 describe("the webhooks section of /openapi.json", () => {
-  it("is an OpenAPI 3.1 document listing exactly the five calls to an operator, each a signed POST", () => {
+  it("is an OpenAPI 3.1 document listing exactly the six calls to an operator, each a signed POST", () => {
     expect(doc.openapi).toMatch(/^3\.1\.\d+$/)
     expect(Object.keys(doc.webhooks).sort()).toEqual(
-      ["details", "transaction.credit", "transaction.debit", "transaction.refund", "webhook.test"]
+      ["details", "shop", "transaction.credit", "transaction.debit", "transaction.refund", "webhook.test"]
     )
     for (const item of Object.values<any>(doc.webhooks)) {
       expect(Object.keys(item)).toEqual(["post"])

@@ -3,7 +3,8 @@ import type { LaunchMode } from "./LaunchToken.ts"
 import { isStorableText } from "./Validation.ts"
 
 /** A retail shop's id in the operator's system, as a launch gives it (CONTRACT §11): 1..64 characters. */
-export const ShopId = Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(64), isStorableText).annotate({
+// The storable-text filter comes first: a description lands on the last check, and that one has no JSON Schema.
+export const ShopId = Schema.String.check(isStorableText, Schema.isNonEmpty(), Schema.isMaxLength(64)).annotate({
   description: "The retail shop (terminal or cashier desk) the game is played at, 1..64 characters: the gateway asks " +
     "the merchant's `shopDetailsUrl` about it, and its rounds, wallet messages and reports carry it (CONTRACT §11)",
   examples: ["shop-addis-01"]
@@ -25,7 +26,7 @@ const ShopStake = Schema.String.check(
 /** The operator's answer about a shop. */
 export class ShopDetails extends Schema.Class<ShopDetails>("@gateway/domain/ShopDetails")(Schema.Struct({
   shopId: Schema.String.annotate({ description: "The shop's id: the one the gateway asked about" }),
-  name: Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(128), isStorableText).annotate({
+  name: Schema.String.check(isStorableText, Schema.isNonEmpty(), Schema.isMaxLength(128)).annotate({
     description: "The shop's name, shown on the cashier's page (1..128 characters)"
   }),
   currency: Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/u, { message: "must be an ISO 4217 code" })).annotate({

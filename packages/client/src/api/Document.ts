@@ -77,7 +77,11 @@ const parameterDocs: Record<string, { readonly description: string; readonly exa
   "query searchFields": { description: "The fields `search` looks in (`name`, `id`), repeated or comma-separated; default both", example: ["name"] },
   "query from": { description: "Start of the period, inclusive (ISO 8601 date-time with offset)", example: "2026-11-01T00:00:00Z" },
   "query to": { description: "End of the period, exclusive; at most 366 days after `from`", example: "2026-12-01T00:00:00Z" },
-  "query groupBy": { description: "One group per `day` (UTC), `game` or `player`; default `day`", example: "game" }
+  "query groupBy": { description: "One group per `day` (UTC), `game`, `player` or retail `shop`; default `day`", example: "game" },
+  "query shopId": {
+    description: "The retail shop (CONTRACT §11), 1 to 64 characters: at launch, asked of the merchant's `shopDetailsUrl`; in reports, only that shop's rounds",
+    example: "shop-addis-01"
+  }
 }
 
 const docsOf = (path: string, parameter: Record<string, any>) => {

@@ -12,7 +12,8 @@ import {
   Paging,
   Report,
   RevenueShareReport,
-  Round
+  Round,
+  Shop
 } from "@gateway/domain"
 import * as Deliveries from "./Deliveries.ts"
 import * as Games from "./Games.ts"
@@ -344,6 +345,7 @@ export const examples: ReadonlyArray<Example> = [
     nickname: "LuckyAnna",
     country: "MT"
   }),
+  example(Shop.SessionShop, { shopId: "shop-addis-01", name: "Bole Road Shop", minimumStake: "1.00", maximumStake: "500.00" }),
   example(Webhooks.ShopRequest, { shopId: "shop-addis-01", sessionId: "sess-7f3a9c", gameId: "odd-even", mode: "real" }),
   example(Webhooks.ShopReply, {
     shopId: "shop-addis-01",
