@@ -37,8 +37,9 @@ export type LaunchError =
  * keys (`sv_test`) launch demo mode only (403) → game → (real mode) the
  * operator's Details URL → (real mode with a `shopId`) the shop's Details URL
  * → currency rule → signed token. Demo launches never call the operator: a
- * demo launch with a `shopId` is a cashier's practice page named by the id. Untraced: it is the hot path of the gateway, and a span
- * with its stack capture costs as much as a cached step of it.
+ * demo launch with a `shopId` is a cashier's practice page named by the id.
+ * Untraced: it is the hot path of the gateway, and a span with its stack
+ * capture costs as much as a cached step of it.
  */
 export const launchFor = Effect.fnUntraced(function*(
   merchant: Merchant,
