@@ -1,6 +1,6 @@
 /**
- * A minimal operator for the Operator Gateway: its Details URL, its wallet
- * (CONTRACT §5, the `webhooks` section of /openapi.json) and its callbackUrl
+ * A minimal operator for the Operator Gateway: its Details URL, its shop Details URL, its wallet
+ * (CONTRACT §5 and §11, the `webhooks` section of /openapi.json) and its callbackUrl
  * (CONTRACT §10: session.started, session.ended, round.settled — logged). Balances live in
  * memory; a real operator keeps them, and the answers below, in its database.
  *
@@ -33,6 +33,12 @@ interface Message {
 interface Answer {
   readonly status: number
   readonly body: unknown
+}
+
+/** The retail shops (CONTRACT §11): one open for play, one blocked (its launches are 422 SHOP_REJECTED). */
+const shops: Record<string, { readonly name: string; readonly status: "active" | "blocked" }> = {
+  "shop-1": { name: "Bole Road Shop", status: "active" },
+  "shop-2": { name: "Piazza Shop (closed)", status: "blocked" }
 }
 
 const balances = new Map<string, bigint>()
@@ -82,6 +88,12 @@ const handle = async (req: IncomingMessage): Promise<Answer> => {
     message = webhook.verify(raw, { "webhook-id": header("webhook-id"), "webhook-timestamp": header("webhook-timestamp"), "webhook-signature": header("webhook-signature") })
   } catch {
     return { status: 401, body: { error: "bad signature" } }
+  }
+  if (req.url === "/shops") { // the shopDetailsUrl: an unknown shop is 404, the gateway's 422 SHOP_REJECTED too
+    const { shopId } = message as { shopId: string }
+    const shop = Object.hasOwn(shops, shopId) ? shops[shopId] : undefined
+    if (shop === undefined) return { status: 404, body: { error: "unknown shop" } }
+    return { status: 200, body: { shopId, name: shop.name, currency, status: shop.status, minimumStake: format(10n ** BigInt(digits)) } }
   }
   if (req.url === "/details") {
     const { playerId } = message as { playerId: string }

@@ -22,8 +22,29 @@ export interface WalletMessage {
     readonly amount: string
     readonly currency: string
     readonly playerId: string
+    readonly shopId?: string
   }
 }
+
+/**
+ * The operator's shops (CONTRACT §11) at /shops: `shop-1` active in ETB with a minimum stake of 2.00,
+ * `shop-blocked` blocked, `shop-slow` never answers, any other unknown (404).
+ */
+const shopAnswer = (shopId: unknown): { readonly status: number; readonly body: unknown } | "hang" =>
+  shopId === "shop-slow"
+    ? "hang"
+    : shopId === "shop-1" || shopId === "shop-blocked"
+    ? {
+      status: 200,
+      body: {
+        shopId,
+        name: shopId === "shop-1" ? "Bole Road Shop" : "Closed Shop",
+        currency: "ETB",
+        status: shopId === "shop-1" ? "active" : "blocked",
+        minimumStake: "2.00"
+      }
+    }
+    : { status: 404, body: { error: "unknown shop" } }
 
 /** A real operator on 127.0.0.1: Details URL at /details, the wallet at /wallet; `reply` decides wallet answers. */
 export const startWallet = async (initial: WalletReply) => {
@@ -38,6 +59,10 @@ export const startWallet = async (initial: WalletReply) => {
   const operator = await startOperator((r, res) => {
     const body = JSON.parse(r.body || "{}")
     if (r.url === "/details") return json(res, 200, details(body))
+    if (r.url === "/shops") {
+      const shop = shopAnswer(body.shopId)
+      return shop === "hang" ? undefined : json(res, shop.status, shop.body)
+    }
     const id = String(r.headers["webhook-id"])
     const now = (inFlight.get(id) ?? 0) + 1
     if (now > 1) overlaps++
@@ -73,7 +98,8 @@ export const playerSession = async (
   operatorUrl: string,
   email: string,
   mode: "real" | "demo" = "real",
-  launchQuery = ""
+  launchQuery = "",
+  settings: Record<string, unknown> = {}
 ) => {
   const admin = { authorization: `Bearer ${await adminToken(gw.authSecret)}` }
   const api = `${gw.url}/api/v1.1/operator-api`
@@ -82,7 +108,13 @@ export const playerSession = async (
   })
   await call(`${api}/merchants/${merchant.body.id}/settings`, {
     method: "PUT", headers: admin,
-    json: { userDetailsUrl: `${operatorUrl}/details`, webhookUrl: `${operatorUrl}/wallet`, minimumStake: 1, maximumStake: 500 }
+    json: {
+      userDetailsUrl: `${operatorUrl}/details`,
+      webhookUrl: `${operatorUrl}/wallet`,
+      minimumStake: 1,
+      maximumStake: 500,
+      ...settings
+    }
   })
   const key = (await call(`${api}/merchants/${merchant.body.id}/api-keys`, { method: "POST", headers: admin })).body.apiKey
   /** A launch URL's token (not redeemed), of player `p-1` and operator session `s-<email>` unless told. */

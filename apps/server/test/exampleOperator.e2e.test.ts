@@ -28,7 +28,8 @@ interface Exchange {
   readonly passed: boolean
 }
 
-const kindOf = (r: Received): string => r.url === "/details" ? "details" : String(JSON.parse(r.body).type)
+const kindOf = (r: Received): string =>
+  r.url === "/details" ? "details" : r.url === "/shops" ? "shop" : String(JSON.parse(r.body).type)
 
 const startExample = async (env: Record<string, string>) => {
   const port = await freePort()
@@ -74,7 +75,9 @@ beforeAll(async () => {
       setTimeout(() => res.writeHead(passed ? got.status : 503, { "content-type": "application/json" }).end(passed ? answer : "{}"), slow ? 1500 : 0)
     })
   })
-  world.player = await playerSession(world.gw, world.proxy.url, "example-operator@example.com")
+  world.player = await playerSession(world.gw, world.proxy.url, "example-operator@example.com", "real", "", {
+    shopDetailsUrl: `${world.proxy.url}/shops`
+  })
   const callbacks = await call(`${world.player.api}/merchants/${world.player.merchantId}/settings`, {
     method: "PUT", headers: world.player.admin, json: { callbackUrl: `${world.proxy.url}/callbacks` }
   })
@@ -126,6 +129,22 @@ describe("the example operator (examples/operator/) behind the real gateway: rea
     assert.strictEqual(opened.status, 201, opened.text)
     assert.strictEqual(opened.body.balance, "100.00")
     assert.isTrue(exchanges.some((e) => kindOf(e.request) === "details" && e.status === 200))
+  })
+
+  it("a retail launch asks the example's shopDetailsUrl: its active shop opens a cashier's session, its blocked one is 422", async () => {
+    const launch = (shopId: string) =>
+      call(`${world.player.api}/games/generate-launch-url?gameId=odd-even&playerId=p-1&sessionId=s-shop&shopId=${shopId}`, {
+        headers: { "sv-api-key": world.player.key }
+      })
+    const blocked = await launch("shop-2")
+    assert.strictEqual(blocked.status, 422, blocked.text)
+    assert.strictEqual(blocked.body.code, "SHOP_REJECTED")
+    const active = await launch("shop-1")
+    assert.strictEqual(active.status, 200, active.text)
+    const token = new URL(active.body.url).searchParams.get("token")
+    const opened = await call(`${world.gw.url}/api/v1.1/game-api/sessions`, { method: "POST", json: { token } })
+    assert.strictEqual(opened.status, 201, opened.text)
+    assert.deepStrictEqual(opened.body.launch.shop, { shopId: "shop-1", name: "Bole Road Shop" })
   })
 
   it("wins, losses, a refused bet and a timed-out bet leave the example's balance where the gateway's reports say", async () => {

@@ -94,7 +94,7 @@ const onServer = async (sql: string) => {
 }
 
 beforeAll(async () => {
-  // The operator answers every Details call with an active ETB player and every wallet call with 200:
+  // The operator answers every Details call with an active ETB player (or shop) and every wallet call with 200:
   // nothing fails on its side, so no 502/504 is expected anywhere.
   operator = await startOperator((r, res) => {
     let body: any = {}
@@ -104,6 +104,9 @@ beforeAll(async () => {
       body = {}
     }
     if (typeof body?.type === "string") return json(res, 200, { balance: "1000.00" })
+    if (typeof body?.shopId === "string") { // a retail launch's shopDetailsUrl (CONTRACT §11)
+      return json(res, 200, { shopId: body.shopId, name: "Fuzz Shop", currency: "ETB", status: "active" })
+    }
     return json(res, 200, { playerId: String(body?.playerId ?? "p-1"), currency: "ETB", balance: "1000.00" })
   })
   if (serverUrl === "") throw new Error("DATABASE_URL is not set (vitest's global setup sets it)")

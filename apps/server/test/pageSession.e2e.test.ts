@@ -4,7 +4,7 @@ import type { Page } from "playwright-core"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { call } from "@gateway/adapters-http/testing"
 import { type Gateway, gateway } from "../testing/Gateway.ts"
-import { demoLauncher, launchChromium, resultsDir } from "./Browser.ts"
+import { axeViolations, demoLauncher, launchChromium, resultsDir } from "./Browser.ts"
 
 const scope = Effect.runSync(Scope.make())
 let gw: Gateway
@@ -211,6 +211,29 @@ describe("a session the casino ends (CONTRACT §12)", () => {
     await page.reload()
     await page.locator("#notice:not([hidden])").waitFor()
     assert.isTrue(await page.locator("#play").isHidden(), "a reload does not bring the game back")
+    await page.close()
+  })
+})
+
+describe("a retail shop's launch (CONTRACT §11)", () => {
+  it("is the cashier's page: the shop's name, large type, no lobby and no exit, also after a reload", async () => {
+    const page = await browser.context.newPage()
+    await page.emulateMedia({ reducedMotion: "reduce" })
+    await page.setViewportSize({ width: 800, height: 600 }) // a counter's screen
+    await page.goto(await launch("&shopId=Counter%207&lobbyUrl=https%3A%2F%2Fcasino.example%2F"))
+    await page.locator("#game:not([hidden]) #play").waitFor()
+    const cashier = async () => ({
+      shop: await page.locator("#shop:not([hidden])").textContent(),
+      large: await page.evaluate("getComputedStyle(document.documentElement).fontSize"),
+      exit: await page.locator("#exit").isVisible(),
+      lobby: await page.locator("#to-lobby").isVisible()
+    })
+    assert.deepStrictEqual(await cashier(), { shop: "Shop Counter 7", large: "20px", exit: false, lobby: false })
+    assert.deepStrictEqual(await axeViolations(page), [])
+    await page.screenshot({ path: join(resultsDir, "page-cashier-800x600.png") })
+    await page.reload()
+    await page.locator("#game:not([hidden]) #play").waitFor()
+    assert.deepStrictEqual(await cashier(), { shop: "Shop Counter 7", large: "20px", exit: false, lobby: false })
     await page.close()
   })
 })

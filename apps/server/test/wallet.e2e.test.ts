@@ -3,7 +3,8 @@ import { assert, describe, it } from "vitest"
 import { call } from "@gateway/adapters-http/testing"
 import { eventually, playerSession, poll, walletAndGateway } from "./Wallet.ts"
 
-const world = walletAndGateway()
+// Details calls time out after 1.5 s, so that the shop that never answers (CONTRACT §11) costs little.
+const world = walletAndGateway(undefined, { DETAILS_TIMEOUT_MS: "1500" })
 let n = 0
 const email = () => `wallet${++n}@example.com`
 
@@ -294,5 +295,85 @@ describe("game sessions and the seamless wallet, served by the real server proce
       lost += 1000 - Math.round(Number(round.body.payout) * 100)
     }
     await refused()
+  })
+
+  it("a retail shop's launch asks its signed shopDetailsUrl; a blocked one is 422, a silent one 504, none set 422", async () => {
+    world.wallet.setReply(() => ({ status: 200 }))
+    const launch = (player: { readonly api: string; readonly key: string }, shopId: string) =>
+      call(`${player.api}/games/generate-launch-url?gameId=odd-even&playerId=p-1&sessionId=s-shop&shopId=${shopId}`, {
+        headers: { "sv-api-key": player.key }
+      })
+    const online = await playerSession(world.gw, world.wallet.url, email())
+    const unset = await launch(online, "shop-1")
+    assert.strictEqual(unset.status, 422, unset.text)
+    assert.strictEqual(unset.body.code, "SHOP_DETAILS_URL_NOT_SET")
+
+    const retail = await playerSession(world.gw, world.wallet.url, email(), "real", "", {
+      shopDetailsUrl: `${world.wallet.url}/shops`
+    })
+    for (const [shopId, status, code] of [["shop-blocked", 422, "SHOP_REJECTED"], ["shop-unknown", 422, "SHOP_REJECTED"],
+      ["shop-slow", 504, "OPERATOR_TIMEOUT"]] as const) {
+      const refused = await launch(retail, shopId)
+      assert.strictEqual(refused.status, status, `${shopId}: ${refused.text}`)
+      assert.strictEqual(refused.body.code, code, shopId)
+      assert.strictEqual(refused.headers.get("content-type"), "application/problem+json")
+    }
+    const asked = world.wallet.received.filter((r) => r.url === "/shops")
+    assert.deepStrictEqual(JSON.parse(asked.at(-1)?.body ?? "{}"), {
+      shopId: "shop-slow", sessionId: "s-shop", gameId: "odd-even", mode: "real"
+    })
+    for (const r of asked) {
+      new Webhook(retail.encryptionKey).verify(r.body, {
+        "webhook-id": String(r.headers["webhook-id"]),
+        "webhook-timestamp": String(r.headers["webhook-timestamp"]),
+        "webhook-signature": String(r.headers["webhook-signature"])
+      })
+    }
+  })
+
+  it("an active shop's session shows its name, narrows the stakes, and its rounds carry data.shopId and group by shop", async () => {
+    world.wallet.setReply(() => ({ status: 200 }))
+    const player = await playerSession(world.gw, world.wallet.url, email(), "real", "&shopId=shop-1", {
+      shopDetailsUrl: `${world.wallet.url}/shops`
+    })
+    const { sessionToken, opened } = await player.newSession()
+    assert.strictEqual(opened.status, 201, opened.text)
+    assert.deepStrictEqual(opened.body.launch.shop, { shopId: "shop-1", name: "Bole Road Shop" })
+    assert.strictEqual(opened.body.session.shop.shopId, "shop-1")
+    assert.strictEqual(opened.body.settings.minimumStake, 2, "the shop's 2.00 narrows the merchant's 1")
+    const small = await player.bet(sessionToken, "1.50")
+    assert.strictEqual(small.status, 400, small.text)
+    assert.match(small.body.detail, /2\.00/)
+    const round = await player.bet(sessionToken, "10.00")
+    assert.strictEqual(round.status, 200, round.text)
+    await eventually(() => forRound(round.body.roundId).length === 2)
+    for (const message of forRound(round.body.roundId)) assert.strictEqual(message.body.data.shopId, "shop-1", message.body.type)
+
+    const online = await playerSession(world.gw, world.wallet.url, email(), "real", "", {
+      shopDetailsUrl: `${world.wallet.url}/shops`
+    })
+    const plain = await online.bet((await online.newSession()).sessionToken, "10.00")
+    assert.strictEqual(plain.status, 200, plain.text)
+    await eventually(() => forRound(plain.body.roundId).length === 2)
+    assert.isFalse(forRound(plain.body.roundId).some((m) => "shopId" in m.body.data), "online play has no shopId")
+
+    const from = new Date(Date.now() - 3_600_000).toISOString()
+    const to = new Date(Date.now() + 3_600_000).toISOString()
+    const headers = { "sv-api-key": player.key }
+    const summary = await poll(
+      () => call(`${player.api}/reports/summary?from=${from}&to=${to}&groupBy=shop`, { headers }),
+      (r) => r.body?.data?.[0]?.rounds === 1
+    )
+    assert.deepStrictEqual(summary.body.data.map((g: { key: string }) => g.key), ["shop-1"])
+    const filtered = await call(`${player.api}/rounds?from=${from}&to=${to}&shopId=shop-1`, { headers })
+    assert.deepStrictEqual(filtered.body.data.map((r: { roundId: string; shopId: string }) => [r.roundId, r.shopId]), [
+      [round.body.roundId, "shop-1"]
+    ])
+    const other = await call(`${player.api}/reports/summary?from=${from}&to=${to}&shopId=shop-2`, { headers })
+    assert.strictEqual(other.body.total.rounds, 0)
+    const csv = await fetch(`${player.api}/reports/summary?from=${from}&to=${to}&groupBy=shop`, {
+      headers: { ...headers, accept: "text/csv" }
+    })
+    assert.match(await csv.text(), /\r\nshop-1,1,10\.00,/)
   })
 })

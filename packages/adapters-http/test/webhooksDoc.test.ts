@@ -33,13 +33,14 @@ const tx: Wallet.WalletTransaction = {
 }
 
 describe("the webhooks section of /openapi.json", () => {
-  it("is an OpenAPI 3.1 document listing exactly the eight calls to an operator, each a signed POST", () => {
+  it("is an OpenAPI 3.1 document listing exactly the nine calls to an operator, each a signed POST", () => {
     expect(doc.openapi).toMatch(/^3\.1\.\d+$/)
     expect(Object.keys(doc.webhooks).sort()).toEqual([
       "details",
       "round.settled",
       "session.ended",
       "session.started",
+      "shop",
       "transaction.credit",
       "transaction.debit",
       "transaction.refund",

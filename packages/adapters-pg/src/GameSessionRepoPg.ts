@@ -10,7 +10,8 @@ import type { DemoRound } from "@gateway/domain/ports/GameSessionRepo"
 import { GameSessionRepo } from "@gateway/domain/ports/GameSessionRepo"
 import { InsufficientFunds } from "@gateway/domain/Wallet"
 import { sessionStartedBody } from "@gateway/domain/Callback"
-import { DateTime, Effect, Layer, Redacted, Schema } from "effect"
+import * as Money from "@gateway/domain/Money"
+import { DateTime, Effect, Layer, Redacted, Result, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { createHash, randomBytes, randomUUID } from "node:crypto"
@@ -39,7 +40,11 @@ const SessionRow = Schema.Struct({
   mode: LaunchMode,
   lobby: Schema.Boolean,
   created_at: Schema.DateTimeUtcFromDate,
-  expires_at: Schema.DateTimeUtcFromDate
+  expires_at: Schema.DateTimeUtcFromDate,
+  shop_id: Schema.NullOr(Schema.String),
+  shop_name: Schema.NullOr(Schema.String),
+  shop_minimum_stake_minor: Schema.NullOr(Schema.BigInt),
+  shop_maximum_stake_minor: Schema.NullOr(Schema.BigInt)
 })
 const decodeSessions = Schema.decodeUnknownEffect(Schema.Array(SessionRow))
 const decodeEnded = Schema.decodeUnknownEffect(
@@ -54,6 +59,29 @@ const SeedRow = Schema.Struct({
 })
 const decodeSeeds = Schema.decodeUnknownEffect(Schema.Array(SeedRow))
 
+/** The shop of a session's row (CONTRACT §11), its stake limits as decimal strings of the session's currency. */
+const shopOf = (row: typeof SessionRow.Type) => {
+  if (row.shop_id === null) return {}
+  const format = (minor: bigint | null) => minor === null ? undefined : Money.format(Money.make(minor, row.currency))
+  const minimumStake = format(row.shop_minimum_stake_minor)
+  const maximumStake = format(row.shop_maximum_stake_minor)
+  return {
+    shop: {
+      shopId: row.shop_id,
+      name: row.shop_name ?? row.shop_id,
+      ...(minimumStake === undefined ? {} : { minimumStake }),
+      ...(maximumStake === undefined ? {} : { maximumStake })
+    }
+  }
+}
+
+/** A shop stake limit of the launch's claims (a decimal string of its currency) in minor units; null when none. */
+const limitMinor = (text: string | undefined, currency: CurrencyCode): bigint | null => {
+  if (text === undefined) return null
+  const parsed = Money.parse(text, currency)
+  return Result.isSuccess(parsed) ? parsed.success.minor : null
+}
+
 const sessionOf = (row: typeof SessionRow.Type) =>
   new GameSession({
     id: row.id,
@@ -65,7 +93,8 @@ const sessionOf = (row: typeof SessionRow.Type) =>
     mode: row.mode,
     lobby: row.lobby,
     createdAt: row.created_at,
-    expiresAt: row.expires_at
+    expiresAt: row.expires_at,
+    ...shopOf(row)
   })
 
 /** SHA-256 of a session token; the token is 32 random bytes, so a fast hash suffices. */
@@ -74,7 +103,9 @@ export const hashToken = (token: string): Buffer => createHash("sha256").update(
 const isRedeemed = (error: SqlError): boolean =>
   error.reason._tag === "UniqueViolation" && error.reason.constraint === "launch_redemptions_pkey"
 
-const columns = "id, merchant_id, player_id, game_id, operator_session_id, currency, mode, lobby, created_at, expires_at"
+const shopColumns = "shop_id, shop_name, shop_minimum_stake_minor, shop_maximum_stake_minor"
+const columns = "id, merchant_id, player_id, game_id, operator_session_id, currency, mode, lobby, created_at, expires_at, " +
+  shopColumns
 
 /**
  * {@link GameSessionRepo} on PostgreSQL. A launch token's `jti` is redeemed by
@@ -97,10 +128,13 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
     const token = randomBytes(32).toString("base64url")
     const insert = sql`
         INSERT INTO game_sessions (id, token_hash, merchant_id, player_id, game_id, operator_session_id, currency, mode,
-          lobby, demo_balance_minor, expires_at, server_seed, client_seed)
+          lobby, demo_balance_minor, expires_at, server_seed, client_seed, shop_id, shop_name, shop_minimum_stake_minor,
+          shop_maximum_stake_minor)
         VALUES (${randomUUID()}, ${hashToken(token)}, ${claims.mid}, ${claims.sub}, ${claims.gid}, ${claims.sid},
           ${claims.cur}, ${claims.mode}, ${claims.lobby}, ${claims.mode === "demo" ? demoBalanceMinor : null},
-          now() + ${idle}, ${seed.serverSeed}, ${seed.clientSeed})
+          now() + ${idle}, ${seed.serverSeed}, ${seed.clientSeed}, ${claims.shop ?? null},
+          ${claims.shop === undefined ? null : claims.shn ?? claims.shop}, ${limitMinor(claims.smin, claims.cur)},
+          ${limitMinor(claims.smax, claims.cur)})
         RETURNING ${cols}`
     const started = reported
       ? insert.pipe(Effect.tap(() => Effect.flatMap(DateTime.now, (now) => Outbox.enqueue(sql, Outbox.ofCallback(
@@ -149,7 +183,7 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
         RETURNING g.id, g.expires_at
       )
       SELECT live.id, merchant_id, player_id, game_id, operator_session_id, currency, mode, lobby, created_at,
-        coalesce(touched.expires_at, live.expires_at) AS expires_at
+        coalesce(touched.expires_at, live.expires_at) AS expires_at, ${sql.literal(shopColumns)}
       FROM live LEFT JOIN touched ON touched.id = live.id`.pipe(Effect.flatMap(decodeSessions))
     if (row === undefined) return yield* whyNotLive(sql, sql`token_hash = ${hashToken(sessionToken)}`)
     return sessionOf(row)

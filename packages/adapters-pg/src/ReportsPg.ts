@@ -9,6 +9,7 @@ import {
   type ReportRange,
   ReportTimedOut,
   type RoundFilter,
+  type SummaryFilter,
   TransactionNotFound,
   TransactionView
 } from "@gateway/domain/Report"
@@ -17,7 +18,7 @@ import { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { ReportsDatabase } from "./db/Database.ts"
 import * as ReportBudget from "./db/ReportBudget.ts"
-import { groupKeys, summaryBatch, summaryPageStatement, sumsStatement } from "./db/SummarySql.ts"
+import { bySessions, groupKeys, summaryBatch, summaryPageStatement, sumsStatement } from "./db/SummarySql.ts"
 import { exportGroup, exportRow } from "./db/ExportRows.ts"
 import { isUuid } from "./db/Uuid.ts"
 import {
@@ -87,7 +88,8 @@ export const make = (options: ReportsOptions = {}) => Effect.gen(function*() {
     sql`r.created_at < ${filter.to}`,
     ...(filter.playerId === undefined ? [] : [sql`s.merchant_id = ${merchantId}`, sql`s.player_id = ${filter.playerId}`]),
     ...(filter.gameId === undefined ? [] : [sql`r.game_id = ${filter.gameId}`]),
-    ...(filter.status === undefined ? [] : [sql`r.status = ${filter.status}`])
+    ...(filter.status === undefined ? [] : [sql`r.status = ${filter.status}`]),
+    ...(filter.shopId === undefined ? [] : [sql`s.merchant_id = ${merchantId}`, sql`s.shop_id = ${filter.shopId}`])
   ]
 
   const roundsPage = Effect.fn("Reports.rounds")(function*(merchantId: number, filter: RoundFilter, page: PageRequest) {
@@ -98,7 +100,7 @@ export const make = (options: ReportsOptions = {}) => Effect.gen(function*() {
     )
     const rows = yield* sql`
       SELECT r.id::text AS round_id, r.game_id, s.player_id, s.operator_session_id, r.mode, r.status, r.stake_minor,
-        r.payout_minor, s.currency, r.created_at, r.debit_id::text AS debit_id
+        r.payout_minor, s.currency, r.created_at, r.debit_id::text AS debit_id, s.shop_id
       FROM rounds r JOIN game_sessions s ON s.id = r.session_id
       WHERE ${where}
       ORDER BY r.created_at DESC, r.id DESC
@@ -122,7 +124,7 @@ export const make = (options: ReportsOptions = {}) => Effect.gen(function*() {
     const rows = yield* sql`
       WITH batch AS (
         SELECT r.id, r.game_id, s.player_id, s.operator_session_id, r.mode, r.status, r.stake_minor, r.payout_minor,
-          s.currency, r.created_at, r.debit_id
+          s.currency, r.created_at, r.debit_id, s.shop_id
         FROM rounds r JOIN game_sessions s ON s.id = r.session_id
         WHERE ${where}
         ORDER BY r.created_at DESC, r.id DESC
@@ -130,7 +132,7 @@ export const make = (options: ReportsOptions = {}) => Effect.gen(function*() {
       )
       SELECT b.id::text AS round_id, b.game_id, b.player_id, b.operator_session_id, b.mode, b.status, b.stake_minor,
         b.payout_minor, b.currency, b.created_at, b.created_at::text AS created_at_exact, b.debit_id::text AS debit_id,
-        t.transaction_id, t.kind, t.amount_minor, t.delivery_status
+        b.shop_id, t.transaction_id, t.kind, t.amount_minor, t.delivery_status
       FROM batch b LEFT JOIN LATERAL (
         SELECT l.id, l.transaction_id::text AS transaction_id, l.kind, l.amount_minor, d.status AS delivery_status
         FROM ledger_entries l LEFT JOIN webhook_deliveries d ON d.id = l.transaction_id::text
@@ -198,12 +200,12 @@ export const make = (options: ReportsOptions = {}) => Effect.gen(function*() {
   const summary = Effect.fn("Reports.summary")(function*(
     merchantId: number,
     currency: CurrencyCode,
-    range: ReportRange,
+    range: SummaryFilter,
     groupBy: GroupBy,
     page: PageRequest
   ) {
     const rows = yield* withoutJit(
-      summaryPageStatement(sql, { id: merchantId, currency }, range, groupKeys[groupBy], groupBy === "player", page)
+      summaryPageStatement(sql, { id: merchantId, currency }, range, groupKeys[groupBy], bySessions(groupBy, range), page)
     ).pipe(Effect.flatMap(decodeSummaryPage))
     const first = rows[0]
     const groups = rows.flatMap((row): Array<SummaryGroup> =>
@@ -226,7 +228,7 @@ export const make = (options: ReportsOptions = {}) => Effect.gen(function*() {
   // The whole summary through a cursor of one read-only transaction on a reserved connection: the groups are built
   // once and read a batch per FETCH as the client takes them, so neither the gateway's memory nor a statement's
   // time grows with the number of groups. The connection is held until the stream ends, within the budget.
-  const summaryStream = (merchantId: number, currency: CurrencyCode, range: ReportRange, groupBy: GroupBy) =>
+  const summaryStream = (merchantId: number, currency: CurrencyCode, range: SummaryFilter, groupBy: GroupBy) =>
     budget.streamWithin(
       merchantId,
       Stream.unwrap(Effect.gen(function*() {
@@ -236,7 +238,7 @@ export const make = (options: ReportsOptions = {}) => Effect.gen(function*() {
           () => Effect.ignore(connection.executeRaw("ROLLBACK", []))
         )
         yield* connection.executeRaw("SET LOCAL jit = off", [])
-        const [text, params] = sumsStatement(sql, [{ id: merchantId, currency }], range, groupKeys[groupBy], groupBy === "player")
+        const [text, params] = sumsStatement(sql, [{ id: merchantId, currency }], range, groupKeys[groupBy], bySessions(groupBy, range))
           .compile()
         yield* connection.executeRaw(`DECLARE summary_groups NO SCROLL CURSOR FOR ${text}`, params)
         return Stream.paginate<boolean, SummaryGroup, ReportTimedOut>(true, (first) =>

@@ -40,10 +40,10 @@ export const minorUnits = (code: CurrencyCode): number => MINOR_UNITS[code]
 export class CurrencyMismatch extends Schema.TaggedError<CurrencyMismatch>()("CurrencyMismatch", {
   merchantCurrency: Schema.String,
   currency: Schema.String,
-  source: Schema.Literals(["param", "player"])
+  source: Schema.Literals(["param", "player", "shop"])
 }) {
   override get message(): string {
-    const what = this.source === "param" ? "requested currency" : "player's currency"
+    const what = this.source === "param" ? "requested currency" : this.source === "shop" ? "shop's currency" : "player's currency"
     return `${what} ${this.currency} differs from the merchant's base currency ${this.merchantCurrency}; ` +
       "multi-currency play is announced as experimental and is not available"
   }
@@ -54,12 +54,14 @@ export interface CurrencyInputs {
   readonly merchant: CurrencyCode
   readonly requested?: CurrencyCode | undefined
   readonly player?: string | undefined
+  /** The shop's currency from its Details URL, for a launch with a `shopId` (CONTRACT §11). */
+  readonly shop?: string | undefined
 }
 
 /**
- * The currency rule of a launch: the `currency` parameter (when given) and
- * the player's currency (when known) must both equal the merchant's base
- * currency; the result is that currency.
+ * The currency rule of a launch: the `currency` parameter (when given), the
+ * player's currency and the shop's (when known) must all equal the
+ * merchant's base currency; the result is that currency.
  */
 export const resolveLaunchCurrency = (inputs: CurrencyInputs): Result.Result<CurrencyCode, CurrencyMismatch> => {
   if (inputs.requested !== undefined && inputs.requested !== inputs.merchant) {
@@ -70,6 +72,11 @@ export const resolveLaunchCurrency = (inputs: CurrencyInputs): Result.Result<Cur
   if (inputs.player !== undefined && inputs.player !== inputs.merchant) {
     return Result.fail(
       new CurrencyMismatch({ merchantCurrency: inputs.merchant, currency: inputs.player, source: "player" })
+    )
+  }
+  if (inputs.shop !== undefined && inputs.shop !== inputs.merchant) {
+    return Result.fail(
+      new CurrencyMismatch({ merchantCurrency: inputs.merchant, currency: inputs.shop, source: "shop" })
     )
   }
   return Result.succeed(inputs.merchant)

@@ -4,6 +4,7 @@ import { Fairness } from "./Fairness.ts"
 import { LaunchMode } from "./LaunchToken.ts"
 import { MerchantId } from "./Merchant.ts"
 import { PageLaunch } from "./PageLaunch.ts"
+import { SessionShop } from "./Shop.ts"
 import { UtcTimestamp } from "./Validation.ts"
 
 /** A player's game session, opened by redeeming a launch token once. */
@@ -17,7 +18,10 @@ export class GameSession extends Schema.Class<GameSession>("@gateway/domain/Game
   mode: LaunchMode.annotate({ description: "`real` (money) or `demo` (virtual balance)" }),
   lobby: Schema.Boolean.annotate({ description: "Whether the session may play every built-in game (the lobby), not only the one launched" }),
   createdAt: UtcTimestamp("When the launch token was redeemed (ISO 8601, UTC)"),
-  expiresAt: UtcTimestamp("When the session expires if it stays idle (ISO 8601, UTC); each round moves it on")
+  expiresAt: UtcTimestamp("When the session expires if it stays idle (ISO 8601, UTC); each round moves it on"),
+  shop: Schema.optionalKey(SessionShop).annotate({
+    description: "The retail shop the session is played at, for a launch with a `shopId` (CONTRACT §11)"
+  })
 }).annotate({
   identifier: "GameSession",
   description: "A player's game session, opened by redeeming a launch token once."

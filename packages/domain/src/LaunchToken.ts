@@ -2,6 +2,7 @@ import { Effect, Schema } from "effect"
 import { CurrencyCode } from "./Currency.ts"
 import { MerchantId } from "./Merchant.ts"
 import { LanguageTag, LobbyUrl, PageLanguage, RealityCheckMinutes } from "./PageLaunch.ts"
+import { ShopId } from "./Shop.ts"
 import { isStorableText } from "./Validation.ts"
 
 /** Money play or free play. */
@@ -28,7 +29,8 @@ export const LaunchRequest = Schema.Struct({
   })),
   realityCheckMinutes: Schema.optionalKey(RealityCheckMinutes.annotate({
     description: "Every this many minutes (5..120) the page shows the session's time and net result, with continue or leave"
-  }))
+  })),
+  shopId: Schema.optionalKey(ShopId)
 })
 export type LaunchRequest = typeof LaunchRequest.Type
 
@@ -51,7 +53,12 @@ export class LaunchClaims extends Schema.Class<LaunchClaims>("@gateway/domain/La
   lobby: Schema.Boolean,
   lang: Schema.optionalKey(PageLanguage),
   lurl: Schema.optionalKey(Schema.String),
-  rcm: Schema.optionalKey(Schema.Int)
+  rcm: Schema.optionalKey(Schema.Int),
+  /** The retail shop (CONTRACT §11): its id, name and stake limits (decimal strings) as its Details URL gave them. */
+  shop: Schema.optionalKey(Schema.String),
+  shn: Schema.optionalKey(Schema.String),
+  smin: Schema.optionalKey(Schema.String),
+  smax: Schema.optionalKey(Schema.String)
 }).annotate({
   identifier: "LaunchClaims",
   description: "The claims of a launch JWT (CONTRACT §3)."

@@ -2,10 +2,13 @@ import { Schema } from "effect"
 
 /** The operator's system did not answer within the time-out. */
 export class OperatorTimeout extends Schema.TaggedError<OperatorTimeout>()("OperatorTimeout", {
-  timeoutMs: Schema.Int
+  timeoutMs: Schema.Int,
+  /** Which of the operator's URLs: the player's Details URL (default) or the shop's (CONTRACT §11). */
+  url: Schema.optionalKey(Schema.Literals(["userDetailsUrl", "shopDetailsUrl"]))
 }) {
   override get message(): string {
-    return `the operator's Details URL did not answer within ${this.timeoutMs} ms`
+    const which = this.url === "shopDetailsUrl" ? "shop Details URL (shopDetailsUrl)" : "Details URL"
+    return `the operator's ${which} did not answer within ${this.timeoutMs} ms`
   }
 }
 

@@ -36,20 +36,30 @@ export const PageLaunch = Schema.Struct({
   }),
   realityCheckMinutes: Schema.optionalKey(Schema.Int).annotate({
     description: "Every this many minutes the page shows the session's time and net result, with continue or leave"
+  }),
+  shop: Schema.optionalKey(Schema.Struct({
+    shopId: Schema.String.annotate({ description: "The shop's id (the launch's `shopId`)" }),
+    name: Schema.String.annotate({ description: "The shop's name, from the operator's `shopDetailsUrl`" })
+  })).annotate({
+    description: "The retail shop of a launch with a `shopId`: the page shows its cashier layout (large type, the " +
+      "shop's name, no lobby and no exit button)"
   })
 }).annotate({
   identifier: "PageLaunch",
-  description: "What the launch asked of the player's page: its language, where its exit leads and its reality check."
+  description: "What the launch asked of the player's page: its language, where its exit leads, its reality check and its shop."
 })
 export type PageLaunch = typeof PageLaunch.Type
 
-/** The page's part of a launch token's claims: `lang`, `lurl` and `rcm` when the launch set them. */
+/** The page's part of a launch token's claims: `lang`, `lurl`, `rcm` and the shop (`shop`, `shn`) when the launch set them. */
 export const pageLaunchOf = (claims: {
   readonly lang?: string | undefined
   readonly lurl?: string | undefined
   readonly rcm?: number | undefined
+  readonly shop?: string | undefined
+  readonly shn?: string | undefined
 }): PageLaunch => ({
   language: pageLanguageOf(claims.lang),
   ...(claims.lurl === undefined ? {} : { lobbyUrl: claims.lurl }),
-  ...(claims.rcm === undefined ? {} : { realityCheckMinutes: claims.rcm })
+  ...(claims.rcm === undefined ? {} : { realityCheckMinutes: claims.rcm }),
+  ...(claims.shop === undefined ? {} : { shop: { shopId: claims.shop, name: claims.shn ?? claims.shop } })
 })

@@ -29,8 +29,8 @@ export const checkRange = (range: ReportRange): ValidationFailed | undefined => 
   return undefined
 }
 
-/** How the summary groups: by UTC day of the round, by game or by player. */
-export const GroupBy = Schema.Literals(["day", "game", "player"])
+/** How the summary groups: by UTC day of the round, by game, by player or by retail shop (CONTRACT §11). */
+export const GroupBy = Schema.Literals(["day", "game", "player", "shop"])
 export type GroupBy = typeof GroupBy.Type
 
 /** The filters of the operator's round list. */
@@ -38,6 +38,14 @@ export interface RoundFilter extends ReportRange {
   readonly playerId?: string | undefined
   readonly gameId?: string | undefined
   readonly status?: typeof RoundStatus.Type | undefined
+  /** Only the rounds played at this retail shop (CONTRACT §11). */
+  readonly shopId?: string | undefined
+}
+
+/** The period and filter of the GGR summary. */
+export interface SummaryFilter extends ReportRange {
+  /** Only the rounds played at this retail shop (CONTRACT §11). */
+  readonly shopId?: string | undefined
 }
 
 /**
@@ -87,6 +95,9 @@ export class OperatorRound extends Schema.Class<OperatorRound>("@gateway/domain/
   payout: Schema.NullOr(Schema.String).annotate({ description: "What the round paid (\"0.00\" for a loss); null until it is settled" }),
   currency: Schema.String.annotate({ description: "The currency of the amounts (ISO 4217)" }),
   createdAt: UtcTimestamp("When the round was played (ISO 8601, UTC)"),
+  shopId: Schema.optionalKey(Schema.String).annotate({
+    description: "The retail shop the round was played at (the launch's `shopId`, CONTRACT §11); absent for online play"
+  }),
   transactions: Schema.Array(RoundTransaction).annotate({ description: "The round's wallet transactions, oldest first" }),
   roundDetailsUrl: Schema.optionalKey(Schema.String).annotate({
     description: "The round's signed link, valid for ever (CONTRACT §10): an HTML page for people, JSON with " +
@@ -132,7 +143,10 @@ export const SummaryFigures = Schema.Struct({
 
 /** A group of a summary: its key and figures. */
 export const SummaryRow = Schema.Struct({
-  key: Schema.String.annotate({ description: "The group: a day (`2026-11-25`), a game id or a player id" }),
+  key: Schema.String.annotate({
+    description: "The group: a day (`2026-11-25`), a game id, a player id or a shop id (`\"\"` for the rounds played " +
+      "without a shop)"
+  }),
   ...SummaryFigures.fields
 })
 export type SummaryRow = typeof SummaryRow.Type

@@ -27,6 +27,8 @@ export interface WalletTransaction {
   readonly amount: Money.Money
   /** The signed link to the round's details and proof (CONTRACT §10), on credits and refunds. */
   readonly roundDetailsUrl?: string | undefined
+  /** The retail shop of the session (CONTRACT §11), when it was launched with one. */
+  readonly shopId?: string | undefined
 }
 
 /** The JSON body of a wallet webhook, in the Standard Webhooks shape, amounts as decimal strings. */
@@ -44,7 +46,8 @@ export const toWebhookBody = (tx: WalletTransaction, timestamp: string) => ({
     gameId: tx.gameId,
     amount: Money.format(tx.amount),
     currency: tx.amount.currency satisfies CurrencyCode,
-    ...(tx.roundDetailsUrl === undefined ? {} : { roundDetailsUrl: tx.roundDetailsUrl })
+    ...(tx.roundDetailsUrl === undefined ? {} : { roundDetailsUrl: tx.roundDetailsUrl }),
+    ...(tx.shopId === undefined ? {} : { shopId: tx.shopId })
   }
 })
 

@@ -6,6 +6,7 @@ import { LaunchClaims, LaunchRequest } from "../src/LaunchToken.ts"
 import { CreateMerchantRequest, MerchantId } from "../src/Merchant.ts"
 import { OperatorBadResponse, OperatorTimeout } from "../src/Operator.ts"
 import { type DetailsRequest, PlayerRejected } from "../src/Player.ts"
+import { ShopDetails, ShopRejected, type ShopRequest } from "../src/Shop.ts"
 import { createMerchant } from "../src/usecases/CreateMerchant.ts"
 import { generateLaunchUrl } from "../src/usecases/GenerateLaunchUrl.ts"
 import { listGames } from "../src/usecases/ListGames.ts"
@@ -201,4 +202,61 @@ describe("listGames", () => {
       const lucky = yield* listGames({ ...defaultGameQuery, search: "LUCK", limit: 100 })
       assert.strictEqual(lucky.meta.totalElements, 23)
     }).pipe(Effect.provide(D.gameCatalog(games))))
+})
+
+describe("generateLaunchUrl with a retail shop (CONTRACT §11)", () => {
+  const shopMerchant = D.makeMerchant({
+    MerchantSettings: D.makeSettings({ userDetailsUrl: "https://op.example/details", shopDetailsUrl: "https://op.example/shops" })
+  })
+  const shop = (fields: Partial<ShopDetails> = {}) => (r: ShopRequest): D.ShopAnswer =>
+    Effect.succeed(new ShopDetails({ shopId: r.shopId, name: "Bole Road Shop", currency: "ETB", status: "active", ...fields }))
+  const launch = (answer: (r: ShopRequest) => D.ShopAnswer, fields: Record<string, unknown> = {}, merchant = shopMerchant) => {
+    const shopCalls: Array<ShopRequest> = []
+    const layer = Layer.mergeAll(
+      D.merchantRepo([merchant]),
+      D.apiKeyRepo(keys),
+      D.gameCatalog([D.oddEven]),
+      D.operatorDetails([], D.player("ETB"), answer, shopCalls),
+      D.jsonSigner,
+      D.sequentialIds
+    )
+    return generateLaunchUrl(KEY, request({ shopId: "shop-1", ...fields })).pipe(
+      Effect.provide(layer),
+      Effect.exit,
+      Effect.map((exit) => ({ exit, shopCalls }))
+    )
+  }
+
+  it.effect("asks the shop after the player and signs its name and stake limits into the token", () =>
+    Effect.gen(function*() {
+      const { exit, shopCalls } = yield* launch(shop({ minimumStake: "2", maximumStake: "150.5" }))
+      assert.deepStrictEqual(shopCalls, [{ shopId: "shop-1", sessionId: "s-1", gameId: "odd-even", mode: "real" }])
+      if (!Exit.isSuccess(exit)) return assert.fail("the launch failed")
+      const claims = claimsOf(exit.value.url)
+      assert.deepStrictEqual([claims.shop, claims.shn, claims.smin, claims.smax], ["shop-1", "Bole Road Shop", "2.00", "150.50"])
+    }))
+
+  const refusals: ReadonlyArray<[string, (r: ShopRequest) => D.ShopAnswer, string]> = [
+    ["a blocked shop", shop({ status: "blocked" }), "ShopRejected"],
+    ["an unknown shop (4xx)", () => Effect.fail(new ShopRejected({ detail: "404" })), "ShopRejected"],
+    ["a silent shop URL", () => Effect.fail(new OperatorTimeout({ timeoutMs: 5000, url: "shopDetailsUrl" })), "OperatorTimeout"],
+    ["a shop in another currency", shop({ currency: "USD" }), "CurrencyMismatch"],
+    ["a stake limit finer than the currency", shop({ minimumStake: "0.001" }), "OperatorBadResponse"]
+  ]
+  for (const [what, answer, tag] of refusals) {
+    it.effect(`refuses ${what} with ${tag}`, () =>
+      Effect.gen(function*() {
+        assert.strictEqual(failureTag((yield* launch(answer)).exit), tag)
+      }))
+  }
+
+  it.effect("no shopDetailsUrl is ShopDetailsUrlNotSet and asks no shop; a demo launch asks no one", () =>
+    Effect.gen(function*() {
+      const unset = yield* launch(shop(), {}, withDetails)
+      assert.strictEqual(failureTag(unset.exit), "ShopDetailsUrlNotSet")
+      const demo = yield* launch(shop(), { mode: "demo" })
+      assert.deepStrictEqual(demo.shopCalls, [])
+      if (!Exit.isSuccess(demo.exit)) return assert.fail("the demo launch failed")
+      assert.strictEqual(claimsOf(demo.exit.value.url).shop, "shop-1")
+    }))
 })

@@ -2,6 +2,7 @@ import { Effect, Layer } from "effect"
 import { type OperatorBadResponse, type OperatorTimeout, OperatorUnavailable } from "../src/Operator.ts"
 import type { DetailsRequest, PlayerDetails, PlayerRejected } from "../src/Player.ts"
 import { OperatorDetails } from "../src/ports/OperatorDetails.ts"
+import { ShopDetails, type ShopRejected, type ShopRequest } from "../src/Shop.ts"
 import { OperatorUrlPolicy } from "../src/ports/OperatorUrlPolicy.ts"
 import { WalletClient } from "../src/ports/WalletClient.ts"
 import { BetRefused, WalletUnavailable } from "../src/Wallet.ts"
@@ -9,12 +10,28 @@ import { BetRefused, WalletUnavailable } from "../src/Wallet.ts"
 /** What an operator's Details URL answers. */
 export type DetailsAnswer = Effect.Effect<PlayerDetails, OperatorTimeout | OperatorBadResponse | PlayerRejected>
 
-/** An operator whose Details URL gives `answer`; every call is recorded in `calls`. */
-export const operatorDetails = (calls: Array<DetailsRequest>, answer: (request: DetailsRequest) => DetailsAnswer) =>
+/** What an operator's shop Details URL answers. */
+export type ShopAnswer = Effect.Effect<ShopDetails, OperatorTimeout | OperatorBadResponse | ShopRejected>
+
+/** A shop Details URL that knows every shop: active, named after its id, in ETB, without stake limits. */
+export const activeShop = (request: ShopRequest): ShopAnswer =>
+  Effect.succeed(new ShopDetails({ shopId: request.shopId, name: `Shop ${request.shopId}`, currency: "ETB", status: "active" }))
+
+/**
+ * An operator whose Details URL gives `answer` and whose shop Details URL gives `shop` ({@link activeShop} by
+ * default); every call is recorded in `calls` (and shop calls in `shopCalls`).
+ */
+export const operatorDetails = (
+  calls: Array<DetailsRequest>,
+  answer: (request: DetailsRequest) => DetailsAnswer,
+  shop: (request: ShopRequest) => ShopAnswer = activeShop,
+  shopCalls: Array<ShopRequest> = []
+) =>
   Layer.succeed(
     OperatorDetails,
     OperatorDetails.of({
-      fetch: (_merchant, _url, request) => Effect.suspend(() => (calls.push(request), answer(request)))
+      fetch: (_merchant, _url, request) => Effect.suspend(() => (calls.push(request), answer(request))),
+      shop: (_merchant, _url, request) => Effect.suspend(() => (shopCalls.push(request), shop(request)))
     })
   )
 

@@ -18,6 +18,7 @@ import { setupStake } from "./stake.ts"
 import { data, S } from "./state.ts"
 import type { Launch, Opened } from "./types.ts"
 import { brand, setBalance } from "./wallet.ts"
+import { cashier } from "./shop.ts"
 
 /**
  * The player's page: it redeems the launch token once, shows the merchant's
@@ -35,10 +36,13 @@ const redeemFailed = (r: Reply<unknown>): void => {
   fatal(t("cannotStart"), problem(r, t("couldNotOpen")), r.status === 0 || r.status >= 429)
 }
 
-/** The launch's language, exit and reality check; the page's text in that language. */
+/** The launch's language, exit, reality check and shop; the page's text in that language. */
 const applyLaunch = (page: Launch | undefined): void => {
   setLanguage(page?.language ?? data["lang"])
-  S.exit = page?.lobbyUrl ?? data["exit"] ?? ""
+  S.shop = page?.shop ?? null
+  cashier(S.shop)
+  // A shop's terminal has no casino page to go back to: no exit, and no lobby (one game per launch).
+  S.exit = S.shop !== null ? "" : page?.lobbyUrl ?? data["exit"] ?? ""
   const every = page?.realityCheckMinutes
   S.reality = typeof every === "number" && Number.isInteger(every) && every >= 5 && every <= 120 ? every : 0
   translatePage()
@@ -88,7 +92,7 @@ const begin = async (b: Begin): Promise<void> => {
   renderHistory()
   startClock()
   if (window.matchMedia("(min-width: 860px)").matches) showPanel("rules")
-  if (b.session.lobby) await loadGames()
+  if (b.session.lobby && S.shop === null) await loadGames()
   await openGame(b.game || b.session.gameId || (data["game"] ?? ""))
   void loadHistory()
 }

@@ -39,7 +39,7 @@ export const openGame = async (id: string): Promise<void> => {
   $("title").textContent = S.names[id] ?? id
   $("lobby").hidden = true
   $("game").hidden = false
-  $("to-lobby").hidden = S.session?.lobby !== true
+  $("to-lobby").hidden = S.session?.lobby !== true || S.shop !== null
   const result = $("result")
   result.textContent = ""
   result.className = "result hint"

@@ -55,7 +55,8 @@ export const saveSession = (): void => {
     page: {
       language: language(),
       ...(S.exit === "" ? {} : { lobbyUrl: S.exit }),
-      ...(S.reality === 0 ? {} : { realityCheckMinutes: S.reality })
+      ...(S.reality === 0 ? {} : { realityCheckMinutes: S.reality }),
+      ...(S.shop === null ? {} : { shop: S.shop })
     },
     net: S.net.toString(),
     startedAt: S.startedAt

@@ -28,6 +28,8 @@ export interface State {
   checked: Record<string, boolean>
   /** The casino's page the exit and the error screens lead to ("" when the launch gave none). */
   exit: string
+  /** The retail shop of the launch (CONTRACT §11): the cashier's page, without lobby or exit. */
+  shop: { readonly shopId: string; readonly name: string } | null
   /** Every this many minutes, the reality check (0: none). */
   reality: number
   /** The session's net result so far (payouts less stakes, minor units) of the rounds this tab played. */
@@ -41,6 +43,6 @@ export const data = document.body.dataset
 
 export const S: State = {
   launch: "", token: "", session: null, settings: {}, currency: "", digits: 2, balance: null, game: "", rules: {}, names: {},
-  games: [], sel: null, picks: [], busy: false, fair: null, rounds: [], seeds: {}, checked: {}, exit: "", reality: 0, net: 0n, startedAt: 0
+  games: [], sel: null, picks: [], busy: false, fair: null, rounds: [], seeds: {}, checked: {}, exit: "", shop: null, reality: 0, net: 0n, startedAt: 0
 }
 if (data["game"] !== undefined) S.names[data["game"]] = data["name"] ?? data["game"]

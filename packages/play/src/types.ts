@@ -66,11 +66,13 @@ export interface GameEntry {
   readonly rtp?: string
 }
 
-/** What the launch asked of the page: its language, the casino's page to go back to, the reality check. */
+/** What the launch asked of the page: its language, the casino's page to go back to, the reality check, the shop. */
 export interface Launch {
   readonly language?: string
   readonly lobbyUrl?: string
   readonly realityCheckMinutes?: number
+  /** A retail shop's launch (CONTRACT §11): the page is the cashier's. */
+  readonly shop?: { readonly shopId: string; readonly name: string }
 }
 
 /** POST /sessions: the redeemed launch. */

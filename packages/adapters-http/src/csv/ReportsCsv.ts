@@ -6,11 +6,13 @@ import * as Csv from "./Csv.ts"
  * The columns of the rounds CSV: one record per transaction, the round's
  * fields repeated on each (JSON's names; `transactionStatus` is the
  * transaction's `status`). A round without transactions (demo, or a debit
- * not sent yet) is one record with the transaction cells empty.
+ * not sent yet) is one record with the transaction cells empty. `shopId`,
+ * last so that readers of the earlier columns are not disturbed, is empty for
+ * a round played without a shop (CONTRACT §11).
  */
 export const roundColumns = [
   "roundId", "createdAt", "playerId", "gameId", "sessionId", "mode", "status", "stake", "payout", "currency",
-  "transactionId", "type", "amount", "transactionStatus"
+  "transactionId", "type", "amount", "transactionStatus", "shopId"
 ] as const
 
 /** The columns of the summary CSV: one record per group, the JSON's `data`; no total record. */
@@ -35,9 +37,12 @@ const roundRecords = (round: Report.OperatorRound): string => {
     round.payout ?? "",
     round.currency
   ]).slice(0, -2)
+  const shop = round.shopId === undefined ? "" : Csv.row([{ untrusted: round.shopId }]).slice(0, -2)
   return round.transactions.length === 0
-    ? `${fields},,,,\r\n`
-    : round.transactions.map((t) => `${fields},${Csv.row([t.transactionId, t.type, t.amount, t.status])}`).join("")
+    ? `${fields},,,,,${shop}\r\n`
+    : round.transactions.map((t) =>
+      `${fields},${Csv.row([t.transactionId, t.type, t.amount, t.status]).slice(0, -2)},${shop}\r\n`
+    ).join("")
 }
 
 /** The rounds of `range` as a CSV download, streamed as they are read. */

@@ -69,7 +69,8 @@ export const PlayLive = HttpApiBuilder.group(
             token: query.token,
             nonce,
             language: launch.language,
-            lobbyUrl: launch.lobbyUrl
+            // A retail shop's page (CONTRACT §11) has no exit, not even on its error screens.
+            lobbyUrl: launch.shop === undefined ? launch.lobbyUrl : undefined
           }, assets)
           return HttpServerResponse.text(html, {
             contentType: "text/html; charset=utf-8",

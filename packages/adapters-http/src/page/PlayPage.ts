@@ -43,7 +43,7 @@ export interface PageSources {
 
 const markup = `<div class="app" id="app">
 <header class="head"><button id="to-lobby" class="back" type="button" hidden><span aria-hidden="true">&#8249;</span><span class="lbl" data-t="lobby"> Lobby</span></button>
-<img id="logo" alt="" hidden><div class="title"><h1 id="title"></h1><span id="mode" class="badge" data-t="demo" hidden>DEMO</span></div>
+<img id="logo" alt="" hidden><div class="title"><h1 id="title"></h1><span id="mode" class="badge" data-t="demo" hidden>DEMO</span><span id="shop" class="shop" hidden><small data-t="shop">Shop</small> <b id="shop-name"></b></span></div>
 <div id="wallet" class="wallet" hidden><small id="balance-label" data-t="balance">Balance</small><output id="balance" aria-labelledby="balance-label"></output></div>
 <a id="exit" class="exit" target="_top" rel="noopener" data-t-label="exitLabel" hidden><span aria-hidden="true">&#10005;</span><span class="lbl" data-t="exit">Exit</span></a></header>
 <nav class="tabs" id="tabs" aria-label="Game information" data-t-label="gameInfo" hidden><span id="rtp" class="rtp"></span><span id="clock" class="clock" role="timer" hidden></span>

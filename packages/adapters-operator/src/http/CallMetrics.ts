@@ -3,6 +3,7 @@ import type { MerchantId } from "@gateway/domain/Merchant"
 import { series } from "@gateway/domain/MetricSeries"
 import type { OperatorBadResponse, OperatorTimeout, OperatorUnavailable } from "@gateway/domain/Operator"
 import type { PlayerRejected } from "@gateway/domain/Player"
+import type { ShopRejected } from "@gateway/domain/Shop"
 
 /**
  * The metrics of calls to operators, on Effect's `Metric` (the default
@@ -21,7 +22,7 @@ const callSeries = (name: string, description: string) =>
 
 const details = callSeries(
   "gateway_operator_details_duration_seconds",
-  "Calls to a merchant's Details URL by merchant id and outcome (ok, rejected, bad_response, timeout, paused, error), in seconds"
+  "Calls to a merchant's Details URLs (player and shop) by merchant id and outcome (ok, rejected, bad_response, timeout, paused, error), in seconds"
 )
 const debits = callSeries(
   "gateway_wallet_debit_duration_seconds",
@@ -57,9 +58,9 @@ export const timeDebit = timed(debits)
 
 /** The outcome of a Details call that failed. */
 export const detailsOutcome = (
-  error: OperatorTimeout | OperatorBadResponse | OperatorUnavailable | PlayerRejected
+  error: OperatorTimeout | OperatorBadResponse | OperatorUnavailable | PlayerRejected | ShopRejected
 ): string =>
-  error._tag === "PlayerRejected"
+  error._tag === "PlayerRejected" || error._tag === "ShopRejected"
     ? "rejected"
     : error._tag === "OperatorTimeout"
     ? "timeout"

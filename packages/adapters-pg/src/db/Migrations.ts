@@ -19,6 +19,7 @@ import { m0014_round_sums_once } from "./migrations/0014_round_sums_once.ts"
 import { m0015_audit_log } from "./migrations/0015_audit_log.ts"
 import { m0016_backoffice_users } from "./migrations/0016_backoffice_users.ts"
 import { m0017_round_links_callbacks } from "./migrations/0017_round_links_callbacks.ts"
+import { m0018_shops } from "./migrations/0018_shops.ts"
 import { m0020_session_termination } from "./migrations/0020_session_termination.ts"
 
 /**
@@ -44,6 +45,7 @@ export const migrations = {
   "0015_audit_log": m0015_audit_log,
   "0016_backoffice_users": m0016_backoffice_users,
   "0017_round_links_callbacks": m0017_round_links_callbacks,
+  "0018_shops": m0018_shops,
   "0020_session_termination": m0020_session_termination
 }
 

@@ -20,7 +20,8 @@ const RoundRow = Schema.Struct({
   payout_minor: Schema.NullOr(Schema.BigInt),
   currency: CurrencyCode,
   created_at: Schema.DateTimeUtcFromDate,
-  debit_id: Schema.NullOr(Schema.String)
+  debit_id: Schema.NullOr(Schema.String),
+  shop_id: Schema.NullOr(Schema.String)
 })
 const TransactionRow = Schema.Struct({
   round_id: Schema.String,
@@ -112,6 +113,7 @@ export const viewOf = ([row, others]: readonly [RoundOf, ReadonlyArray<Transacti
     payout: row.payout_minor === null ? null : format(row.payout_minor),
     currency: row.currency,
     createdAt: row.created_at,
+    ...(row.shop_id === null ? {} : { shopId: row.shop_id }),
     transactions: [...debit, ...rest]
   })
 }

@@ -1,6 +1,6 @@
 import type { PageRequest } from "@gateway/domain/Paging"
 import { offset } from "@gateway/domain/Paging"
-import type { GroupBy, ReportRange } from "@gateway/domain/Report"
+import type { GroupBy, SummaryFilter } from "@gateway/domain/Report"
 import type { Array as Arr } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 
@@ -8,8 +8,13 @@ import type { SqlClient } from "effect/sql/SqlClient"
 export const groupKeys: Record<GroupBy, string> = {
   day: "to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
   game: "r.game_id",
-  player: "s.player_id"
+  player: "s.player_id",
+  shop: "coalesce(s.shop_id, '')"
 }
+
+/** Whether a summary reads the rounds' sessions: to group by player or shop, or to keep one shop's rounds. */
+export const bySessions = (groupBy: GroupBy, filter: SummaryFilter): boolean =>
+  groupBy === "player" || groupBy === "shop" || filter.shopId !== undefined
 
 /**
  * The one query of the ledger's sums, behind both `summary` and `ggr` (exported for the tests that explain it): the
@@ -20,12 +25,12 @@ export const groupKeys: Record<GroupBy, string> = {
  * that is not the merchant's (it never changes) finds no rounds, as it found no entries before. A failed round's
  * debit is not in the ledger (its outcome is unknown); its refund reverses it, so the refund counts as that round's
  * bet too, and the round nets to zero. A round without entries in the currency moved no money and is left out. The
- * sessions are joined only to group by player. Sums are `numeric`, read as text: exact whatever their size.
+ * sessions are joined only to group by player or shop, or to keep one shop's rounds (`range.shopId`). Sums are `numeric`, read as text: exact whatever their size.
  */
 export const sumsStatement = (
   sql: SqlClient,
   merchants: Arr.NonEmptyReadonlyArray<{ readonly id: number; readonly currency: string }>,
-  range: ReportRange,
+  range: SummaryFilter,
   key: string,
   bySession: boolean
 ) => sql`${groupedSums(sql, merchants, range, key, bySession, true)} ORDER BY ${sql.literal(key)} COLLATE "C"`
@@ -33,7 +38,7 @@ export const sumsStatement = (
 const groupedSums = (
   sql: SqlClient,
   merchants: Arr.NonEmptyReadonlyArray<{ readonly id: number; readonly currency: string }>,
-  range: ReportRange,
+  range: SummaryFilter,
   key: string,
   bySession: boolean,
   asText: boolean
@@ -50,6 +55,7 @@ const groupedSums = (
     ${bySession ? sql`JOIN game_sessions s ON s.id = r.session_id` : sql``}
     WHERE r.mode = 'real' AND r.ledger_entries > 0
       AND r.created_at >= ${range.from} AND r.created_at < ${range.to}
+      ${bySession && range.shopId !== undefined ? sql`AND s.shop_id = ${range.shopId}` : sql``}
     GROUP BY 1`
 }
 
@@ -62,7 +68,7 @@ const groupedSums = (
 export const summaryPageStatement = (
   sql: SqlClient,
   merchant: { readonly id: number; readonly currency: string },
-  range: ReportRange,
+  range: SummaryFilter,
   key: string,
   bySession: boolean,
   page: PageRequest

@@ -17,7 +17,8 @@ const StaleRow = Schema.Struct({
   player_id: Schema.String,
   operator_session_id: Schema.String,
   game_id: Schema.String,
-  currency: CurrencyCode
+  currency: CurrencyCode,
+  shop_id: Schema.NullOr(Schema.String)
 })
 const decodeStale = Schema.decodeUnknownEffect(Schema.Array(StaleRow))
 
@@ -35,14 +36,15 @@ const refundOf = (row: typeof StaleRow.Type, links: Links): WalletTransaction =>
   sessionId: row.operator_session_id,
   gameId: row.game_id,
   amount: Money.make(row.stake_minor, row.currency),
-  ...(links === undefined ? {} : { roundDetailsUrl: links.url(row.id) })
+  ...(links === undefined ? {} : { roundDetailsUrl: links.url(row.id) }),
+  ...(row.shop_id === null ? {} : { shopId: row.shop_id })
 })
 
 const recoverOne = (sql: SqlClient, which: Fragment, links: Links) =>
   sql.withTransaction(Effect.gen(function*() {
     const [row] = yield* sql`
       SELECT r.id::text AS id, r.merchant_id, r.stake_minor, r.debit_id::text AS debit_id,
-        s.player_id, s.operator_session_id, s.game_id, s.currency
+        s.player_id, s.operator_session_id, s.game_id, s.currency, s.shop_id
       FROM rounds r JOIN game_sessions s ON s.id = r.session_id
       WHERE r.status = 'debiting' AND ${which}
       ORDER BY r.created_at

@@ -25,9 +25,9 @@ const componentName = (schema: Schema.Top): string => {
 
 const textExamples: Record<string, string> = {
   "text/csv; charset=utf-8": "roundId,createdAt,playerId,gameId,sessionId,mode,status,stake,payout,currency," +
-    "transactionId,type,amount,transactionStatus\r\n7c1e9a3b-5d2f-4e6a-8b0c-1d3e5f7a9b2c,2026-11-25T09:42:17.000Z," +
+    "transactionId,type,amount,transactionStatus,shopId\r\n7c1e9a3b-5d2f-4e6a-8b0c-1d3e5f7a9b2c,2026-11-25T09:42:17.000Z," +
     "player-1001,odd-even,0b6f5c8e-2a4d-4f1b-9c3e-7d8a1b2c3d4e,real,settled,5.00,9.73,EUR," +
-    "msg_9d2c4e1a-5b7f-4c3d-8e9a-1b2c3d4e5f60,debit,5.00,delivered\r\n",
+    "msg_9d2c4e1a-5b7f-4c3d-8e9a-1b2c3d4e5f60,debit,5.00,delivered,\r\n",
   "text/html; charset=utf-8": "<!doctype html><html lang=\"en\"><head><title>Odd Even</title></head><body>…</body></html>",
   "image/svg+xml": "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 256 256\">…</svg>",
   "text/javascript; charset=utf-8": "\"use strict\";(()=>{…})();",
@@ -84,7 +84,11 @@ const parameterDocs: Record<string, { readonly description: string; readonly exa
   "query searchFields": { description: "The fields `search` looks in (`name`, `id`), repeated or comma-separated; default both", example: ["name"] },
   "query from": { description: "Start of the period, inclusive (ISO 8601 date-time with offset)", example: "2026-11-01T00:00:00Z" },
   "query to": { description: "End of the period, exclusive; at most 366 days after `from`", example: "2026-12-01T00:00:00Z" },
-  "query groupBy": { description: "One group per `day` (UTC), `game` or `player`; default `day`", example: "game" }
+  "query groupBy": { description: "One group per `day` (UTC), `game`, `player` or retail `shop`; default `day`", example: "game" },
+  "query shopId": {
+    description: "The retail shop (CONTRACT §11), 1 to 64 characters: at launch, asked of the merchant's `shopDetailsUrl`; in reports, only that shop's rounds",
+    example: "shop-addis-01"
+  }
 }
 
 const docsOf = (path: string, parameter: Record<string, any>) => {

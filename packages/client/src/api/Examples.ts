@@ -16,7 +16,8 @@ import {
   RevenueShareReport,
   Round,
   SecretRotation,
-  SessionControl
+  SessionControl,
+  Shop
 } from "@gateway/domain"
 import * as AuditApi from "./Audit.ts"
 import * as Backoffice from "./Backoffice.ts"
@@ -400,6 +401,16 @@ export const examples: ReadonlyArray<Example> = [
     status: "active",
     nickname: "LuckyAnna",
     country: "MT"
+  }),
+  example(Shop.SessionShop, { shopId: "shop-addis-01", name: "Bole Road Shop", minimumStake: "1.00", maximumStake: "500.00" }),
+  example(Webhooks.ShopRequest, { shopId: "shop-addis-01", sessionId: "sess-7f3a9c", gameId: "odd-even", mode: "real" }),
+  example(Webhooks.ShopReply, {
+    shopId: "shop-addis-01",
+    name: "Bole Road Shop",
+    currency: "EUR",
+    status: "active",
+    minimumStake: "1.00",
+    maximumStake: "500.00"
   }),
   example(Webhooks.TransactionData, walletData),
   example(Webhooks.DebitMessage, { type: "transaction.debit", timestamp: later, data: walletData }),

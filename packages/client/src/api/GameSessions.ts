@@ -64,7 +64,10 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
           `${GameSession.demoStartingBalance} and calls no webhook. A link of a game retired since it was issued is 410 ` +
           "GAME_RETIRED (before the operator is asked). The sessionToken is shown only here. " +
           "`fairness` is the session's first commitment: the SHA-256 of its secret server seed, a random client " +
-          "seed and nonce 0 (docs/games.md)."
+          "seed and nonce 0 (docs/games.md). A retail shop's launch (CONTRACT §11) is not asked of the shop " +
+          "again: its answer at launch is in the token, and the session gives it back as `session.shop` and " +
+          "`launch.shop` (the page is then the cashier's), with `settings` holding the merchant's stake limits " +
+          "narrowed by the shop's."
       ),
     HttpApiEndpoint.post("play", "/rounds", {
       payload: Round.PlayRequest,

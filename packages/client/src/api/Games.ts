@@ -91,6 +91,8 @@ export class GamesApi extends HttpApiGroup.make("games")
         "CURRENCY_MISMATCH",
         "PLAYER_REJECTED",
         "DETAILS_URL_NOT_SET",
+        "SHOP_REJECTED",
+        "SHOP_DETAILS_URL_NOT_SET",
         "OPERATOR_BAD_RESPONSE",
         "OPERATOR_TIMEOUT",
         "OPERATOR_UNAVAILABLE"
@@ -107,7 +109,12 @@ export class GamesApi extends HttpApiGroup.make("games")
           "game (404 GAME_NOT_FOUND) → real mode: the operator's Details URL (504 OPERATOR_TIMEOUT, 502 " +
           "OPERATOR_BAD_RESPONSE, 422 PLAYER_REJECTED / DETAILS_URL_NOT_SET; 503 OPERATOR_UNAVAILABLE with `retry-after`, " +
           "without calling it, while the merchant's circuit breaker is open because its Details URL or wallet kept " +
-          "failing) → currency (422 CURRENCY_MISMATCH) → token."
+          "failing) → real mode with a `shopId`: the " +
+          "operator's `shopDetailsUrl` (CONTRACT §11: 422 SHOP_DETAILS_URL_NOT_SET when none is set, 422 SHOP_REJECTED " +
+          "for a blocked shop or a 4xx, 504 OPERATOR_TIMEOUT, 502 OPERATOR_BAD_RESPONSE) → currency: the `currency` " +
+          "parameter, the player's and the shop's must be the merchant's (422 CURRENCY_MISMATCH) → token. The shop's " +
+          "stake limits narrow the merchant's for the session; a demo launch with a `shopId` asks no one and shows the " +
+          "cashier's page named by the id."
       ),
     HttpApiEndpoint.get("list", "/games", {
       query: GamesQuery,

@@ -17,6 +17,7 @@ import type {
   Report,
   Round,
   SessionControl,
+  Shop,
   Validation,
   Wallet
 } from "@gateway/domain"
@@ -77,6 +78,8 @@ export const codes = {
   CURRENCY_MISMATCH: 422,
   PLAYER_REJECTED: 422,
   DETAILS_URL_NOT_SET: 422,
+  SHOP_REJECTED: 422,
+  SHOP_DETAILS_URL_NOT_SET: 422,
   WEBHOOK_URL_NOT_SET: 422,
   RATE_LIMITED: 429,
   REPORTS_BUSY: 429,
@@ -148,6 +151,8 @@ export type DomainError =
   | Currency.CurrencyMismatch
   | Player.PlayerRejected
   | Player.DetailsUrlNotSet
+  | Shop.ShopRejected
+  | Shop.ShopDetailsUrlNotSet
   | RateLimit.RateLimited
   | Operator.OperatorBadResponse
   | Operator.OperatorTimeout
@@ -183,6 +188,8 @@ const codeOfTag: { readonly [K in DomainError["_tag"]]: ProblemCode } = {
   CurrencyMismatch: "CURRENCY_MISMATCH",
   PlayerRejected: "PLAYER_REJECTED",
   DetailsUrlNotSet: "DETAILS_URL_NOT_SET",
+  ShopRejected: "SHOP_REJECTED",
+  ShopDetailsUrlNotSet: "SHOP_DETAILS_URL_NOT_SET",
   RateLimited: "RATE_LIMITED",
   OperatorBadResponse: "OPERATOR_BAD_RESPONSE",
   OperatorTimeout: "OPERATOR_TIMEOUT",
@@ -247,6 +254,8 @@ const details: Record<ProblemCode, string> = {
   CURRENCY_MISMATCH: "the player's currency USD is not the merchant's EUR",
   PLAYER_REJECTED: "the operator does not accept this player",
   DETAILS_URL_NOT_SET: "the merchant has no userDetailsUrl",
+  SHOP_REJECTED: "the operator reports the shop as blocked",
+  SHOP_DETAILS_URL_NOT_SET: "the merchant has no shopDetailsUrl; set it in MerchantSettings before launches with a shopId",
   WEBHOOK_URL_NOT_SET: "the merchant has no webhookUrl",
   RATE_LIMITED: "too many requests; try again in 2 s",
   REPORTS_BUSY: "too many reports are running; try again in 2 s",

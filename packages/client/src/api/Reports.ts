@@ -45,6 +45,7 @@ export const RoundsQuery = {
   playerId: Schema.optionalKey(Text("only this player's rounds", 128)),
   gameId: Schema.optionalKey(Text("only this game's rounds", 64)),
   status: Schema.optionalKey(Round.RoundStatus),
+  shopId: Schema.optionalKey(Text("only the rounds played at this retail shop (the launch's `shopId`)", 64)),
   page: PositiveInt(
     `page number, ≥ 1, default 1; \`(page − 1) × limit\` at most ${Report.maxRoundsOffset} (narrow the period, or ` +
       "take the CSV, for rounds beyond)"
@@ -56,6 +57,7 @@ export const RoundsQuery = {
 export const SummaryQuery = {
   ...range,
   groupBy: Report.GroupBy.pipe(Schema.withDecodingDefaultKey(Effect.succeed("day" as const))),
+  shopId: Schema.optionalKey(Text("only the rounds played at this retail shop (the launch's `shopId`)", 64)),
   ...paging
 }
 
@@ -103,7 +105,8 @@ export class ReportsApi extends HttpApiGroup.make("reports")
           "The CSV is every round of the period and filters, newest first, without paging (`page` and `limit` are " +
           "ignored), streamed as it is read: one record per transaction with the round's fields repeated, columns " +
           "`roundId, createdAt, playerId, gameId, sessionId, mode, status, stake, payout, currency, transactionId, " +
-          "type, amount, transactionStatus`; a round without transactions is one record with the last four empty. " +
+          "type, amount, transactionStatus, shopId`; a round without transactions is one record with its four " +
+          "transaction cells empty; `shopId` is empty for online play. `shopId` keeps only the rounds of that shop. " +
           "A database failure in the middle cuts the connection (the chunked body never ends), so a partial file " +
           "is never mistaken for a complete one.\n\nThe JSON list pages up to " + Report.maxRoundsOffset + " rounds " +
           "deep (`(page − 1) × limit`; a deeper page is 400 `VALIDATION_FAILED` naming `page`): narrow the period " +
@@ -127,11 +130,12 @@ export class ReportsApi extends HttpApiGroup.make("reports")
       .annotate(
         OpenApi.Description,
         "Real-money rounds created in [`from`, `to`), from the ledger, in the merchant's currency, grouped by UTC " +
-          "`day` of the round (default), `game` or `player`, sorted by key (bytewise), paged like every list: `page` " +
+          "`day` of the round (default), `game`, `player` or `shop` (the retail shop of the launch, CONTRACT §11; " +
+          "the rounds played without a shop are the group `\"\"`), sorted by key (bytewise), paged like every list: `page` " +
           "and `limit` (1..100, default 20) choose the groups, `meta.totalElements` counts them, and `total` is the " +
           "whole period's, whatever the page. `rounds` counts rounds that moved money; " +
           "`bets` the accepted debits, `wins` the credits, `refunds` the refunds, `ggr = bets − wins − refunds`, " +
-          "exact decimal strings. A failed round's debit (outcome unknown) counts as a bet and its refund as a " +
+          "exact decimal strings. `shopId` keeps only the rounds played at that shop. A failed round's debit (outcome unknown) counts as a bet and its refund as a " +
           "refund, so it nets to zero.\n\n" + csvNote +
           "The CSV is every group of the period in key order, without paging (`page` and `limit` are ignored), " +
           "streamed as the database yields it (a thousand groups at a time): one record per group, columns " +

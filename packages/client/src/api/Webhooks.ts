@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { type Callback, Currency, LaunchToken, Merchant, Player, Round, type Wallet } from "@gateway/domain"
+import { type Callback, Currency, LaunchToken, Merchant, Player, Round, Shop, type Wallet } from "@gateway/domain"
 
 /**
  * The calls the gateway makes to an operator (CONTRACT §5), as the OpenAPI
@@ -25,6 +25,17 @@ export const DetailsRequest = Schema.Struct({
 /** The operator's Details answer, as the gateway decodes it. */
 export const DetailsReply = Schema.Struct(Player.PlayerDetails.fields).annotate({ identifier: "OperatorPlayerDetails" })
 
+/** The body of a shop Details call: the retail shop of a real-mode launch with a `shopId` (CONTRACT §11). */
+export const ShopRequest = Schema.Struct({
+  shopId: Schema.String.annotate({ description: "The shop to describe: the launch's `shopId` (1..64 characters)" }),
+  sessionId: Schema.String.annotate({ description: "The operator's own session id, as given to generate-launch-url." }),
+  gameId: Schema.String.annotate({ description: "The game being launched" }),
+  mode: LaunchToken.LaunchMode.annotate({ description: "`real` (demo launches ask no one)" })
+}).annotate({ identifier: "OperatorShopRequest" })
+
+/** The operator's shop Details answer, as the gateway decodes it. */
+export const ShopReply = Schema.Struct(Shop.ShopDetails.fields).annotate({ identifier: "OperatorShopDetails" })
+
 /** The `data` of a wallet message. */
 export const TransactionData = Schema.Struct({
   transactionId: Schema.String.annotate({ description: "The idempotency key; equals `webhook-id`, the same on every retry." }),
@@ -42,6 +53,9 @@ export const TransactionData = Schema.Struct({
   roundDetailsUrl: Schema.optionalKey(Schema.String).annotate({
     description: "Credits and refunds: the round's signed link (CONTRACT §10), valid for ever: an HTML page for people, " +
       "JSON with `accept: application/json` (selection, outcome, payout and, once revealed, the seed to verify the draw)."
+  }),
+  shopId: Schema.optionalKey(Schema.String).annotate({
+    description: "The retail shop the round is played at (the launch's `shopId`, CONTRACT §11); absent for online play."
   })
 }).annotate({ identifier: "WalletTransactionData" })
 
@@ -134,6 +148,8 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 export type MatchesDomain = [
   Assert<Same<typeof DetailsRequest.Type, Player.DetailsRequest>>,
   Assert<Same<typeof DetailsReply.Encoded, typeof Player.PlayerDetails.Encoded>>,
+  Assert<Same<typeof ShopRequest.Type, Shop.ShopRequest>>,
+  Assert<Same<typeof ShopReply.Encoded, typeof Shop.ShopDetails.Encoded>>,
   Assert<
     Same<
       typeof DebitMessage.Encoded | typeof CreditMessage.Encoded | typeof RefundMessage.Encoded,

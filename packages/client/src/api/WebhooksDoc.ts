@@ -3,7 +3,7 @@ import * as Webhooks from "./Webhooks.ts"
 
 /**
  * The `webhooks` section of `/openapi.json` (OpenAPI 3.1): one Path Item per
- * call the gateway makes to an operator — `details`, `transaction.debit`,
+ * call the gateway makes to an operator — `details`, `shop`, `transaction.debit`,
  * `transaction.credit`, `transaction.refund`, `webhook.test`, and the
  * callbacks `session.started`, `session.ended`, `round.settled` — with the
  * signature headers, the body and the answers the gateway acts on. Bodies are
@@ -12,7 +12,7 @@ import * as Webhooks from "./Webhooks.ts"
 
 const tag = "Calls to the operator"
 
-const tagDescription = "What the gateway sends to the operator's Details URL, wallet webhook URLs and callbackUrl " +
+const tagDescription = "What the gateway sends to the operator's Details URLs (player and shop), wallet webhook URLs and callbackUrl " +
   "(the `webhooks` section). Every call is a JSON `POST` signed by the Standard Webhooks scheme; verify it with " +
   "the npm `standardwebhooks` package and the merchant's `encryptionKey` (`v1`, HMAC-SHA256), or with its " +
   "`publicKey` (`v1a`, Ed25519), over `<webhook-id>.<webhook-timestamp>.<raw body>`, and refuse a timestamp more " +
@@ -92,6 +92,24 @@ const operations = {
     responses: {
       "200": { description: "The player. `status: \"blocked\"` refuses the launch (422 PLAYER_REJECTED).", ...json(Webhooks.DetailsReply) },
       "4XX": notAccepted("the player is unknown or blocked; the launch is 422 PLAYER_REJECTED."),
+      "5XX": notAccepted("the launch is 502 OPERATOR_BAD_RESPONSE (so is an unreachable URL, a redirect or a body that does not parse).")
+    }
+  },
+  shop: {
+    operationId: "operator.shop",
+    summary: "Shop Details URL: which retail shop is this? (shopDetailsUrl)",
+    description: "Called at a real-mode launch with a `shopId` (CONTRACT §11), after the player's Details call and " +
+      "before the token is signed (a merchant without `shopDetailsUrl`: the launch is 422 SHOP_DETAILS_URL_NOT_SET " +
+      "and nothing is called). The answer's `shopId` must be the one asked; `currency` must be the merchant's (else " +
+      "422 CURRENCY_MISMATCH); `name` is shown on the cashier's page; `minimumStake` / `maximumStake` narrow the " +
+      "merchant's stake limits for the session. The shop travels with the session: every wallet message of its " +
+      "rounds carries `data.shopId`, and the reports group and filter by it. Time-out `DETAILS_TIMEOUT_MS` (5 s): " +
+      "504 OPERATOR_TIMEOUT. Never retried.",
+    id: "`msg_<uuid>`, new for every call.",
+    body: Webhooks.ShopRequest,
+    responses: {
+      "200": { description: "The shop. `status: \"blocked\"` refuses the launch (422 SHOP_REJECTED).", ...json(Webhooks.ShopReply) },
+      "4XX": notAccepted("the shop is unknown or blocked; the launch is 422 SHOP_REJECTED."),
       "5XX": notAccepted("the launch is 502 OPERATOR_BAD_RESPONSE (so is an unreachable URL, a redirect or a body that does not parse).")
     }
   },
@@ -187,6 +205,8 @@ const componentSchemas = (): Record<string, unknown> => {
   const bodies = [
     Webhooks.DetailsRequest,
     Webhooks.DetailsReply,
+    Webhooks.ShopRequest,
+    Webhooks.ShopReply,
     Webhooks.DebitMessage,
     Webhooks.CreditMessage,
     Webhooks.RefundMessage,

@@ -10,6 +10,7 @@ import type {
   ReportUnavailable,
   RoundFilter,
   ReportTimedOut,
+  SummaryFilter,
   Sums,
   TransactionNotFound,
   TransactionView
@@ -50,7 +51,7 @@ export class Reports extends Context.Service<Reports, {
   summary(
     merchantId: number,
     currency: CurrencyCode,
-    range: ReportRange,
+    range: SummaryFilter,
     groupBy: GroupBy,
     page: PageRequest
   ): Effect.Effect<SummaryPage, ReportUnavailable>
@@ -58,7 +59,7 @@ export class Reports extends Context.Service<Reports, {
   summaryStream(
     merchantId: number,
     currency: CurrencyCode,
-    range: ReportRange,
+    range: SummaryFilter,
     groupBy: GroupBy
   ): Effect.Effect<Stream.Stream<SummaryGroup, ReportTimedOut>, ReportsBusy>
   /**

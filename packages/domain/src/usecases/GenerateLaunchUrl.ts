@@ -1,15 +1,17 @@
 import { Clock, Effect, Result } from "effect"
 import { type ApiKeyPrefix, parseApiKey } from "../ApiKey.ts"
 import type { Forbidden, Unauthorized } from "../Auth.ts"
-import { type CurrencyMismatch, resolveLaunchCurrency } from "../Currency.ts"
+import { type CurrencyCode, type CurrencyMismatch, resolveLaunchCurrency } from "../Currency.ts"
 import type { GameNotFound } from "../Game.ts"
 import { authorise, launchOperation } from "../KeyAccess.ts"
 import type { Merchant } from "../Merchant.ts"
 import { LaunchPolicy } from "../LaunchPolicy.ts"
 import { pageLanguageOf } from "../PageLaunch.ts"
 import { LaunchClaims, type LaunchRequest, LaunchUrl, launchAudience, launchUrl } from "../LaunchToken.ts"
-import type { OperatorBadResponse, OperatorTimeout, OperatorUnavailable } from "../Operator.ts"
+import * as Money from "../Money.ts"
+import { OperatorBadResponse, type OperatorTimeout, type OperatorUnavailable } from "../Operator.ts"
 import { DetailsUrlNotSet, PlayerRejected } from "../Player.ts"
+import { type ShopDetails, ShopDetailsUrlNotSet, ShopRejected } from "../Shop.ts"
 import type { ApiKeyRepo } from "../ports/ApiKeyRepo.ts"
 import { GameCatalog } from "../ports/GameCatalog.ts"
 import { Ids } from "../ports/Ids.ts"
@@ -28,13 +30,17 @@ export type LaunchError =
   | OperatorBadResponse
   | OperatorUnavailable
   | CurrencyMismatch
+  | ShopRejected
+  | ShopDetailsUrlNotSet
 
 /**
  * The launch URL of a merchant authenticated with a key of `prefix`: test
  * keys (`sv_test`) launch demo mode only (403) → game → (real mode) the
- * operator's Details URL → currency rule → signed token. Demo launches never
- * call the operator. Untraced: it is the hot path of the gateway, and a span
- * with its stack capture costs as much as a cached step of it.
+ * operator's Details URL → (real mode with a `shopId`) the shop's Details URL
+ * → currency rule → signed token. Demo launches never call the operator: a
+ * demo launch with a `shopId` is a cashier's practice page named by the id.
+ * Untraced: it is the hot path of the gateway, and a span with its stack
+ * capture costs as much as a cached step of it.
  */
 export const launchFor = Effect.fnUntraced(function*(
   merchant: Merchant,
@@ -64,9 +70,18 @@ export const launchFor = Effect.fnUntraced(function*(
     }
     playerCurrency = player.currency
   }
+  const shop = request.mode === "real" && request.shopId !== undefined
+    ? yield* askShop(merchant, request, request.shopId)
+    : undefined
   const currency = yield* Effect.fromResult(
-    resolveLaunchCurrency({ merchant: merchant.currency, requested: request.currency, player: playerCurrency })
+    resolveLaunchCurrency({
+      merchant: merchant.currency,
+      requested: request.currency,
+      player: playerCurrency,
+      shop: shop?.currency
+    })
   )
+  const limits = yield* Effect.fromResult(shopLimits(shop, currency))
   const policy = yield* LaunchPolicy
   const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
   const claims = new LaunchClaims({
@@ -84,11 +99,55 @@ export const launchFor = Effect.fnUntraced(function*(
     lobby: !request.disableGameLobby,
     ...(request.language === undefined ? {} : { lang: pageLanguageOf(request.language) }),
     ...(request.lobbyUrl === undefined ? {} : { lurl: request.lobbyUrl }),
-    ...(request.realityCheckMinutes === undefined ? {} : { rcm: request.realityCheckMinutes })
+    ...(request.realityCheckMinutes === undefined ? {} : { rcm: request.realityCheckMinutes }),
+    ...(request.shopId === undefined ? {} : { shop: request.shopId, shn: shop?.name ?? request.shopId }),
+    ...limits
   })
   const token = yield* (yield* LaunchTokenSigner).sign(claims)
   return new LaunchUrl({ success: true, url: launchUrl(game.baseLaunchUrl, token) })
 })
+
+/**
+ * The retail shop of a real-mode launch with a `shopId` (CONTRACT §11), from
+ * the merchant's `shopDetailsUrl`: none set is ShopDetailsUrlNotSet, a
+ * blocked shop ShopRejected (so is a 4xx, from the adapter).
+ */
+const askShop = Effect.fnUntraced(function*(merchant: Merchant, request: LaunchRequest, shopId: string) {
+  const url = merchant.MerchantSettings.shopDetailsUrl
+  if (url === undefined) return yield* new ShopDetailsUrlNotSet()
+  const shop = yield* (yield* OperatorDetails).shop(merchant, url, {
+    shopId,
+    sessionId: request.sessionId,
+    gameId: request.gameId,
+    mode: request.mode
+  })
+  if (shop.status === "blocked") return yield* new ShopRejected({ detail: "the operator reports the shop as blocked" })
+  return shop
+})
+
+/**
+ * The shop's stake limits as claims (`smin`, `smax`): amounts of the launch's
+ * currency, or the shop's answer is not one the gateway can use (502).
+ */
+const shopLimits = (
+  shop: ShopDetails | undefined,
+  currency: CurrencyCode
+): Result.Result<{ smin?: string; smax?: string }, OperatorBadResponse> => {
+  if (shop === undefined) return Result.succeed({})
+  const limit = (text: string | undefined) =>
+    text === undefined ? Result.succeed(undefined) : Result.map(Money.parse(text, currency), Money.format)
+  const minimum = limit(shop.minimumStake)
+  const maximum = limit(shop.maximumStake)
+  if (Result.isFailure(minimum) || Result.isFailure(maximum)) {
+    return Result.fail(new OperatorBadResponse({
+      detail: `the operator's shop Details URL answered a stake limit that is not an amount of ${currency}`
+    }))
+  }
+  return Result.succeed({
+    ...(minimum.success === undefined ? {} : { smin: minimum.success }),
+    ...(maximum.success === undefined ? {} : { smax: maximum.success })
+  })
+}
 
 /**
  * A signed, time-limited launch URL, checked in the contract's order:

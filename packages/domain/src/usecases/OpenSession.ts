@@ -8,6 +8,7 @@ import type { Merchant, MerchantNotFound } from "../Merchant.ts"
 import * as Money from "../Money.ts"
 import type { OperatorBadResponse, OperatorTimeout, OperatorUnavailable } from "../Operator.ts"
 import { pageLaunchOf } from "../PageLaunch.ts"
+import type { SessionShop } from "../Shop.ts"
 import { DetailsUrlNotSet, PlayerRejected } from "../Player.ts"
 import { GameRetired } from "../Game.ts"
 import { FairRandom } from "../ports/FairRandom.ts"
@@ -18,19 +19,27 @@ import { MerchantRepo } from "../ports/MerchantRepo.ts"
 import { OperatorDetails } from "../ports/OperatorDetails.ts"
 import { newSessionSeed } from "./Fairness.ts"
 
-/** The page settings of a merchant. */
-export const pageSettings = (merchant: Merchant): PageSettings => {
+/**
+ * The page settings of a merchant, its stake limits narrowed by the shop's
+ * (CONTRACT §11) when the session is played at a shop that set some.
+ */
+export const pageSettings = (merchant: Merchant, shop?: SessionShop): PageSettings => {
   const s = merchant.MerchantSettings
+  const minimumStake = narrowed(s.minimumStake, shop?.minimumStake, Math.max)
+  const maximumStake = narrowed(s.maximumStake, shop?.maximumStake, Math.min)
   return {
     hideBalance: s.hideBalance ?? false,
     ...(s.logo1xUrl === undefined ? {} : { logo1xUrl: s.logo1xUrl }),
     ...(s.logo2xUrl === undefined ? {} : { logo2xUrl: s.logo2xUrl }),
     ...(s.cupImageUrl === undefined ? {} : { cupImageUrl: s.cupImageUrl }),
     ...(s.fontFamilyUrl === undefined ? {} : { fontFamilyUrl: s.fontFamilyUrl }),
-    ...(s.minimumStake === undefined ? {} : { minimumStake: s.minimumStake }),
-    ...(s.maximumStake === undefined ? {} : { maximumStake: s.maximumStake })
+    ...(minimumStake === undefined ? {} : { minimumStake }),
+    ...(maximumStake === undefined ? {} : { maximumStake })
   }
 }
+
+const narrowed = (own: number | undefined, shop: string | undefined, pick: (a: number, b: number) => number) =>
+  shop === undefined ? own : own === undefined ? Number(shop) : pick(own, Number(shop))
 
 /**
  * Redeems a launch token once and opens a game session with its first
@@ -86,7 +95,7 @@ export const openSession = Effect.fn("openSession")(function*(token: string): Ef
     sessionToken: Redacted.value(opened.sessionToken),
     session: opened.session,
     balance,
-    settings: pageSettings(merchant),
+    settings: pageSettings(merchant, opened.session.shop),
     fairness: commitmentOf({ ...seed, nonce: 0 }),
     launch: pageLaunchOf(claims)
   })

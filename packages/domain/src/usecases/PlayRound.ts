@@ -29,11 +29,19 @@ import {
   WebhookUrlNotSet
 } from "../Wallet.ts"
 
+/** A shop's stake limit (a decimal string of the session's currency, checked at launch) in minor units. */
+const shopLimit = (text: string | undefined, session: GameSession): bigint | undefined => {
+  if (text === undefined) return undefined
+  const parsed = Money.parse(text, session.currency)
+  return Result.isSuccess(parsed) ? parsed.success.minor : undefined
+}
+
 /**
  * The stake in minor units: an amount of the session's currency (no more
  * fraction digits than it has), greater than 0, at most the largest stake
  * ({@link Money.maxStakeMinor}) and within the merchant's [minimumStake,
- * maximumStake], compared exactly in minor units. Anything else is
+ * maximumStake], narrowed by the shop's when the session is played at a shop
+ * (CONTRACT §11), compared exactly in minor units. Anything else is
  * ValidationFailed naming `stake`, before any money moves or anything is stored.
  */
 export const checkStake = (
@@ -48,11 +56,17 @@ export const checkStake = (
   const format = (minor: bigint) => Money.format(Money.make(minor, session.currency))
   const limit = (value: number) => stakeLimitMinor(value, session.currency)
   if (stake <= 0n) return Result.fail(new ValidationFailed({ field: "stake", detail: "must be greater than 0" }))
-  const minimum = minimumStake === undefined ? undefined : limit(minimumStake)
+  const merchantMinimum = minimumStake === undefined ? undefined : limit(minimumStake)
+  const shopMinimum = shopLimit(session.shop?.minimumStake, session)
+  const minimum = shopMinimum === undefined || (merchantMinimum !== undefined && merchantMinimum > shopMinimum)
+    ? merchantMinimum
+    : shopMinimum
   if (minimum !== undefined && stake < minimum) {
     return Result.fail(new ValidationFailed({ field: "stake", detail: `must be at least ${format(minimum)}` }))
   }
-  const ownMaximum = maximumStake === undefined ? Money.maxStakeMinor : limit(maximumStake)
+  const merchantMaximum = maximumStake === undefined ? Money.maxStakeMinor : limit(maximumStake)
+  const shopMaximum = shopLimit(session.shop?.maximumStake, session) ?? Money.maxStakeMinor
+  const ownMaximum = shopMaximum < merchantMaximum ? shopMaximum : merchantMaximum
   const maximum = ownMaximum < Money.maxStakeMinor ? ownMaximum : Money.maxStakeMinor
   if (stake > maximum) {
     return Result.fail(new ValidationFailed({ field: "stake", detail: `must be at most ${format(maximum)}` }))
@@ -176,7 +190,8 @@ export const playRound = Effect.fn("playRound")(function*(
     playerId: session.playerId,
     sessionId: session.operatorSessionId,
     gameId,
-    amount: Money.make(amount, session.currency)
+    amount: Money.make(amount, session.currency),
+    ...(session.shop === undefined ? {} : { shopId: session.shop.shopId })
   })
   const debit = transaction("transaction.debit", yield* ids.uuid, stake, false)
   const ledger = yield* RoundLedger

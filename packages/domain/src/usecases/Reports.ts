@@ -10,9 +10,9 @@ import {
   type GroupBy,
   maxRoundsOffset,
   OperatorRoundList,
-  type ReportRange,
   type RoundFilter,
   Summary,
+  type SummaryFilter,
   type SummaryRow,
   type Sums
 } from "../Report.ts"
@@ -64,7 +64,7 @@ const figuresIn = (currency: Merchant["currency"]) => (sums: Sums) => {
  */
 export const reportSummary = Effect.fn("reportSummary")(function*(
   merchant: Merchant,
-  range: ReportRange,
+  range: SummaryFilter,
   groupBy: GroupBy,
   page: PageRequest
 ) {
@@ -84,7 +84,7 @@ export const reportSummary = Effect.fn("reportSummary")(function*(
  * Every group of the merchant's GGR summary of a period, in key order, as a stream (no paging: an export of the
  * whole period); a bad period is ValidationFailed before anything is read.
  */
-export const exportSummary = Effect.fn("exportSummary")(function*(merchant: Merchant, range: ReportRange, groupBy: GroupBy) {
+export const exportSummary = Effect.fn("exportSummary")(function*(merchant: Merchant, range: SummaryFilter, groupBy: GroupBy) {
   const invalid = checkRange(range)
   if (invalid !== undefined) return yield* invalid
   const figures = figuresIn(merchant.currency)

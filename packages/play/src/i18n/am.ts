@@ -7,6 +7,7 @@ export const am: Catalogue = {
   exitLabel: "ጨዋታውን ትተው ወደ ካሲኖው ይመለሱ",
   backToCasino: "ወደ ካሲኖው ተመለስ",
   demo: "ሙከራ",
+  shop: "ሱቅ",
   balance: "ቀሪ ሂሳብ",
   sound: "ድምፅ",
   soundOn: "ድምፅ በርቷል",

@@ -10,6 +10,7 @@ export const en = {
   exitLabel: "Leave the game and go back to the casino",
   backToCasino: "Back to the casino",
   demo: "DEMO",
+  shop: "Shop",
   balance: "Balance",
   sound: "Sound",
   soundOn: "Sound on",

@@ -7,6 +7,7 @@ export const fr: Catalogue = {
   exitLabel: "Quitter le jeu et revenir au casino",
   backToCasino: "Retour au casino",
   demo: "DÉMO",
+  shop: "Boutique",
   balance: "Solde",
   sound: "Son",
   soundOn: "Son activé",

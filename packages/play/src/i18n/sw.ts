@@ -7,6 +7,7 @@ export const sw: Catalogue = {
   exitLabel: "Ondoka kwenye mchezo na urudi kwenye kasino",
   backToCasino: "Rudi kwenye kasino",
   demo: "MAJARIBIO",
+  shop: "Duka",
   balance: "Salio",
   sound: "Sauti",
   soundOn: "Sauti imewashwa",
