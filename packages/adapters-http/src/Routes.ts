@@ -4,6 +4,7 @@ import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { Api } from "@gateway/client/api/Api"
 import * as GamePages from "./cache/GamePages.ts"
 import { DeliveriesLive } from "./handlers/Deliveries.ts"
+import { FreeRoundsLive } from "./handlers/FreeRounds.ts"
 import { CatalogueLive, GamesLive } from "./handlers/Games.ts"
 import { GameSessionsLive } from "./handlers/GameSessions.ts"
 import { MerchantsLive } from "./handlers/Merchants.ts"
@@ -36,7 +37,8 @@ const Handlers = Layer.mergeAll(
   GameSessionsLive,
   PlayLive,
   ReportsLive,
-  RevenueShareLive
+  RevenueShareLive,
+  FreeRoundsLive
 ).pipe(
   Layer.provide([AdminAuth.layer, OperatorAuth.layer, SessionAuth.layer])
 )

@@ -25,6 +25,8 @@ export interface WalletTransaction {
   readonly sessionId: string
   readonly gameId: string
   readonly amount: Money.Money
+  /** The grant a free round's credit comes from (CONTRACT §13); such a credit settles no debit. */
+  readonly freeRound?: { readonly campaignId: string; readonly grantId: string } | undefined
 }
 
 /** The JSON body of a wallet webhook, in the Standard Webhooks shape, amounts as decimal strings. */
@@ -41,7 +43,8 @@ export const toWebhookBody = (tx: WalletTransaction, timestamp: string) => ({
     sessionId: tx.sessionId,
     gameId: tx.gameId,
     amount: Money.format(tx.amount),
-    currency: tx.amount.currency satisfies CurrencyCode
+    currency: tx.amount.currency satisfies CurrencyCode,
+    ...(tx.freeRound === undefined ? {} : { freeRound: { campaignId: tx.freeRound.campaignId, grantId: tx.freeRound.grantId } })
   }
 })
 

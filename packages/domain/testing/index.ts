@@ -6,6 +6,7 @@
 export * from "./ApiKeyRepoMemory.ts"
 export * from "./DeliveryQueueMemory.ts"
 export * from "./Fixtures.ts"
+export * from "./FreeRoundsMemory.ts"
 export * from "./GameCatalogMemory.ts"
 export * from "./Generators.ts"
 export * from "./LaunchTokens.ts"

@@ -3,6 +3,7 @@ import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
 import {
   FairRandom,
+  FreeRounds,
   GameCatalog,
   gameRules,
   GameSessionRepo,
@@ -45,6 +46,7 @@ export const GameSessionsLive = HttpApiBuilder.group(
       GameCatalog,
       OperatorDetails,
       FairRandom,
+      FreeRounds,
       WalletClient,
       RoundLedger,
       Ids

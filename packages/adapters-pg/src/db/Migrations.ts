@@ -16,6 +16,7 @@ import { m0011_delivery_claim_plan } from "./migrations/0011_delivery_claim_plan
 import { m0012_player_rounds_index } from "./migrations/0012_player_rounds_index.ts"
 import { m0013_outbox_handoff } from "./migrations/0013_outbox_handoff.ts"
 import { m0014_round_sums_once } from "./migrations/0014_round_sums_once.ts"
+import { m0019_free_rounds } from "./migrations/0019_free_rounds.ts"
 
 /**
  * The schema, one migration per entry keyed `<id>_<name>`. Migrations are
@@ -36,7 +37,8 @@ export const migrations = {
   "0011_delivery_claim_plan": m0011_delivery_claim_plan,
   "0012_player_rounds_index": m0012_player_rounds_index,
   "0013_outbox_handoff": m0013_outbox_handoff,
-  "0014_round_sums_once": m0014_round_sums_once
+  "0014_round_sums_once": m0014_round_sums_once,
+  "0019_free_rounds": m0019_free_rounds
 }
 
 /** The id of the newest migration of this version (`0012_…` → 12). */

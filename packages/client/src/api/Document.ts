@@ -56,6 +56,7 @@ const parameterDocs: Record<string, { readonly description: string; readonly exa
   "/operator-api/rounds query status": { description: "Only the rounds in this status", example: "settled" },
   "path id": { description: "The merchant's id", example: "42" },
   "/operator-api/games/{id} path id": { description: "The game's id: 1 to 64 lower-case letters, digits or `-`", example: "odd-even" },
+  "/operator-api/free-rounds/{id} path id": { description: "The grant's id, as the grant's answer gives it", example: "3f6c1a2b-7d4e-4b8a-9c0d-1e2f3a4b5c6d" },
   "path slug": { description: "The API key's slug: the part after the last `.` of the key", example: "k3y5lug42" },
   "path deliveryId": { description: "The failed message's id (its `webhook-id`)", example: "msg_4a6b8c0d-2e4f-4a1b-9c3d-5e6f7a8b9c0d" },
   "path gameId": { description: "The built-in game's id", example: "odd-even" },

@@ -78,7 +78,8 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
         "BET_REFUSED",
         "INSUFFICIENT_FUNDS",
         "WALLET_UNAVAILABLE",
-        "WEBHOOK_URL_NOT_SET"
+        "WEBHOOK_URL_NOT_SET",
+        "NO_FREE_ROUNDS"
       )
     })
       .middleware(SessionAuth)
@@ -99,7 +100,12 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
           "410 GAME_RETIRED for every session, opened before the retirement or after, and moves no money (no debit " +
           "is sent). The draw comes from the session's committed seeds: `fairness` is the server seed " +
           "hash, client seed and nonce this round used; the next round uses the next nonce (a refused bet uses " +
-          "one too)."
+          "one too).\n\nFree rounds (CONTRACT §13): `{selection, freeRound: true}` without `stake` plays one of the " +
+          "player's free rounds of the game (real mode; `freeRounds` of the session's answer lists them) at its grant's " +
+          "stake, taken from the grant that expires first: none left (or a demo session) is 409 NO_FREE_ROUNDS, a " +
+          "`stake` with it 400. No debit is sent; a win is a `transaction.credit` carrying `data.freeRound` and no " +
+          "`refTransactionId`, a loss sends nothing. The answer has `freeRound` (the grant and what it has left) and " +
+          "no `balance` (the operator's balance is not asked)."
       ),
     HttpApiEndpoint.get("lobby", "/games", {
       query: PageQuery,

@@ -4,6 +4,7 @@ import { HttpApiSchema } from "effect/http-api"
 import type {
   Auth,
   Currency,
+  FreeRound,
   Game,
   GameSession,
   LaunchToken,
@@ -56,11 +57,13 @@ export const codes = {
   DELIVERY_NOT_FOUND: 404,
   ROUND_NOT_FOUND: 404,
   TRANSACTION_NOT_FOUND: 404,
+  GRANT_NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   EMAIL_TAKEN: 409,
   TOKEN_ALREADY_USED: 409,
   STATUS_CHANGE_REFUSED: 409,
+  NO_FREE_ROUNDS: 409,
   GAME_RETIRED: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
@@ -149,6 +152,8 @@ export type DomainError =
   | Wallet.InsufficientFunds
   | Wallet.WalletUnavailable
   | Wallet.WebhookUrlNotSet
+  | FreeRound.NoFreeRounds
+  | FreeRound.GrantNotFound
 
 const codeOfTag: { readonly [K in DomainError["_tag"]]: ProblemCode } = {
   ValidationFailed: "VALIDATION_FAILED",
@@ -175,7 +180,9 @@ const codeOfTag: { readonly [K in DomainError["_tag"]]: ProblemCode } = {
   BetRefused: "BET_REFUSED",
   InsufficientFunds: "INSUFFICIENT_FUNDS",
   WalletUnavailable: "WALLET_UNAVAILABLE",
-  WebhookUrlNotSet: "WEBHOOK_URL_NOT_SET"
+  WebhookUrlNotSet: "WEBHOOK_URL_NOT_SET",
+  NoFreeRounds: "NO_FREE_ROUNDS",
+  GrantNotFound: "GRANT_NOT_FOUND"
 }
 
 /** The one mapping from domain errors (by `_tag`) to status and code; the detail is the error's message. */
@@ -206,6 +213,8 @@ const details: Record<ProblemCode, string> = {
   METHOD_NOT_ALLOWED: "DELETE is not allowed here",
   EMAIL_TAKEN: "a merchant with this email exists already",
   TOKEN_ALREADY_USED: "this launch link was used already; ask the operator for a new one",
+  NO_FREE_ROUNDS: "no free rounds left for this player and game",
+  GRANT_NOT_FOUND: "no free-round grant with id '3f6c1a2b-7d4e-4b8a-9c0d-1e2f3a4b5c6d' for this merchant",
   STATUS_CHANGE_REFUSED: "accountStatus cannot change from 'closed' to 'active': closed is final",
   GAME_RETIRED: "the game 'odd-even' was retired from the catalogue",
   PAYLOAD_TOO_LARGE: "the body is larger than 65536 bytes",

@@ -38,7 +38,14 @@ export const TransactionData = Schema.Struct({
   sessionId: Schema.String.annotate({ description: "The operator's session id, given at launch" }),
   gameId: Schema.String.annotate({ description: "The game played" }),
   amount: AmountString,
-  currency: Currency.CurrencyCode
+  currency: Currency.CurrencyCode,
+  freeRound: Schema.optionalKey(Schema.Struct({
+    campaignId: Schema.String.annotate({ description: "The operator's campaign of the grant" }),
+    grantId: Schema.String.annotate({ description: "The grant the free round was taken from" })
+  })).annotate({
+    description: "On the credit of a free round's win only (CONTRACT §13): the grant it came from. Such a credit has no " +
+      "`refTransactionId` (no debit was sent); a free round that loses sends nothing."
+  })
 }).annotate({ identifier: "WalletTransactionData" })
 
 const Timestamp = Schema.String.annotate({ description: "When the message was created (ISO 8601, UTC); the same on every retry." })

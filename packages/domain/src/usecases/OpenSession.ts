@@ -1,3 +1,4 @@
+import { FreeRounds } from "../ports/FreeRounds.ts"
 import { Effect, Redacted, Result } from "effect"
 import { Forbidden, type Unauthorized } from "../Auth.ts"
 import { type CurrencyMismatch, resolveLaunchCurrency } from "../Currency.ts"
@@ -55,7 +56,7 @@ export const openSession = Effect.fn("openSession")(function*(token: string): Ef
   | CurrencyMismatch
   | OperatorTimeout
   | OperatorBadResponse,
-  LaunchTokenVerifier | MerchantRepo | GameCatalog | GameSessionRepo | OperatorDetails | FairRandom
+  LaunchTokenVerifier | MerchantRepo | GameCatalog | GameSessionRepo | OperatorDetails | FairRandom | FreeRounds
 > {
   const claims = yield* (yield* LaunchTokenVerifier).verify(token)
   const merchant = yield* (yield* MerchantRepo).findById(claims.mid)
@@ -85,7 +86,8 @@ export const openSession = Effect.fn("openSession")(function*(token: string): Ef
     balance,
     settings: pageSettings(merchant),
     fairness: commitmentOf({ ...seed, nonce: 0 }),
-    launch: pageLaunchOf(claims)
+    launch: pageLaunchOf(claims),
+    freeRounds: real ? yield* (yield* FreeRounds).available(merchant.id, claims.sub, claims.gid) : []
   })
 })
 

@@ -1,5 +1,9 @@
 import { Effect, Result } from "effect"
 import { Forbidden } from "../Auth.ts"
+import type { NoFreeRounds } from "../FreeRound.ts"
+import type { FreeRounds } from "../ports/FreeRounds.ts"
+import { playFreeRound } from "./PlayFreeRound.ts"
+import type { CurrencyCode } from "../Currency.ts"
 import type { GameSession, SessionExpired } from "../GameSession.ts"
 import type { Merchant, MerchantNotFound } from "../Merchant.ts"
 import { stakeLimitMinor } from "../MerchantSettings.ts"
@@ -35,7 +39,7 @@ import {
  */
 export const checkStake = (
   text: string,
-  session: GameSession,
+  session: { readonly currency: CurrencyCode },
   merchant: Merchant
 ): Result.Result<bigint, ValidationFailed> => {
   const parsed = Money.parse(text, session.currency)
@@ -116,8 +120,9 @@ export const playRound = Effect.fn("playRound")(function*(
   | InsufficientFunds
   | BetRefused
   | WalletUnavailable
-  | WebhookUrlNotSet,
-  GameSessionRepo | MerchantRepo | GameCatalog | FairRandom | WalletClient | RoundLedger | Ids
+  | WebhookUrlNotSet
+  | NoFreeRounds,
+  GameSessionRepo | MerchantRepo | GameCatalog | FairRandom | WalletClient | RoundLedger | Ids | FreeRounds
 > {
   const sessions = yield* GameSessionRepo
   // From memory when seen before: taking the round's nonce (nextSeed, or begin for real money), before anything is
@@ -129,6 +134,15 @@ export const playRound = Effect.fn("playRound")(function*(
   }
   const rules = yield* gameOf(session, request.gameId)
   const gameId = rules.id
+  if (request.freeRound === true) {
+    if (request.stake !== undefined) {
+      return yield* new ValidationFailed({ field: "stake", detail: "must be left out of a free round: it plays its grant's stake" })
+    }
+    return yield* playFreeRound(session, merchant, rules, yield* Effect.fromResult(rules.decodeSelection(request.selection)))
+  }
+  if (request.stake === undefined) {
+    return yield* new ValidationFailed({ field: "stake", detail: "is required (unless freeRound is true)" })
+  }
   const stake = yield* Effect.fromResult(checkStake(request.stake, session, merchant))
   const selection = yield* Effect.fromResult(rules.decodeSelection(request.selection))
   const selectionJson = JSON.stringify(selection)
