@@ -22,6 +22,7 @@ export interface WalletMessage {
     readonly amount: string
     readonly currency: string
     readonly playerId: string
+    readonly freeRound?: { readonly campaignId: string; readonly grantId: string }
   }
 }
 
