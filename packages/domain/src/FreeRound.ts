@@ -9,7 +9,7 @@ export const maxRounds = 1000
 export const maxLifetimeDays = 365
 
 const Text = (description: string, max: number) =>
-  Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(max), isStorableText).annotate({ description })
+  Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(max), isStorableText).annotateKey({ description })
 
 /** The body of `POST /operator-api/free-rounds` (CONTRACT §13). */
 export const GrantRequest = Schema.Struct({
@@ -24,11 +24,11 @@ export const GrantRequest = Schema.Struct({
     description: "The stake of each free round, a decimal string of the merchant's currency within its " +
       "[minimumStake, maximumStake]"
   }),
-  expiresAt: Schema.String.check(Schema.isMaxLength(40)).annotate({
-    description: `When the rounds left lapse: an ISO 8601 date-time with offset, in the future and at most ${maxLifetimeDays} days ahead`,
-    format: "date-time"
+  expiresAt: Schema.String.check(Schema.isMaxLength(40)).annotateKey({
+    description: `When the rounds left lapse: an ISO 8601 date-time with offset, in the future and at most ${maxLifetimeDays} days ahead`
   })
 }).annotate({
+  identifier: "FreeRoundGrantRequest",
   description: "A grant of free rounds to one player in one game.",
   examples: [{
     campaignId: "welcome-2026",
