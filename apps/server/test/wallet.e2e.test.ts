@@ -250,6 +250,17 @@ describe("free rounds (CONTRACT §13), served by the real server process", () =>
         "webhook-signature": String(r.headers["webhook-signature"])
       })
     }
+    const period = `from=${new Date(Date.now() - 3_600_000).toISOString()}&to=${new Date(Date.now() + 3_600_000).toISOString()}`
+    const summary = await call(`${player.api}/reports/summary?${period}&groupBy=game`, { headers: operator })
+    const won = wins.reduce((sum, r) => sum + Math.round(Number(r.body.payout) * 100), 0)
+    const money = (cents: number) => (cents / 100).toFixed(2)
+    assert.include(summary.body.total, { rounds: wins.length, bets: "0.00", wins: money(won), freeWins: money(won), ggr: money(-won) })
+    const report = await call(`${player.api}/rounds?${period}&limit=20`, { headers: operator })
+    assert.strictEqual(report.body.data.length, 10)
+    for (const r of report.body.data) {
+      assert.strictEqual(r.freeRoundGrantId, granted.body.id)
+      assert.deepStrictEqual(r.transactions.map((t: { type: string }) => t.type), Number(r.payout) > 0 ? ["credit"] : [])
+    }
     const listed = await call(`${player.api}/free-rounds?playerId=p-1`, { headers: operator })
     assert.strictEqual(listed.status, 200, listed.text)
     assert.include(listed.body.data[0], { id: granted.body.id, remaining: 0, status: "used" })

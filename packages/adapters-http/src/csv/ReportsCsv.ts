@@ -10,11 +10,11 @@ import * as Csv from "./Csv.ts"
  */
 export const roundColumns = [
   "roundId", "createdAt", "playerId", "gameId", "sessionId", "mode", "status", "stake", "payout", "currency",
-  "transactionId", "type", "amount", "transactionStatus"
+  "transactionId", "type", "amount", "transactionStatus", "freeRoundGrantId"
 ] as const
 
 /** The columns of the summary CSV: one record per group, the JSON's `data`; no total record. */
-export const summaryColumns = ["key", "rounds", "bets", "wins", "refunds", "ggr", "currency"] as const
+export const summaryColumns = ["key", "rounds", "bets", "wins", "refunds", "ggr", "currency", "freeWins"] as const
 
 const stamp = (date: Date) => date.toISOString().replace(/[-:]/g, "").replace(/\.\d+/, "")
 
@@ -35,9 +35,10 @@ const roundRecords = (round: Report.OperatorRound): string => {
     round.payout ?? "",
     round.currency
   ]).slice(0, -2)
+  const grant = round.freeRoundGrantId ?? ""
   return round.transactions.length === 0
-    ? `${fields},,,,\r\n`
-    : round.transactions.map((t) => `${fields},${Csv.row([t.transactionId, t.type, t.amount, t.status])}`).join("")
+    ? `${fields},,,,,${grant}\r\n`
+    : round.transactions.map((t) => `${fields},${Csv.row([t.transactionId, t.type, t.amount, t.status, grant])}`).join("")
 }
 
 /** The rounds of `range` as a CSV download, streamed as they are read. */
@@ -63,6 +64,7 @@ export const summary = <E>(
         group.wins,
         group.refunds,
         group.ggr,
-        currency
+        currency,
+        group.freeWins
       ])
   )

@@ -178,7 +178,7 @@ const sessionFreeRounds: typeof FreeRound.SessionFreeRounds.Encoded = {
   expiresAt: grant.expiresAt
 }
 
-const figures = { rounds: 1840, bets: "9200.00", wins: "8810.40", refunds: "15.00", ggr: "374.60" }
+const figures = { rounds: 1840, bets: "9200.00", wins: "8810.40", refunds: "15.00", ggr: "374.60", freeWins: "12.00" }
 
 const revenueShare: typeof RevenueShareReport.RevenueShareReport.Encoded = {
   merchantId: 42,
