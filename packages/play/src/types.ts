@@ -73,6 +73,13 @@ export interface Launch {
   readonly realityCheckMinutes?: number
 }
 
+/** A grant of free rounds the session may play (CONTRACT §13). */
+export interface FreeGrant {
+  readonly grantId: string
+  readonly remaining: number
+  readonly stake: string
+}
+
 /** POST /sessions: the redeemed launch. */
 export interface Opened {
   readonly sessionToken: string
@@ -81,6 +88,7 @@ export interface Opened {
   readonly balance?: string
   readonly fairness?: Fairness
   readonly launch?: Launch
+  readonly freeRounds?: ReadonlyArray<FreeGrant>
 }
 
 /** POST /rounds: a played round. */
@@ -91,6 +99,7 @@ export interface Played {
   readonly payout: string
   readonly balance?: string
   readonly fairness?: Fairness
+  readonly freeRound?: { readonly grantId: string; readonly remaining: number }
 }
 
 /** PUT /fairness: the new commitment and the revealed previous seed. */
