@@ -45,7 +45,21 @@ const table: Record<string, {
   "reports.rounds (CSV)": { path: `/rounds?${period}`, testKeyMay: false, csv: true },
   "reports.transaction": { path: "/transactions/00000000-0000-0000-0000-000000000001", testKeyMay: false },
   "reports.summary": { path: `/reports/summary?${period}&groupBy=player`, testKeyMay: false },
-  "reports.summary (CSV)": { path: `/reports/summary?${period}`, testKeyMay: false, csv: true }
+  "reports.summary (CSV)": { path: `/reports/summary?${period}`, testKeyMay: false, csv: true },
+  "freeRounds.grant": {
+    path: "/free-rounds",
+    init: {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({
+        campaignId: "c", playerId: "p", gameId: "odd-even", rounds: 1000, stake: "1.00",
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString()
+      })
+    },
+    testKeyMay: false
+  },
+  "freeRounds.list": { path: "/free-rounds?playerId=p", testKeyMay: false },
+  "freeRounds.cancel": { path: "/free-rounds/3f6c1a2b-7d4e-4b8a-9c0d-1e2f3a4b5c6d", init: { method: "DELETE" }, testKeyMay: false }
 }
 
 const send = (key: string, row: (typeof table)[string]): Promise<Answer> =>
