@@ -4,7 +4,7 @@ import type { Page } from "playwright-core"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { call } from "@gateway/adapters-http/testing"
 import { type Gateway, gateway } from "../testing/Gateway.ts"
-import { demoLauncher, launchChromium, resultsDir } from "./Browser.ts"
+import { axeViolations, demoLauncher, launchChromium, resultsDir } from "./Browser.ts"
 import { playerSession, startWallet } from "./Wallet.ts"
 
 const scope = Effect.runSync(Scope.make())
@@ -210,6 +210,7 @@ describe("free rounds on the page (CONTRACT §13)", () => {
       await offer.waitFor()
       assert.strictEqual(await offer.textContent(), "2 free rounds at 3.00 ETB — play free")
       await page.screenshot({ path: join(resultsDir, "page-free-rounds-360x640.png") })
+      assert.deepStrictEqual(await axeViolations(page), [])
       await page.getByRole("button", { name: /^Odd/ }).click()
       await offer.click()
       await page.locator("#result.win, #result.loss").waitFor({ timeout: 10_000 })
