@@ -206,7 +206,7 @@ describe("free rounds (CONTRACT §13), served by the real server process", () =>
   const freeRound = (sessionToken: string, json: Record<string, unknown> = { selection: "odd", freeRound: true }) =>
     call(`${world.gw.url}/api/v1.1/game-api/rounds`, { method: "POST", headers: { authorization: `Bearer ${sessionToken}` }, json })
 
-  it("a grant of 10 played 15 times at once: 10 rounds, 5 × 409 NO_FREE_ROUNDS, no debit, wins credited with data.freeRound", async () => {
+  it("a grant of 10 played 15 times at once in two sessions: 10 rounds, 5 × 409 NO_FREE_ROUNDS, no debit, wins credited with data.freeRound", async () => {
     world.wallet.setReply(() => ({ status: 200 }))
     const player = await playerSession(world.gw, world.wallet.url, email())
     const operator = { "sv-api-key": player.key }
@@ -221,8 +221,11 @@ describe("free rounds (CONTRACT §13), served by the real server process", () =>
     assert.deepStrictEqual(opened.body.freeRounds, [{
       grantId: granted.body.id, campaignId: "welcome-10", remaining: 10, stake: "2.00", expiresAt: granted.body.expiresAt
     }])
+    const second = await player.newSession()
     const before = world.wallet.messages().length
-    const rounds = await Promise.all(Array.from({ length: 15 }, () => freeRound(sessionToken)))
+    // Two sessions of the player at once: only the grant's row lock stands between them.
+    const tokenOf = (i: number) => i % 2 === 0 ? sessionToken : second.sessionToken
+    const rounds = await Promise.all(Array.from({ length: 15 }, (_, i) => freeRound(tokenOf(i))))
     const played = rounds.filter((r) => r.status === 200)
     assert.strictEqual(played.length, 10, rounds.map((r) => r.status).join(","))
     const refused = rounds.filter((r) => r.status !== 200)
@@ -265,8 +268,9 @@ describe("free rounds (CONTRACT §13), served by the real server process", () =>
     assert.strictEqual(listed.status, 200, listed.text)
     assert.include(listed.body.data[0], { id: granted.body.id, remaining: 0, status: "used" })
     assert.include(listed.body.meta, { totalElements: 1, currentPage: 1 })
-    const view = await call(`${world.gw.url}/api/v1.1/game-api/rounds/${played[0]?.body.roundId}`, {
-      headers: { authorization: `Bearer ${sessionToken}` }
+    const first = rounds.findIndex((r) => r.status === 200)
+    const view = await call(`${world.gw.url}/api/v1.1/game-api/rounds/${rounds[first]?.body.roundId}`, {
+      headers: { authorization: `Bearer ${tokenOf(first)}` }
     })
     assert.include(view.body, { stake: "2.00", status: "settled", mode: "real" })
   })
