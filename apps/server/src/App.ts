@@ -36,6 +36,7 @@ import {
   Database,
   DataCipher,
   DeliveryQueuePg,
+  FreeRoundsPg,
   GameCatalogPg,
   GameSessionRepoPg,
   Housekeeping,
@@ -175,6 +176,7 @@ export const repositories = (config: GatewayConfig, dataKeys: DataCipher.DataKey
     GameCatalogPg.layer(publicBaseUrl(config)),
     GameSessionRepoPg.layer({ idleSeconds: config.gameSessionIdleSeconds }),
     RoundLedgerPg.layer,
+    FreeRoundsPg.layer,
     ReportsPg.layerOnReportsPool(
       reportLimits(config),
       config.reports.exportPauseMs

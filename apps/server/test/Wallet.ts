@@ -23,6 +23,7 @@ export interface WalletMessage {
     readonly currency: string
     readonly playerId: string
     readonly shopId?: string
+    readonly freeRound?: { readonly campaignId: string; readonly grantId: string }
   }
 }
 

@@ -5,6 +5,7 @@ import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { call } from "@gateway/adapters-http/testing"
 import { type Gateway, gateway } from "../testing/Gateway.ts"
 import { axeViolations, demoLauncher, launchChromium, resultsDir } from "./Browser.ts"
+import { playerSession, startWallet } from "./Wallet.ts"
 
 const scope = Effect.runSync(Scope.make())
 let gw: Gateway
@@ -235,5 +236,45 @@ describe("a retail shop's launch (CONTRACT §11)", () => {
     await page.locator("#game:not([hidden]) #play").waitFor()
     assert.deepStrictEqual(await cashier(), { shop: "Shop Counter 7", large: "20px", exit: false, lobby: false })
     await page.close()
+  })
+})
+
+describe("free rounds on the page (CONTRACT §13)", () => {
+  it("offers the player's free rounds before real stakes and plays them with freeRound: true", async () => {
+    const wallet = await startWallet(() => ({ status: 200 }))
+    try {
+      const player = await playerSession(gw, wallet.url, "free-page@example.com")
+      const granted = await call(`${player.api}/free-rounds`, {
+        method: "POST",
+        headers: { "sv-api-key": player.key },
+        json: { campaignId: "page", playerId: "p-1", gameId: "odd-even", rounds: 2, stake: "3.00", expiresAt: new Date(Date.now() + 86_400_000).toISOString() }
+      })
+      assert.strictEqual(granted.status, 201, granted.text)
+      const page = await browser.context.newPage()
+      await page.emulateMedia({ reducedMotion: "reduce" })
+      await page.goto(`${gw.url}/play/odd-even?token=${await player.launch()}`)
+      const offer = page.locator("#free")
+      await offer.waitFor()
+      assert.strictEqual(await offer.textContent(), "2 free rounds at 3.00 ETB — play free")
+      await page.screenshot({ path: join(resultsDir, "page-free-rounds-360x640.png") })
+      assert.deepStrictEqual(await axeViolations(page), [])
+      await page.getByRole("button", { name: /^Odd/ }).click()
+      await offer.click()
+      await page.locator("#result.win, #result.loss").waitFor({ timeout: 10_000 })
+      assert.match(await page.locator("#result").textContent() ?? "", /^Free round/)
+      assert.strictEqual(await offer.textContent(), "1 free round at 3.00 ETB — play free")
+      await page.locator("#result").evaluate((e) => e.removeAttribute("class"))
+      await offer.click()
+      await page.locator("#result.win, #result.loss").waitFor({ timeout: 10_000 })
+      await offer.waitFor({ state: "hidden" })
+      assert.isTrue(await page.locator("#play").isVisible(), "real stakes once the free rounds are played")
+      const debits = wallet.messages().filter((m) => m.body.type === "transaction.debit")
+      assert.strictEqual(debits.length, 0, "free rounds send no debit")
+      const rounds = await call(`${player.api}/free-rounds?playerId=p-1`, { headers: { "sv-api-key": player.key } })
+      assert.include(rounds.body.data[0], { remaining: 0, status: "used" })
+      await page.close()
+    } finally {
+      await wallet.close()
+    }
   })
 })

@@ -143,12 +143,12 @@ describe("reports as CSV (Accept: text/csv), served by the real server process",
     const [header, ...records] = parseCsv(await csv.text())
     assert.deepStrictEqual(header, [
       "roundId", "createdAt", "playerId", "gameId", "sessionId", "mode", "status", "stake", "payout", "currency",
-      "transactionId", "type", "amount", "transactionStatus", "shopId"
+      "transactionId", "type", "amount", "transactionStatus", "shopId", "freeRoundGrantId"
     ])
     const expected = json.body.data.flatMap((r: any) =>
       r.transactions.map((t: any) => [
         r.roundId, r.createdAt, neutral(r.playerId), neutral(r.gameId), neutral(r.sessionId), r.mode, r.status, r.stake,
-        r.payout ?? "", r.currency, t.transactionId, t.type, t.amount, t.status, r.shopId ?? ""
+        r.payout ?? "", r.currency, t.transactionId, t.type, t.amount, t.status, r.shopId ?? "", r.freeRoundGrantId ?? ""
       ])
     )
     assert.deepStrictEqual(records, expected, "every round of the period, paging ignored, the JSON's order")
@@ -162,10 +162,10 @@ describe("reports as CSV (Accept: text/csv), served by the real server process",
     const summaryCsv = await fetch(`${player.api}/reports/summary?${range}&groupBy=player`, { headers: csvHeaders(player.key) })
     assert.match(summaryCsv.headers.get("content-disposition") ?? "", /filename="summary-by-player-/)
     const [summaryHeader, ...groups] = parseCsv(await summaryCsv.text())
-    assert.deepStrictEqual(summaryHeader, ["key", "rounds", "bets", "wins", "refunds", "ggr", "currency"])
+    assert.deepStrictEqual(summaryHeader, ["key", "rounds", "bets", "wins", "refunds", "ggr", "currency", "freeWins"])
     assert.deepStrictEqual(
       groups,
-      summary.body.data.map((g: any) => [neutral(g.key), String(g.rounds), g.bets, g.wins, g.refunds, g.ggr, "ETB"])
+      summary.body.data.map((g: any) => [neutral(g.key), String(g.rounds), g.bets, g.wins, g.refunds, g.ggr, "ETB", g.freeWins])
     )
   }, 30_000)
 

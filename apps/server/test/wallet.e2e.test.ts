@@ -377,3 +377,136 @@ describe("game sessions and the seamless wallet, served by the real server proce
     assert.match(await csv.text(), /\r\nshop-1,1,10\.00,/)
   })
 })
+
+describe("free rounds (CONTRACT §13), served by the real server process", () => {
+  const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString()
+  const freeRound = (sessionToken: string, json: Record<string, unknown> = { selection: "odd", freeRound: true }) =>
+    call(`${world.gw.url}/api/v1.1/game-api/rounds`, { method: "POST", headers: { authorization: `Bearer ${sessionToken}` }, json })
+
+  it("a grant of 10 played 15 times at once in two sessions: 10 rounds, 5 × 409 NO_FREE_ROUNDS, no debit, wins credited with data.freeRound", async () => {
+    world.wallet.setReply(() => ({ status: 200 }))
+    const player = await playerSession(world.gw, world.wallet.url, email())
+    const operator = { "sv-api-key": player.key }
+    const body = { campaignId: "welcome-10", playerId: "p-1", gameId: "odd-even", rounds: 10, stake: "2.00", expiresAt: inDays(7) }
+    const granted = await call(`${player.api}/free-rounds`, { method: "POST", headers: operator, json: body })
+    assert.strictEqual(granted.status, 201, granted.text)
+    assert.include(granted.body, { campaignId: "welcome-10", rounds: 10, remaining: 10, stake: "2.00", currency: "ETB", status: "active" })
+    const again = await call(`${player.api}/free-rounds`, { method: "POST", headers: operator, json: body })
+    assert.strictEqual(again.body.id, granted.body.id, "a retried grant answers the first one")
+
+    const { sessionToken, opened } = await player.newSession()
+    assert.deepStrictEqual(opened.body.freeRounds, [{
+      grantId: granted.body.id, campaignId: "welcome-10", remaining: 10, stake: "2.00", expiresAt: granted.body.expiresAt
+    }])
+    const second = await player.newSession()
+    const before = world.wallet.messages().length
+    // Two sessions of the player at once: only the grant's row lock stands between them.
+    const tokenOf = (i: number) => i % 2 === 0 ? sessionToken : second.sessionToken
+    const rounds = await Promise.all(Array.from({ length: 15 }, (_, i) => freeRound(tokenOf(i))))
+    const played = rounds.filter((r) => r.status === 200)
+    assert.strictEqual(played.length, 10, rounds.map((r) => r.status).join(","))
+    const refused = rounds.filter((r) => r.status !== 200)
+    assert.deepStrictEqual(refused.map((r) => [r.status, r.body.code]), Array.from({ length: 5 }, () => [409, "NO_FREE_ROUNDS"]))
+    assert.deepStrictEqual(played.map((r) => r.body.freeRound.remaining).sort((a, b) => a - b), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+    const ids = new Set(played.map((r) => String(r.body.roundId)))
+    const wins = played.filter((r) => Number(r.body.payout) > 0)
+    await eventually(() => world.wallet.messages().filter((m) => ids.has(m.body.data.roundId)).length >= wins.length)
+    await new Promise((r) => setTimeout(r, 500))
+    const sent = world.wallet.messages().slice(before).filter((m) => ids.has(m.body.data.roundId))
+    assert.strictEqual(sent.filter((m) => m.body.type === "transaction.debit").length, 0, "a free round sends no debit")
+    assert.strictEqual(sent.length, wins.length, "a win sends one credit, a loss nothing")
+    for (const win of wins) {
+      const [credit] = sent.filter((m) => m.body.data.roundId === win.body.roundId)
+      assert.strictEqual(credit?.body.type, "transaction.credit")
+      assert.strictEqual(credit?.body.data.amount, win.body.payout)
+      assert.isUndefined(credit?.body.data.refTransactionId)
+      assert.deepStrictEqual(credit?.body.data.freeRound, { campaignId: "welcome-10", grantId: granted.body.id })
+    }
+    const raw = world.wallet.received.filter((r) => r.url === "/wallet" && ids.has(JSON.parse(r.body).data.roundId))
+    for (const r of raw) {
+      new Webhook(player.encryptionKey).verify(r.body, {
+        "webhook-id": String(r.headers["webhook-id"]),
+        "webhook-timestamp": String(r.headers["webhook-timestamp"]),
+        "webhook-signature": String(r.headers["webhook-signature"])
+      })
+    }
+    const period = `from=${new Date(Date.now() - 3_600_000).toISOString()}&to=${new Date(Date.now() + 3_600_000).toISOString()}`
+    const summary = await call(`${player.api}/reports/summary?${period}&groupBy=game`, { headers: operator })
+    const won = wins.reduce((sum, r) => sum + Math.round(Number(r.body.payout) * 100), 0)
+    const money = (cents: number) => (cents / 100).toFixed(2)
+    assert.include(summary.body.total, { rounds: wins.length, bets: "0.00", wins: money(won), freeWins: money(won), ggr: money(-won) })
+    const report = await call(`${player.api}/rounds?${period}&limit=20`, { headers: operator })
+    assert.strictEqual(report.body.data.length, 10)
+    for (const r of report.body.data) {
+      assert.strictEqual(r.freeRoundGrantId, granted.body.id)
+      assert.deepStrictEqual(r.transactions.map((t: { type: string }) => t.type), Number(r.payout) > 0 ? ["credit"] : [])
+    }
+    const listed = await call(`${player.api}/free-rounds?playerId=p-1`, { headers: operator })
+    assert.strictEqual(listed.status, 200, listed.text)
+    assert.include(listed.body.data[0], { id: granted.body.id, remaining: 0, status: "used" })
+    assert.include(listed.body.meta, { totalElements: 1, currentPage: 1 })
+    const first = rounds.findIndex((r) => r.status === 200)
+    const view = await call(`${world.gw.url}/api/v1.1/game-api/rounds/${rounds[first]?.body.roundId}`, {
+      headers: { authorization: `Bearer ${tokenOf(first)}` }
+    })
+    assert.include(view.body, { stake: "2.00", status: "settled", mode: "real" })
+  })
+
+  it("cancel gives up what is left; an expired grant plays no more; test keys and bad bodies are refused", async () => {
+    world.wallet.setReply(() => ({ status: 200 }))
+    const player = await playerSession(world.gw, world.wallet.url, email())
+    const operator = { "sv-api-key": player.key }
+    const grant = (json: Record<string, unknown>, headers: Record<string, string> = operator) =>
+      call(`${player.api}/free-rounds`, { method: "POST", headers, json })
+    const base = { campaignId: "c", playerId: "p-1", gameId: "odd-even", rounds: 5, stake: "1.00", expiresAt: inDays(1) }
+    const cancelling = await grant({ ...base, campaignId: "cancel-me" })
+    const lapsing = await grant({ ...base, campaignId: "lapse", expiresAt: new Date(Date.now() + 1500).toISOString() })
+    assert.strictEqual(lapsing.status, 201, lapsing.text)
+    const { sessionToken, opened } = await player.newSession()
+    assert.strictEqual(opened.body.freeRounds.length, 2)
+    assert.strictEqual(opened.body.freeRounds[0].grantId, lapsing.body.id, "the grant that lapses first is listed first")
+
+    const cancel = (id: string) => call(`${player.api}/free-rounds/${id}`, { method: "DELETE", headers: operator })
+    const cancelled = await cancel(cancelling.body.id)
+    assert.strictEqual(cancelled.status, 200, cancelled.text)
+    assert.include(cancelled.body, { remaining: 0, status: "cancelled" })
+    assert.strictEqual((await cancel(cancelling.body.id)).body.status, "cancelled")
+    assert.strictEqual((await cancel("3f6c1a2b-7d4e-4b8a-9c0d-1e2f3a4b5c6d")).body.code, "GRANT_NOT_FOUND")
+    const other = await playerSession(world.gw, world.wallet.url, email())
+    const foreign = await call(`${player.api}/free-rounds/${lapsing.body.id}`, { method: "DELETE", headers: { "sv-api-key": other.key } })
+    assert.strictEqual(foreign.status, 404, "another merchant's grant is not found")
+
+    await new Promise((r) => setTimeout(r, 1600))
+    const late = await freeRound(sessionToken)
+    assert.strictEqual(late.status, 409, late.text)
+    assert.strictEqual(late.body.code, "NO_FREE_ROUNDS")
+    const listed = await call(`${player.api}/free-rounds?playerId=p-1&limit=1&page=2`, { headers: operator })
+    assert.include(listed.body.meta, { totalElements: 2, currentPage: 2, prevPage: 1 })
+    assert.include(listed.body.data[0], { id: cancelling.body.id })
+    const all = await call(`${player.api}/free-rounds?playerId=p-1`, { headers: operator })
+    assert.include(all.body.data.find((g: { id: string }) => g.id === lapsing.body.id), { status: "expired", remaining: 0 })
+
+    const testKey = (await call(`${player.api}/merchants/${player.merchantId}/api-keys`, {
+      method: "POST", headers: player.admin, json: { prefix: "sv_test" }
+    })).body.apiKey
+    assert.strictEqual((await grant(base, { "sv-api-key": testKey })).status, 403)
+    assert.strictEqual((await call(`${player.api}/free-rounds?playerId=p-1`, { headers: { "sv-api-key": testKey } })).status, 403)
+    assert.strictEqual((await call(`${player.api}/free-rounds/${lapsing.body.id}`, { method: "DELETE", headers: { "sv-api-key": testKey } })).status, 403)
+
+    for (const [field, value] of [["rounds", 0], ["rounds", 1001], ["rounds", 1.5], ["stake", "0.50"], ["stake", "501"],
+      ["stake", "1.234"], ["stake", "-1"], ["expiresAt", new Date(Date.now() - 1000).toISOString()], ["expiresAt", inDays(400)],
+      ["expiresAt", "tomorrow"], ["campaignId", ""], ["campaignId", "x".repeat(65)], ["playerId", "p\u0000"],
+      ["password", "x"]] as const) {
+      const r = await grant({ ...base, [field]: value })
+      assert.strictEqual(r.status, 400, `${field}=${String(value)}: ${r.text}`)
+      assert.strictEqual(r.body.code, "VALIDATION_FAILED")
+      assert.include(r.body.detail, field)
+    }
+    assert.strictEqual((await grant({ ...base, gameId: "no-such-game" })).body.code, "GAME_NOT_FOUND")
+    const withStake = await freeRound(sessionToken, { stake: "1.00", selection: "odd", freeRound: true })
+    assert.strictEqual(withStake.status, 400, withStake.text)
+    const noStake = await freeRound(sessionToken, { selection: "odd" })
+    assert.strictEqual(noStake.status, 400, noStake.text)
+    assert.include(noStake.body.detail, "stake")
+  })
+})

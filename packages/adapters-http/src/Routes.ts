@@ -6,6 +6,7 @@ import * as GamePages from "./cache/GamePages.ts"
 import { BackofficeLive, BackofficeSignInLive } from "./handlers/Backoffice.ts"
 import { DeliveriesLive } from "./handlers/Deliveries.ts"
 import { AuditLive, SecretsLive } from "./handlers/Secrets.ts"
+import { FreeRoundsLive } from "./handlers/FreeRounds.ts"
 import { CatalogueLive, GamesLive } from "./handlers/Games.ts"
 import { GameSessionsLive } from "./handlers/GameSessions.ts"
 import { MerchantsLive } from "./handlers/Merchants.ts"
@@ -47,7 +48,8 @@ const Handlers = Layer.mergeAll(
   BackofficeSignInLive,
   BackofficeLive,
   RoundDetailsLive,
-  SessionControlLive
+  SessionControlLive,
+  FreeRoundsLive
 ).pipe(
   Layer.provide([AdminAuth.layer, OperatorAuth.layer, SessionAuth.layer, BackofficeAuth.layer])
 )

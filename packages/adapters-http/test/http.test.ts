@@ -480,6 +480,8 @@ describe("routing, probes and documents", () => {
       "/api/v1.1/game-api/rounds/{roundId}",
       "/api/v1.1/game-api/sessions",
       "/api/v1.1/operator-api/create",
+      "/api/v1.1/operator-api/free-rounds",
+      "/api/v1.1/operator-api/free-rounds/{id}",
       "/api/v1.1/operator-api/games",
       "/api/v1.1/operator-api/games/generate-launch-url",
       "/api/v1.1/operator-api/games/{id}",

@@ -50,7 +50,21 @@ const table: Record<string, {
     path: "/sessions/terminate",
     init: { method: "POST", headers: json, body: JSON.stringify({ playerId: "p" }) },
     testKeyMay: false
-  }
+  },
+  "freeRounds.grant": {
+    path: "/free-rounds",
+    init: {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({
+        campaignId: "c", playerId: "p", gameId: "odd-even", rounds: 1000, stake: "1.00",
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString()
+      })
+    },
+    testKeyMay: false
+  },
+  "freeRounds.list": { path: "/free-rounds?playerId=p", testKeyMay: false },
+  "freeRounds.cancel": { path: "/free-rounds/3f6c1a2b-7d4e-4b8a-9c0d-1e2f3a4b5c6d", init: { method: "DELETE" }, testKeyMay: false }
 }
 
 const send = (key: string, row: (typeof table)[string]): Promise<Answer> =>

@@ -100,7 +100,8 @@ export const make = (options: ReportsOptions = {}) => Effect.gen(function*() {
     )
     const rows = yield* sql`
       SELECT r.id::text AS round_id, r.game_id, s.player_id, s.operator_session_id, r.mode, r.status, r.stake_minor,
-        r.payout_minor, s.currency, r.created_at, r.debit_id::text AS debit_id, s.shop_id
+        r.payout_minor, s.currency, r.created_at, r.debit_id::text AS debit_id, s.shop_id,
+        r.free_round_grant_id::text AS free_round_grant_id
       FROM rounds r JOIN game_sessions s ON s.id = r.session_id
       WHERE ${where}
       ORDER BY r.created_at DESC, r.id DESC
@@ -124,7 +125,7 @@ export const make = (options: ReportsOptions = {}) => Effect.gen(function*() {
     const rows = yield* sql`
       WITH batch AS (
         SELECT r.id, r.game_id, s.player_id, s.operator_session_id, r.mode, r.status, r.stake_minor, r.payout_minor,
-          s.currency, r.created_at, r.debit_id, s.shop_id
+          s.currency, r.created_at, r.debit_id, s.shop_id, r.free_round_grant_id
         FROM rounds r JOIN game_sessions s ON s.id = r.session_id
         WHERE ${where}
         ORDER BY r.created_at DESC, r.id DESC
@@ -132,7 +133,8 @@ export const make = (options: ReportsOptions = {}) => Effect.gen(function*() {
       )
       SELECT b.id::text AS round_id, b.game_id, b.player_id, b.operator_session_id, b.mode, b.status, b.stake_minor,
         b.payout_minor, b.currency, b.created_at, b.created_at::text AS created_at_exact, b.debit_id::text AS debit_id,
-        b.shop_id, t.transaction_id, t.kind, t.amount_minor, t.delivery_status
+        b.shop_id, b.free_round_grant_id::text AS free_round_grant_id,
+        t.transaction_id, t.kind, t.amount_minor, t.delivery_status
       FROM batch b LEFT JOIN LATERAL (
         SELECT l.id, l.transaction_id::text AS transaction_id, l.kind, l.amount_minor, d.status AS delivery_status
         FROM ledger_entries l LEFT JOIN webhook_deliveries d ON d.id = l.transaction_id::text
@@ -209,9 +211,10 @@ export const make = (options: ReportsOptions = {}) => Effect.gen(function*() {
     ).pipe(Effect.flatMap(decodeSummaryPage))
     const first = rows[0]
     const groups = rows.flatMap((row): Array<SummaryGroup> =>
-      row.key === null || row.rounds === null || row.bets === null || row.wins === null || row.refunds === null
+      row.key === null || row.rounds === null || row.bets === null || row.wins === null || row.refunds === null ||
+        row.free_wins === null
         ? []
-        : [{ key: row.key, rounds: row.rounds, bets: row.bets, wins: row.wins, refunds: row.refunds }]
+        : [{ key: row.key, rounds: row.rounds, bets: row.bets, wins: row.wins, refunds: row.refunds, freeWins: row.free_wins }]
     )
     return {
       groups,
@@ -220,7 +223,8 @@ export const make = (options: ReportsOptions = {}) => Effect.gen(function*() {
         rounds: first?.total_rounds ?? 0,
         bets: first?.total_bets ?? 0n,
         wins: first?.total_wins ?? 0n,
-        refunds: first?.total_refunds ?? 0n
+        refunds: first?.total_refunds ?? 0n,
+        freeWins: first?.total_free_wins ?? 0n
       }
     }
   }, timedOut, (effect, merchantId) => budget.within(merchantId)(effect))

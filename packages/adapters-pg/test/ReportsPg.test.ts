@@ -113,14 +113,15 @@ describe("ReportsPg", () => {
         const byDay = yield* reportSummary(w.m, range, "day", page)
         assert.strictEqual(byDay.currency, "ETB")
         assert.deepStrictEqual(byDay.data.map((row) => ({ ...row })), [
-          { key: "2026-03-01", rounds: 1, bets: "0.01", wins: "0.00", refunds: "0.00", ggr: "0.01" },
+          { key: "2026-03-01", rounds: 1, bets: "0.01", wins: "0.00", refunds: "0.00", ggr: "0.01", freeWins: "0.00" },
           {
             key: "2026-03-02",
             rounds: 2,
             bets: "10000000000004.99",
             wins: "19999999999999.98",
             refunds: "5.00",
-            ggr: "-9999999999999.99"
+            ggr: "-9999999999999.99",
+            freeWins: "0.00"
           }
         ])
         assert.deepStrictEqual({ ...byDay.total }, {
@@ -128,7 +129,8 @@ describe("ReportsPg", () => {
           bets: "10000000000005.00",
           wins: "19999999999999.98",
           refunds: "5.00",
-          ggr: "-9999999999999.98"
+          ggr: "-9999999999999.98",
+          freeWins: "0.00"
         })
         const byPlayer = yield* reportSummary(w.m, range, "player", page)
         assert.deepStrictEqual(byPlayer.data.map((row) => [row.key, row.rounds, row.bets, row.ggr]), [

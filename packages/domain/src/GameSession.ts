@@ -1,3 +1,4 @@
+import { SessionFreeRounds } from "./FreeRound.ts"
 import { Schema } from "effect"
 import { CurrencyCode } from "./Currency.ts"
 import { Fairness } from "./Fairness.ts"
@@ -71,7 +72,11 @@ export class SessionOpened extends Schema.Class<SessionOpened>("@gateway/domain/
   balance: Schema.String.annotate({ description: "The player's balance, a decimal string (the operator's, or the demo balance)" }),
   settings: PageSettings.annotate({ description: "The merchant's branding and stake limits for the page" }),
   fairness: Fairness.annotate({ description: "The committed server seed hash, the client seed and the next nonce (0)" }),
-  launch: PageLaunch
+  launch: PageLaunch,
+  freeRounds: Schema.Array(SessionFreeRounds).annotate({
+    description: "The player's free rounds for the launched game (CONTRACT §13), soonest to expire first; empty in " +
+      "demo mode. Each plays with `POST rounds {selection, freeRound: true}`"
+  })
 }).annotate({
   identifier: "SessionOpened",
   description: "The answer of `POST /game-api/sessions`."

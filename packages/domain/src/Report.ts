@@ -102,6 +102,10 @@ export class OperatorRound extends Schema.Class<OperatorRound>("@gateway/domain/
   roundDetailsUrl: Schema.optionalKey(Schema.String).annotate({
     description: "The round's signed link, valid for ever (CONTRACT §10): an HTML page for people, JSON with " +
       "`accept: application/json`; the same link as in its credit or refund webhook"
+  }),
+  freeRoundGrantId: Schema.optionalKey(Schema.String).annotate({
+    description: "On a free round only (CONTRACT §13): the grant it was taken from. It has no debit; its win, if any, " +
+      "is its one credit"
   })
 }).annotate({
   identifier: "OperatorRound",
@@ -123,6 +127,8 @@ export interface Sums {
   readonly bets: bigint
   readonly wins: bigint
   readonly refunds: bigint
+  /** The part of `wins` that free rounds paid (CONTRACT §13). */
+  readonly freeWins: bigint
 }
 
 /**
@@ -130,7 +136,7 @@ export interface Sums {
  * (negative when the players won). The one definition the GGR summary and the
  * revenue share both use.
  */
-export const ggrOf = (sums: Sums): bigint => sums.bets - sums.wins - sums.refunds
+export const ggrOf = (sums: Pick<Sums, "bets" | "wins" | "refunds">): bigint => sums.bets - sums.wins - sums.refunds
 
 /** The figures of a summary: decimal strings, `ggr = bets − wins − refunds`. */
 export const SummaryFigures = Schema.Struct({
@@ -138,7 +144,10 @@ export const SummaryFigures = Schema.Struct({
   bets: Schema.String.annotate({ description: "Stakes debited, a decimal string" }),
   wins: Schema.String.annotate({ description: "Payouts credited, a decimal string" }),
   refunds: Schema.String.annotate({ description: "Stakes refunded, a decimal string" }),
-  ggr: Schema.String.annotate({ description: "Gross gaming revenue: bets − wins − refunds (negative when the players won)" })
+  ggr: Schema.String.annotate({ description: "Gross gaming revenue: bets − wins − refunds (negative when the players won)" }),
+  freeWins: Schema.String.annotate({
+    description: "The part of `wins` that free rounds paid (CONTRACT §13), a decimal string: no bet stands against it"
+  })
 })
 
 /** A group of a summary: its key and figures. */

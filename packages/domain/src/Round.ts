@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { CurrencyCode } from "./Currency.ts"
 import { Fairness, RoundFairness } from "./Fairness.ts"
 import { allRules } from "./games/Games.ts"
+import { PlayedFreeRound } from "./FreeRound.ts"
 import { PageMeta } from "./Paging.ts"
 import { UtcTimestamp } from "./Validation.ts"
 
@@ -25,9 +26,10 @@ export const Outcome = Schema.Unknown.annotateKey({
 
 /** The body of `POST /game-api/rounds`: a stake as a decimal string, the game's selection and, in a lobby, the game. */
 export const PlayRequest = Schema.Struct({
-  stake: Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(32)).annotate({
-    description: "The stake, a decimal string in the session's currency with at most its minor digits, e.g. \"5.00\""
-  }),
+  stake: Schema.optionalKey(Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(32)).annotate({
+    description: "The stake, a decimal string in the session's currency with at most its minor digits, e.g. " +
+      "\"5.00\"; required unless `freeRound` is true (a free round plays its grant's stake)"
+  })),
   selection: Selection,
   gameId: Schema.optionalKey(Schema.String.check(Schema.isNonEmpty(), Schema.isMaxLength(64)).annotate({
     description: "The game to play (a lobby session may play any built-in game); default: the launched game"
@@ -35,10 +37,17 @@ export const PlayRequest = Schema.Struct({
   autoplay: Schema.optionalKey(Schema.Boolean.annotate({
     description: "`true` for a round of the autoplay started with `POST autoplay`: refused (409 " +
       "AUTOPLAY_LIMIT_REACHED, nothing debited) once it has played its rounds or lost its loss limit"
+  })),
+  freeRound: Schema.optionalKey(Schema.Boolean.annotate({
+    description: "`true` plays one of the player's free rounds of the game (CONTRACT §13) at its grant's stake: no " +
+      "debit is sent; none left is 409 NO_FREE_ROUNDS"
   }))
 }).annotate({
-  description: "The body of `POST /game-api/rounds`: the stake, the selection and, in a lobby, the game.",
-  examples: [{ stake: "5.00", selection: "odd" }, { stake: "2.50", selection: [7, 19, 23], gameId: "lotto" }]
+  description: "The body of `POST /game-api/rounds`: the stake (or `freeRound: true`), the selection and, in a lobby, the game.",
+  examples: [{ stake: "5.00", selection: "odd" }, { stake: "2.50", selection: [7, 19, 23], gameId: "lotto" }, {
+    selection: "even",
+    freeRound: true
+  }]
 })
 export type PlayRequest = typeof PlayRequest.Type
 
@@ -54,8 +63,12 @@ export class RoundResult extends Schema.Class<RoundResult>("@gateway/domain/Roun
   gameId: Schema.String.annotate({ description: "The game played" }),
   outcome: Outcome.annotate({ description: "What the round drew" }),
   payout: Schema.String.annotate({ description: "What the round paid, a decimal string (\"0.00\" for a loss)" }),
-  balance: Schema.String.annotate({ description: "The player's balance after the round, a decimal string" }),
-  fairness: Fairness.annotate({ description: "The seed hash, client seed and nonce this round used" })
+  balance: Schema.optionalKey(Schema.String).annotate({
+    description: "The player's balance after the round, a decimal string; absent after a free round (no debit was " +
+      "sent, so the operator's balance is not known: its win reaches the operator as a credit)"
+  }),
+  fairness: Fairness.annotate({ description: "The seed hash, client seed and nonce this round used" }),
+  freeRound: Schema.optionalKey(PlayedFreeRound)
 }).annotate({
   identifier: "RoundResult",
   description: "The answer of a round. Amounts are decimal strings of the session's currency."

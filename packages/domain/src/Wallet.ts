@@ -29,6 +29,8 @@ export interface WalletTransaction {
   readonly roundDetailsUrl?: string | undefined
   /** The retail shop of the session (CONTRACT §11), when it was launched with one. */
   readonly shopId?: string | undefined
+  /** The grant a free round's credit comes from (CONTRACT §13); such a credit settles no debit. */
+  readonly freeRound?: { readonly campaignId: string; readonly grantId: string } | undefined
 }
 
 /** The JSON body of a wallet webhook, in the Standard Webhooks shape, amounts as decimal strings. */
@@ -47,7 +49,8 @@ export const toWebhookBody = (tx: WalletTransaction, timestamp: string) => ({
     amount: Money.format(tx.amount),
     currency: tx.amount.currency satisfies CurrencyCode,
     ...(tx.roundDetailsUrl === undefined ? {} : { roundDetailsUrl: tx.roundDetailsUrl }),
-    ...(tx.shopId === undefined ? {} : { shopId: tx.shopId })
+    ...(tx.shopId === undefined ? {} : { shopId: tx.shopId }),
+    ...(tx.freeRound === undefined ? {} : { freeRound: { campaignId: tx.freeRound.campaignId, grantId: tx.freeRound.grantId } })
   }
 })
 

@@ -14,7 +14,7 @@ const world = (calls: Array<DetailsRequest>, failing: { value: boolean }) =>
     D.operatorDetails(calls, (request) =>
       failing.value ? Effect.fail(new OperatorBadResponse({ detail: "HTTP 500" })) : D.player("ETB")(request)),
     D.jsonVerifier,
-    D.sessionRepo,
+    D.freeRounds.pipe(Layer.provideMerge(D.sessionRepo)),
     D.gameCatalog([D.oddEven]),
     D.fixedDraw(7)
   )

@@ -35,7 +35,7 @@ describe("a retired game (CONTRACT §6)", () => {
         D.operatorDetails([], D.player("ETB")),
         D.sequentialIds,
         D.jsonVerifier,
-        D.ledger(log).pipe(Layer.provideMerge(D.sessionRepo)),
+        Layer.mergeAll(D.ledger(log), D.freeRounds).pipe(Layer.provideMerge(D.sessionRepo)),
         D.wallet,
         D.gameCatalog([D.oddEven, megaTen]),
         D.fixedDraw(7)

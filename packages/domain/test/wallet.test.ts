@@ -8,7 +8,7 @@ import { openSession } from "../src/usecases/OpenSession.ts"
 import { playRound } from "../src/usecases/PlayRound.ts"
 import { webhookUrlFor } from "../src/Wallet.ts"
 import * as D from "../testing/index.ts"
-import { fixedDraw, jsonVerifier, launchToken, ledger, type LedgerLog, sessionRepo, wallet } from "../testing/index.ts"
+import { fixedDraw, freeRounds, jsonVerifier, launchToken, ledger, type LedgerLog, sessionRepo, wallet } from "../testing/index.ts"
 
 const settings = { userDetailsUrl: "https://op.example/details", webhookUrl: "https://op.example/wallet", minimumStake: 1, maximumStake: 100 }
 const merchant = D.makeMerchant({ MerchantSettings: D.makeSettings(settings) })
@@ -22,7 +22,7 @@ const world = (log: LedgerLog, draw = 7) =>
     D.operatorDetails([], D.player("ETB")),
     D.sequentialIds,
     jsonVerifier,
-        ledger(log).pipe(Layer.provideMerge(sessionRepo)),
+        Layer.mergeAll(ledger(log), freeRounds).pipe(Layer.provideMerge(sessionRepo)),
     wallet,
     D.gameCatalog([D.oddEven]),
     fixedDraw(draw)

@@ -52,7 +52,7 @@ const run = async (rounds: number, limit: bigint) => {
       why = t("autoYouStopped")
       break
     }
-    const net = await play(true)
+    const net = await play("autoplay")
     if (net === null) {
       why = t("autoNotPlayed")
       break

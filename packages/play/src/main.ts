@@ -10,6 +10,7 @@ import { digitsOf } from "./money.ts"
 import { clearAlert, exitLink, fatal } from "./notice.ts"
 import { gameName } from "./outcomes.ts"
 import { closePanel, nonOpen, showPanel, togglePanel } from "./panels.ts"
+import { freeGrantsOf } from "./free.ts"
 import { openGame, play } from "./play.ts"
 import { realityOpen, setupReality, startClock } from "./reality.ts"
 import { savedSession, saveSession } from "./resume.ts"
@@ -65,6 +66,7 @@ interface Begin {
   readonly page?: Launch | undefined
   readonly net?: string
   readonly startedAt?: number
+  readonly freeRounds?: unknown
 }
 
 const begin = async (b: Begin): Promise<void> => {
@@ -79,6 +81,7 @@ const begin = async (b: Begin): Promise<void> => {
   S.seeds = { ...b.seeds }
   S.net = BigInt(b.net ?? "0")
   S.startedAt = b.startedAt ?? Date.now()
+  S.free = freeGrantsOf(b.freeRounds)
   applyLaunch(b.page)
   saveSession()
   brand(S.settings)
@@ -116,6 +119,7 @@ history.replaceState(null, "", location.pathname)
 setupReality()
 setupCelebration()
 $("play").addEventListener("click", () => void play())
+$("free").addEventListener("click", () => void play("free"))
 $("to-lobby").addEventListener("click", showLobby)
 $("tab-rules").addEventListener("click", () => togglePanel("rules"))
 $("tab-history").addEventListener("click", () => togglePanel("history"))

@@ -5,6 +5,7 @@ import { call, problem } from "./api.ts"
 import { onSelection } from "./changes.ts"
 import { $, el } from "./dom.ts"
 import { renderFair } from "./fairness.ts"
+import { freeGrant, renderFree, tookFree } from "./free.ts"
 import { viewOf } from "./games/index.ts"
 import { addRound } from "./history.ts"
 import { amount, plain, toMinor } from "./money.ts"
@@ -23,6 +24,7 @@ export const selectionChanged = (): void => {
   const view = viewOf(S.game)
   const ready = (view.selection() !== null && view.selection() !== undefined) || view.autoPick !== undefined
   $("play").setAttribute("aria-disabled", String(!ready || S.busy))
+  renderFree()
   renderPays()
 }
 onSelection(selectionChanged)
@@ -72,9 +74,13 @@ export const openGame = async (id: string): Promise<void> => {
 /**
  * Plays a round: the stage spins while the round is decided, then reveals it;
  * the balance, fairness and history follow. Answers the round's net result
- * (payout less stake, minor units), or null when no round was played.
+ * (payout less stake, minor units), or null when no round was played. With
+ * `free`, one of the player's free rounds at its grant's stake (nothing is
+ * staked: the net result is the payout).
  */
-export const play = async (autoplay = false): Promise<bigint | null> => {
+export const play = async (how: "stake" | "autoplay" | "free" = "stake"): Promise<bigint | null> => {
+  const autoplay = how === "autoplay"
+  const free = how === "free"
   if (S.busy) return null
   const view = viewOf(S.game)
   if (view.selection() === null || view.selection() === undefined) view.autoPick?.()
@@ -83,7 +89,9 @@ export const play = async (autoplay = false): Promise<bigint | null> => {
     showAlert(view.most !== undefined ? t("pickNumbersFirst") : t("pickFirst"))
     return null
   }
-  const stake = readStake()
+  const grant = free ? freeGrant() : undefined
+  if (free && grant === undefined) return null
+  const stake = grant === undefined ? readStake() : toMinor(grant.stake)
   if (stake === null) return null
   clearAlert()
   S.busy = true
@@ -95,9 +103,9 @@ export const play = async (autoplay = false): Promise<bigint | null> => {
   line.className = "result"
   line.textContent = t("drawing")
   view.stage.spin(stage)
-  showStakeTaken(stake)
+  if (!free) showStakeTaken(stake)
   cue("draw")
-  const body: Record<string, unknown> = { stake: plain(stake), selection }
+  const body: Record<string, unknown> = free ? { selection, freeRound: true } : { stake: plain(stake), selection }
   if (S.game !== S.session?.gameId) body["gameId"] = S.game
   if (autoplay) body["autoplay"] = true
   const r = await call<Played>("POST", "/rounds", body)
@@ -113,6 +121,7 @@ export const play = async (autoplay = false): Promise<bigint | null> => {
     stage.className = "stage"
     line.textContent = ""
     showStakeTaken(null)
+    if (r.body?.code === "NO_FREE_ROUNDS") tookFree(undefined)
     done()
     showAlert(problem(r, t("roundFailed")))
     return null
@@ -133,7 +142,13 @@ export const play = async (autoplay = false): Promise<bigint | null> => {
     img.src = S.settings.cupImageUrl
     verdict.before(img)
   }
-  setBalance(round.balance)
+  // A free round sends no debit, so its answer has no balance: the win is added to the one shown.
+  const before = toMinor(S.balance)
+  setBalance(round.balance ?? (free && before !== null ? plain(before + (paid ?? 0n)) : undefined))
+  if (free) {
+    tookFree(round.freeRound)
+    line.prepend(el("span", "free-tag", t("freeRoundPlayed")))
+  }
   if (round.fairness !== undefined) {
     S.fair = { serverSeedHash: round.fairness.serverSeedHash, clientSeed: round.fairness.clientSeed, nonce: round.fairness.nonce + 1 }
     renderFair()
@@ -149,8 +164,9 @@ export const play = async (autoplay = false): Promise<bigint | null> => {
     createdAt: new Date().toISOString(),
     ...(round.fairness === undefined ? {} : { fairness: round.fairness })
   })
-  S.net += (paid ?? 0n) - stake
+  const net = (paid ?? 0n) - (free ? 0n : stake)
+  S.net += net
   saveSession()
   done()
-  return (paid ?? 0n) - stake
+  return net
 }

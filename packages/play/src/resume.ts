@@ -1,6 +1,7 @@
+import { freeGrantsOf } from "./free.ts"
 import { S } from "./state.ts"
 import { language } from "./i18n/index.ts"
-import type { Fairness, Launch, Session, Settings } from "./types.ts"
+import type { Fairness, FreeGrant, Launch, Session, Settings } from "./types.ts"
 
 /**
  * Sessions that survive a reload (CONTRACT §6): once the launch token is
@@ -27,6 +28,8 @@ export interface Saved {
   /** The session's net result so far, minor units (a decimal string of a bigint). */
   readonly net: string
   readonly startedAt: number
+  /** The free rounds left (as the session's answer listed them, kept up by each free round). */
+  readonly freeRounds: ReadonlyArray<FreeGrant>
 }
 
 const KEY = "gateway.play.session"
@@ -59,7 +62,8 @@ export const saveSession = (): void => {
       ...(S.shop === null ? {} : { shop: S.shop })
     },
     net: S.net.toString(),
-    startedAt: S.startedAt
+    startedAt: S.startedAt,
+    freeRounds: S.free
   }
   try {
     storage()?.setItem(KEY, JSON.stringify(saved))
@@ -75,7 +79,7 @@ export const savedSession = (): Saved | undefined => {
     if (text === null || text === undefined) return undefined
     const saved: Partial<Saved> | null = JSON.parse(text)
     if (saved === null || typeof saved !== "object") return undefined
-    const { launch, sessionToken, session, settings, balance, digits, fairness, game, seeds, page, net, startedAt } = saved
+    const { launch, sessionToken, session, settings, balance, digits, fairness, game, seeds, page, net, startedAt, freeRounds } = saved
     if (typeof sessionToken !== "string" || typeof session !== "object" || session === null || typeof session.currency !== "string") return undefined
     return {
       launch: typeof launch === "string" ? launch : "",
@@ -89,7 +93,8 @@ export const savedSession = (): Saved | undefined => {
       seeds: typeof seeds === "object" && seeds !== null ? seeds : {},
       page: typeof page === "object" && page !== null ? page : {},
       net: typeof net === "string" && /^-?\d{1,20}$/.test(net) ? net : "0",
-      startedAt: typeof startedAt === "number" && Number.isFinite(startedAt) ? startedAt : Date.now()
+      startedAt: typeof startedAt === "number" && Number.isFinite(startedAt) ? startedAt : Date.now(),
+      freeRounds: freeGrantsOf(freeRounds)
     }
   } catch {
     return undefined

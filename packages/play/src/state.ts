@@ -1,4 +1,4 @@
-import type { Fairness, GameEntry, Round, Rules, Session, Settings } from "./types.ts"
+import type { Fairness, FreeGrant, GameEntry, Round, Rules, Session, Settings } from "./types.ts"
 
 /** The page's state: one session, the game on show and what the player has done in it. */
 export interface State {
@@ -36,6 +36,8 @@ export interface State {
   net: bigint
   /** When this tab opened the session (ms since the epoch, the browser's clock). */
   startedAt: number
+  /** The player's free rounds of the launched game, as the session's answer listed them, kept up by each free round. */
+  free: Array<FreeGrant>
 }
 
 /** The page's data attributes: the launched game, its name and the launch token. */
@@ -43,6 +45,7 @@ export const data = document.body.dataset
 
 export const S: State = {
   launch: "", token: "", session: null, settings: {}, currency: "", digits: 2, balance: null, game: "", rules: {}, names: {},
-  games: [], sel: null, picks: [], busy: false, fair: null, rounds: [], seeds: {}, checked: {}, exit: "", shop: null, reality: 0, net: 0n, startedAt: 0
+  games: [], sel: null, picks: [], busy: false, fair: null, rounds: [], seeds: {}, checked: {}, exit: "", shop: null, reality: 0, net: 0n, startedAt: 0,
+  free: []
 }
 if (data["game"] !== undefined) S.names[data["game"]] = data["name"] ?? data["game"]

@@ -75,6 +75,13 @@ export interface Launch {
   readonly shop?: { readonly shopId: string; readonly name: string }
 }
 
+/** A grant of free rounds the session may play (CONTRACT §13). */
+export interface FreeGrant {
+  readonly grantId: string
+  readonly remaining: number
+  readonly stake: string
+}
+
 /** POST /sessions: the redeemed launch. */
 export interface Opened {
   readonly sessionToken: string
@@ -83,6 +90,7 @@ export interface Opened {
   readonly balance?: string
   readonly fairness?: Fairness
   readonly launch?: Launch
+  readonly freeRounds?: ReadonlyArray<FreeGrant>
 }
 
 /** POST /rounds: a played round. */
@@ -93,6 +101,7 @@ export interface Played {
   readonly payout: string
   readonly balance?: string
   readonly fairness?: Fairness
+  readonly freeRound?: { readonly grantId: string; readonly remaining: number }
 }
 
 /** PUT /fairness: the new commitment and the revealed previous seed. */

@@ -12,11 +12,11 @@ import * as Csv from "./Csv.ts"
  */
 export const roundColumns = [
   "roundId", "createdAt", "playerId", "gameId", "sessionId", "mode", "status", "stake", "payout", "currency",
-  "transactionId", "type", "amount", "transactionStatus", "shopId"
+  "transactionId", "type", "amount", "transactionStatus", "shopId", "freeRoundGrantId"
 ] as const
 
 /** The columns of the summary CSV: one record per group, the JSON's `data`; no total record. */
-export const summaryColumns = ["key", "rounds", "bets", "wins", "refunds", "ggr", "currency"] as const
+export const summaryColumns = ["key", "rounds", "bets", "wins", "refunds", "ggr", "currency", "freeWins"] as const
 
 const stamp = (date: Date) => date.toISOString().replace(/[-:]/g, "").replace(/\.\d+/, "")
 
@@ -38,10 +38,11 @@ const roundRecords = (round: Report.OperatorRound): string => {
     round.currency
   ]).slice(0, -2)
   const shop = round.shopId === undefined ? "" : Csv.row([{ untrusted: round.shopId }]).slice(0, -2)
+  const grant = round.freeRoundGrantId ?? ""
   return round.transactions.length === 0
-    ? `${fields},,,,,${shop}\r\n`
+    ? `${fields},,,,,${shop},${grant}\r\n`
     : round.transactions.map((t) =>
-      `${fields},${Csv.row([t.transactionId, t.type, t.amount, t.status]).slice(0, -2)},${shop}\r\n`
+      `${fields},${Csv.row([t.transactionId, t.type, t.amount, t.status]).slice(0, -2)},${shop},${grant}\r\n`
     ).join("")
 }
 
@@ -68,6 +69,7 @@ export const summary = <E>(
         group.wins,
         group.refunds,
         group.ggr,
-        currency
+        currency,
+        group.freeWins
       ])
   )

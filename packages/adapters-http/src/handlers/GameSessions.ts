@@ -3,6 +3,7 @@ import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
 import {
   FairRandom,
+  FreeRounds,
   GameCatalog,
   gameRules,
   GameSessionRepo,
@@ -46,6 +47,7 @@ export const GameSessionsLive = HttpApiBuilder.group(
       GameCatalog,
       OperatorDetails,
       FairRandom,
+      FreeRounds,
       WalletClient,
       RoundLedger,
       Ids

@@ -1,6 +1,7 @@
 import { Context, Effect, Redacted, Schema } from "effect"
 import {
   FairRandom,
+  FreeRounds,
   GameCatalog,
   GameSessionRepo,
   Ids,
@@ -46,6 +47,11 @@ const answer = (result: RoundResult) =>
         serverSeedHash: result.fairness.serverSeedHash,
         clientSeed: result.fairness.clientSeed,
         nonce: result.fairness.nonce
+      },
+      freeRound: result.freeRound === undefined ? undefined : {
+        grantId: result.freeRound.grantId,
+        campaignId: result.freeRound.campaignId,
+        remaining: result.freeRound.remaining
       }
     }),
     { contentType: "application/json" }
@@ -65,7 +71,7 @@ const answer = (result: RoundResult) =>
  */
 export const make = Effect.map(
   Effect.all([
-    Ports.capture(GameSessionRepo, MerchantRepo, GameCatalog, FairRandom, WalletClient, RoundLedger, Ids),
+    Ports.capture(GameSessionRepo, MerchantRepo, GameCatalog, FairRandom, FreeRounds, WalletClient, RoundLedger, Ids),
     RateLimiter
   ]),
   ([provide, limiter]) =>

@@ -61,6 +61,7 @@ const markup = `<div class="app" id="app">
 <p id="result" class="result" role="status" aria-live="polite" aria-atomic="true"></p>
 <p id="alert" class="alert" role="alert" hidden><span id="alert-text"></span><button type="button" id="alert-close" aria-label="Dismiss" data-t-label="dismiss">&#215;</button></p>
 <div id="controls" class="controls"></div>
+<button type="button" id="free" class="free" hidden></button>
 <div class="bet"><div class="stake"><label for="stake" data-t="stake">Stake</label>
 <button type="button" id="half" aria-label="Halve the stake" data-t-label="halve">&#189;</button>
 <input id="stake" inputmode="decimal" autocomplete="off" spellcheck="false" aria-describedby="limits">

@@ -26,6 +26,7 @@ export interface ExportRow {
   readonly created_at_exact: string
   readonly debit_id: string | null
   readonly shop_id: string | null
+  readonly free_round_grant_id: string | null
   readonly transaction_id: string | null
   readonly kind: typeof TransactionType.Type | null
   readonly amount_minor: bigint | null
@@ -40,13 +41,13 @@ export interface ExportRow {
 export const exportRow = (row: Record<string, unknown>): ExportRow => {
   const {
     round_id, game_id, player_id, operator_session_id, mode, status, stake_minor, payout_minor, currency, created_at,
-    created_at_exact, debit_id, shop_id, transaction_id, kind, amount_minor, delivery_status
+    created_at_exact, debit_id, shop_id, free_round_grant_id, transaction_id, kind, amount_minor, delivery_status
   } = row
   if (
     typeof round_id !== "string" || typeof game_id !== "string" || typeof player_id !== "string" ||
     typeof operator_session_id !== "string" || !isMode(mode) || !isStatus(status) || typeof stake_minor !== "bigint" ||
     !bigintOrNull(payout_minor) || !isCurrency(currency) || !(created_at instanceof Date) ||
-    typeof created_at_exact !== "string" || !stringOrNull(debit_id) || !stringOrNull(shop_id) ||
+    typeof created_at_exact !== "string" || !stringOrNull(debit_id) || !stringOrNull(shop_id) || !stringOrNull(free_round_grant_id) ||
     !stringOrNull(transaction_id) ||
     !(kind === null || isKind(kind)) || !bigintOrNull(amount_minor) || !isDelivery(delivery_status)
   ) throw new Error(`the export's batch returned a row of another shape (round ${String(round_id)})`)
@@ -56,6 +57,7 @@ export const exportRow = (row: Record<string, unknown>): ExportRow => {
     created_at: DateTime.fromDateUnsafe(created_at), created_at_exact,
     debit_id: typeof debit_id === "string" ? debit_id : null,
     shop_id: typeof shop_id === "string" ? shop_id : null,
+    free_round_grant_id: typeof free_round_grant_id === "string" ? free_round_grant_id : null,
     transaction_id: typeof transaction_id === "string" ? transaction_id : null,
     kind: kind === null ? null : kind,
     amount_minor: typeof amount_minor === "bigint" ? amount_minor : null,
@@ -72,6 +74,7 @@ export interface ExportGroup {
   readonly bets: bigint
   readonly wins: bigint
   readonly refunds: bigint
+  readonly freeWins: bigint
 }
 
 const integer = /^-?\d+$/u
@@ -79,10 +82,11 @@ const minor = (value: unknown) => typeof value === "string" && integer.test(valu
 
 /** A row of the summary's cursor (sums as `numeric` text) as an {@link ExportGroup}; another shape is a defect. */
 export const exportGroup = (row: Record<string, unknown>): ExportGroup => {
-  const { key, rounds, bets, wins, refunds } = row
+  const { key, rounds, bets, wins, refunds, free_wins } = row
   if (
     typeof key !== "string" || typeof rounds !== "number" || typeof bets !== "string" || !minor(bets) ||
-    typeof wins !== "string" || !minor(wins) || typeof refunds !== "string" || !minor(refunds)
+    typeof wins !== "string" || !minor(wins) || typeof refunds !== "string" || !minor(refunds) ||
+    typeof free_wins !== "string" || !minor(free_wins)
   ) throw new Error(`the summary's cursor returned a row of another shape (key ${String(key)})`)
-  return { key, rounds, bets: BigInt(bets), wins: BigInt(wins), refunds: BigInt(refunds) }
+  return { key, rounds, bets: BigInt(bets), wins: BigInt(wins), refunds: BigInt(refunds), freeWins: BigInt(free_wins) }
 }

@@ -20,6 +20,7 @@ import { m0015_audit_log } from "./migrations/0015_audit_log.ts"
 import { m0016_backoffice_users } from "./migrations/0016_backoffice_users.ts"
 import { m0017_round_links_callbacks } from "./migrations/0017_round_links_callbacks.ts"
 import { m0018_shops } from "./migrations/0018_shops.ts"
+import { m0019_free_rounds } from "./migrations/0019_free_rounds.ts"
 import { m0020_session_termination } from "./migrations/0020_session_termination.ts"
 
 /**
@@ -46,6 +47,7 @@ export const migrations = {
   "0016_backoffice_users": m0016_backoffice_users,
   "0017_round_links_callbacks": m0017_round_links_callbacks,
   "0018_shops": m0018_shops,
+  "0019_free_rounds": m0019_free_rounds,
   "0020_session_termination": m0020_session_termination
 }
 

@@ -21,7 +21,8 @@ const RoundRow = Schema.Struct({
   currency: CurrencyCode,
   created_at: Schema.DateTimeUtcFromDate,
   debit_id: Schema.NullOr(Schema.String),
-  shop_id: Schema.NullOr(Schema.String)
+  shop_id: Schema.NullOr(Schema.String),
+  free_round_grant_id: Schema.NullOr(Schema.String)
 })
 const TransactionRow = Schema.Struct({
   round_id: Schema.String,
@@ -37,7 +38,8 @@ const SumsRow = Schema.Struct({
   rounds: Schema.Number,
   bets: Schema.BigIntFromString,
   wins: Schema.BigIntFromString,
-  refunds: Schema.BigIntFromString
+  refunds: Schema.BigIntFromString,
+  free_wins: Schema.BigIntFromString
 })
 export const decodeRounds = Schema.decodeUnknownEffect(Schema.Array(RoundRow))
 export const decodeTransactions = Schema.decodeUnknownEffect(Schema.Array(TransactionRow))
@@ -48,11 +50,13 @@ export const decodeSummaryPage = Schema.decodeUnknownEffect(Schema.Array(Schema.
   total_bets: Schema.BigIntFromString,
   total_wins: Schema.BigIntFromString,
   total_refunds: Schema.BigIntFromString,
+  total_free_wins: Schema.BigIntFromString,
   key: Schema.NullOr(Schema.String),
   rounds: Schema.NullOr(Schema.Number),
   bets: Schema.NullOr(Schema.BigIntFromString),
   wins: Schema.NullOr(Schema.BigIntFromString),
-  refunds: Schema.NullOr(Schema.BigIntFromString)
+  refunds: Schema.NullOr(Schema.BigIntFromString),
+  free_wins: Schema.NullOr(Schema.BigIntFromString)
 })))
 export const decodeTotals = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ total: Schema.Number })))
 
@@ -114,6 +118,7 @@ export const viewOf = ([row, others]: readonly [RoundOf, ReadonlyArray<Transacti
     currency: row.currency,
     createdAt: row.created_at,
     ...(row.shop_id === null ? {} : { shopId: row.shop_id }),
-    transactions: [...debit, ...rest]
+    transactions: [...debit, ...rest],
+    ...(row.free_round_grant_id === null ? {} : { freeRoundGrantId: row.free_round_grant_id })
   })
 }

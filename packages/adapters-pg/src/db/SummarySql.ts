@@ -25,7 +25,9 @@ export const bySessions = (groupBy: GroupBy, filter: SummaryFilter): boolean =>
  * that is not the merchant's (it never changes) finds no rounds, as it found no entries before. A failed round's
  * debit is not in the ledger (its outcome is unknown); its refund reverses it, so the refund counts as that round's
  * bet too, and the round nets to zero. A round without entries in the currency moved no money and is left out. The
- * sessions are joined only to group by player or shop, or to keep one shop's rounds (`range.shopId`). Sums are `numeric`, read as text: exact whatever their size.
+ * sessions are joined only to group by player or shop, or to keep one shop's rounds (`range.shopId`). Sums are `numeric`, read as text: exact whatever their size. A free
+ * round's win (migration 0019, CONTRACT §13) is the only credit of a round with neither a debit nor a refund:
+ * `free_wins` sums those from the same columns of the same index.
  */
 export const sumsStatement = (
   sql: SqlClient,
@@ -48,7 +50,9 @@ const groupedSums = (
     SELECT ${sql.literal(key)} AS key, count(*)::float8 AS rounds,
       (sum(r.ledger_debit_minor) + sum(CASE WHEN r.ledger_debit_minor = 0 THEN r.ledger_refund_minor ELSE 0 END))${cast}
         AS bets,
-      sum(r.ledger_credit_minor)${cast} AS wins, sum(r.ledger_refund_minor)${cast} AS refunds
+      sum(r.ledger_credit_minor)${cast} AS wins, sum(r.ledger_refund_minor)${cast} AS refunds,
+      sum(CASE WHEN r.ledger_debit_minor = 0 AND r.ledger_refund_minor = 0 THEN r.ledger_credit_minor ELSE 0 END)${cast}
+        AS free_wins
     FROM (VALUES ${sql.csv(merchants.map((m) => sql`(${m.id}::integer, ${m.currency}::text)`))}) m (id, currency)
     JOIN merchants mc ON mc.id = m.id AND mc.currency = m.currency
     JOIN rounds r ON r.merchant_id = m.id
@@ -78,10 +82,11 @@ export const summaryPageStatement = (
     t AS (
       SELECT count(*)::float8 AS groups, coalesce(sum(rounds), 0)::float8 AS total_rounds,
         coalesce(sum(bets), 0)::text AS total_bets, coalesce(sum(wins), 0)::text AS total_wins,
-        coalesce(sum(refunds), 0)::text AS total_refunds
+        coalesce(sum(refunds), 0)::text AS total_refunds, coalesce(sum(free_wins), 0)::text AS total_free_wins
       FROM g
     )
-    SELECT t.*, p.key, p.rounds, p.bets::text AS bets, p.wins::text AS wins, p.refunds::text AS refunds
+    SELECT t.*, p.key, p.rounds, p.bets::text AS bets, p.wins::text AS wins, p.refunds::text AS refunds,
+      p.free_wins::text AS free_wins
     FROM t LEFT JOIN LATERAL (
       SELECT * FROM g ORDER BY key COLLATE "C" LIMIT ${page.limit} OFFSET ${offset(page)}
     ) p ON true

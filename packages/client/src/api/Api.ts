@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AuditApi } from "./Audit.ts"
 import { BackofficeApi, BackofficeSignInApi } from "./Backoffice.ts"
 import { DeliveriesApi } from "./Deliveries.ts"
+import { FreeRoundsApi } from "./FreeRounds.ts"
 import { CatalogueApi, GamesApi } from "./Games.ts"
 import { GameSessionsApi } from "./GameSessions.ts"
 import { MerchantsApi } from "./Merchants.ts"
@@ -22,8 +23,8 @@ and the seamless wallet.
 Every error answers \`application/problem+json\` with \`{success: false, status, code, title, detail}\`.
 Codes: VALIDATION_FAILED 400 (detail names the field; also malformed JSON), UNAUTHORIZED / SESSION_EXPIRED / SESSION_ENDED / INVALID_CREDENTIALS / TOTP_REQUIRED 401 (SESSION_ENDED: the operator ended the game session),
 BET_REFUSED / INSUFFICIENT_FUNDS 402, FORBIDDEN / PASSWORD_CHANGE_REQUIRED 403,
-GAME_NOT_FOUND / MERCHANT_NOT_FOUND / API_KEY_NOT_FOUND / DELIVERY_NOT_FOUND / ROUND_NOT_FOUND / TRANSACTION_NOT_FOUND / USER_NOT_FOUND / ROUTE_NOT_FOUND 404, METHOD_NOT_ALLOWED 405 (with \`allow\`),
-EMAIL_TAKEN / TOKEN_ALREADY_USED / STATUS_CHANGE_REFUSED / AUTOPLAY_LIMIT_REACHED 409, GAME_RETIRED 410 (a round or a launch link of a game retired from the catalogue), PAYLOAD_TOO_LARGE 413, UNSUPPORTED_MEDIA_TYPE 415,
+GAME_NOT_FOUND / MERCHANT_NOT_FOUND / API_KEY_NOT_FOUND / DELIVERY_NOT_FOUND / ROUND_NOT_FOUND / TRANSACTION_NOT_FOUND / USER_NOT_FOUND / GRANT_NOT_FOUND / ROUTE_NOT_FOUND 404, METHOD_NOT_ALLOWED 405 (with \`allow\`),
+EMAIL_TAKEN / TOKEN_ALREADY_USED / STATUS_CHANGE_REFUSED / AUTOPLAY_LIMIT_REACHED / NO_FREE_ROUNDS 409, GAME_RETIRED 410 (a round or a launch link of a game retired from the catalogue), PAYLOAD_TOO_LARGE 413, UNSUPPORTED_MEDIA_TYPE 415,
 CURRENCY_MISMATCH / PLAYER_REJECTED / DETAILS_URL_NOT_SET 422, RATE_LIMITED 429 (with \`retry-after\`),
 REPORTS_BUSY 429 (a report over the reports' budget; with \`retry-after\`),
 INTERNAL_ERROR 500, OPERATOR_BAD_RESPONSE / WALLET_UNAVAILABLE / MAIL_FAILED 502, NOT_READY / SERVICE_UNAVAILABLE 503 (the database cannot be reached, or did not answer within \`DATABASE_STATEMENT_TIMEOUT_MS\` + 1 s; with \`retry-after\`),
@@ -52,6 +53,7 @@ export class Api extends HttpApi.make("operator-gateway")
   .add(BackofficeApi)
   .add(RoundDetailsApi)
   .add(SessionControlApi)
+  .add(FreeRoundsApi)
   .annotateMerge(OpenApi.annotations({
     title: "Operator Gateway",
     version: "1.1.0",

@@ -25,7 +25,7 @@ const componentName = (schema: Schema.Top): string => {
 
 const textExamples: Record<string, string> = {
   "text/csv; charset=utf-8": "roundId,createdAt,playerId,gameId,sessionId,mode,status,stake,payout,currency," +
-    "transactionId,type,amount,transactionStatus,shopId\r\n7c1e9a3b-5d2f-4e6a-8b0c-1d3e5f7a9b2c,2026-11-25T09:42:17.000Z," +
+    "transactionId,type,amount,transactionStatus,shopId,freeRoundGrantId\r\n7c1e9a3b-5d2f-4e6a-8b0c-1d3e5f7a9b2c,2026-11-25T09:42:17.000Z," +
     "player-1001,odd-even,0b6f5c8e-2a4d-4f1b-9c3e-7d8a1b2c3d4e,real,settled,5.00,9.73,EUR," +
     "msg_9d2c4e1a-5b7f-4c3d-8e9a-1b2c3d4e5f60,debit,5.00,delivered,\r\n",
   "text/html; charset=utf-8": "<!doctype html><html lang=\"en\"><head><title>Odd Even</title></head><body>…</body></html>",
@@ -36,7 +36,7 @@ const textExamples: Record<string, string> = {
     "# TYPE gateway_launches_total counter\ngateway_launches_total{outcome=\"ok\"} 1840\n"
 }
 
-const summaryCsv = "key,rounds,bets,wins,refunds,ggr,currency\r\nodd-even,1840,9200.00,8810.40,15.00,374.60,EUR\r\n"
+const summaryCsv = "key,rounds,bets,wins,refunds,ggr,currency,freeWins\r\nodd-even,1840,9200.00,8810.40,15.00,374.60,EUR,12.00\r\n"
 
 const methods = ["get", "put", "post", "delete", "patch"] as const
 
@@ -58,6 +58,7 @@ const parameterDocs: Record<string, { readonly description: string; readonly exa
   "/operator-api/rounds query status": { description: "Only the rounds in this status", example: "settled" },
   "path id": { description: "The merchant's id", example: "42" },
   "/operator-api/games/{id} path id": { description: "The game's id: 1 to 64 lower-case letters, digits or `-`", example: "odd-even" },
+  "/operator-api/free-rounds/{id} path id": { description: "The grant's id, as the grant's answer gives it", example: "3f6c1a2b-7d4e-4b8a-9c0d-1e2f3a4b5c6d" },
   "path slug": { description: "The API key's slug: the part after the last `.` of the key", example: "k3y5lug42" },
   "path deliveryId": { description: "The failed message's id (its `webhook-id`)", example: "msg_4a6b8c0d-2e4f-4a1b-9c3d-5e6f7a8b9c0d" },
   "path gameId": { description: "The built-in game's id", example: "odd-even" },

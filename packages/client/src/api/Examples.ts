@@ -4,6 +4,7 @@ import {
   Autoplay,
   Delivery,
   Fairness,
+  FreeRound,
   Game,
   GameSession,
   LaunchToken,
@@ -186,7 +187,29 @@ const roundView: typeof Round.RoundView.Encoded = {
   fairness
 }
 
-const figures = { rounds: 1840, bets: "9200.00", wins: "8810.40", refunds: "15.00", ggr: "374.60" }
+const grant: typeof FreeRound.FreeRoundGrant.Encoded = {
+  id: "3f6c1a2b-7d4e-4b8a-9c0d-1e2f3a4b5c6d",
+  campaignId: "welcome-2026",
+  playerId: "player-1001",
+  gameId: "odd-even",
+  rounds: 10,
+  remaining: 7,
+  stake: "1.00",
+  currency: "EUR",
+  status: "active",
+  expiresAt: "2026-12-31T23:59:59.000Z",
+  createdAt: at
+}
+
+const sessionFreeRounds: typeof FreeRound.SessionFreeRounds.Encoded = {
+  grantId: grant.id,
+  campaignId: grant.campaignId,
+  remaining: 7,
+  stake: "1.00",
+  expiresAt: grant.expiresAt
+}
+
+const figures = { rounds: 1840, bets: "9200.00", wins: "8810.40", refunds: "15.00", ggr: "374.60", freeWins: "12.00" }
 
 const revenueShare: typeof RevenueShareReport.RevenueShareReport.Encoded = {
   merchantId: 42,
@@ -328,8 +351,12 @@ export const examples: ReadonlyArray<Example> = [
     balance: "250.00",
     settings: { hideBalance: false, logo1xUrl: "https://cdn.casino.example/logo.png", minimumStake: 0.5, maximumStake: 500 },
     fairness: { ...fairness, nonce: 0 },
-    launch: { language: "fr", lobbyUrl: "https://casino.example/lobby", realityCheckMinutes: 30 }
+    launch: { language: "fr", lobbyUrl: "https://casino.example/lobby", realityCheckMinutes: 30 },
+    freeRounds: [sessionFreeRounds]
   }),
+  example(FreeRound.SessionFreeRounds, sessionFreeRounds),
+  example(FreeRound.FreeRoundGrant, grant),
+  example(FreeRound.GrantList, { data: [grant], meta: meta(1) }),
   example(Round.RoundResult, {
     roundId: round.roundId,
     gameId: "odd-even",

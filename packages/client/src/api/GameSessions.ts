@@ -85,7 +85,8 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
         "INSUFFICIENT_FUNDS",
         "WALLET_UNAVAILABLE",
         "WEBHOOK_URL_NOT_SET",
-        "OPERATOR_UNAVAILABLE"
+        "OPERATOR_UNAVAILABLE",
+        "NO_FREE_ROUNDS"
       )
     })
       .middleware(SessionAuth)
@@ -109,7 +110,13 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
           "hash, client seed and nonce this round used; the next round uses the next nonce (a refused bet uses " +
           "one too). `autoplay: true` plays a round of the autoplay started with `POST autoplay`: once it has " +
           "played its rounds or its net loss reached its limit (or none was started) it is 409 " +
-          "AUTOPLAY_LIMIT_REACHED and moves no money. A session the operator ended is 401 SESSION_ENDED."
+          "AUTOPLAY_LIMIT_REACHED and moves no money. A session the operator ended is 401 SESSION_ENDED.\n\n" +
+          "Free rounds (CONTRACT §13): `{selection, freeRound: true}` without `stake` plays one of the " +
+          "player's free rounds of the game (real mode; `freeRounds` of the session's answer lists them) at its grant's " +
+          "stake, taken from the grant that expires first: none left (or a demo session) is 409 NO_FREE_ROUNDS, a " +
+          "`stake` with it 400. No debit is sent; a win is a `transaction.credit` carrying `data.freeRound` and no " +
+          "`refTransactionId`, a loss sends nothing. The answer has `freeRound` (the grant and what it has left) and " +
+          "no `balance` (the operator's balance is not asked)."
       ),
     HttpApiEndpoint.post("autoplay", "/autoplay", {
       payload: Autoplay.AutoplayRequest,

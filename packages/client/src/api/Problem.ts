@@ -6,6 +6,7 @@ import type {
   Backoffice,
   Autoplay,
   Currency,
+  FreeRound,
   Game,
   GameSession,
   LaunchToken,
@@ -66,12 +67,14 @@ export const codes = {
   ROUND_NOT_FOUND: 404,
   TRANSACTION_NOT_FOUND: 404,
   USER_NOT_FOUND: 404,
+  GRANT_NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   EMAIL_TAKEN: 409,
   TOKEN_ALREADY_USED: 409,
   STATUS_CHANGE_REFUSED: 409,
   AUTOPLAY_LIMIT_REACHED: 409,
+  NO_FREE_ROUNDS: 409,
   GAME_RETIRED: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
@@ -173,6 +176,8 @@ export type DomainError =
   | Backoffice.TotpRequired
   | Backoffice.PasswordChangeRequired
   | MailFailed
+  | FreeRound.NoFreeRounds
+  | FreeRound.GrantNotFound
 
 const codeOfTag: { readonly [K in DomainError["_tag"]]: ProblemCode } = {
   ValidationFailed: "VALIDATION_FAILED",
@@ -208,7 +213,9 @@ const codeOfTag: { readonly [K in DomainError["_tag"]]: ProblemCode } = {
   InvalidCredentials: "INVALID_CREDENTIALS",
   TotpRequired: "TOTP_REQUIRED",
   PasswordChangeRequired: "PASSWORD_CHANGE_REQUIRED",
-  MailFailed: "MAIL_FAILED"
+  MailFailed: "MAIL_FAILED",
+  NoFreeRounds: "NO_FREE_ROUNDS",
+  GrantNotFound: "GRANT_NOT_FOUND"
 }
 
 /** The one mapping from domain errors (by `_tag`) to status and code; the detail is the error's message. */
@@ -246,6 +253,8 @@ const details: Record<ProblemCode, string> = {
   METHOD_NOT_ALLOWED: "DELETE is not allowed here",
   EMAIL_TAKEN: "a merchant with this email exists already",
   TOKEN_ALREADY_USED: "this launch link was used already; ask the operator for a new one",
+  NO_FREE_ROUNDS: "no free rounds left for this player and game",
+  GRANT_NOT_FOUND: "no free-round grant with id '3f6c1a2b-7d4e-4b8a-9c0d-1e2f3a4b5c6d' for this merchant",
   STATUS_CHANGE_REFUSED: "accountStatus cannot change from 'closed' to 'active': closed is final",
   AUTOPLAY_LIMIT_REACHED: "autoplay has played its rounds or reached its loss limit; start autoplay again to go on",
   GAME_RETIRED: "the game 'odd-even' was retired from the catalogue",

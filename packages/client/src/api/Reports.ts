@@ -105,8 +105,9 @@ export class ReportsApi extends HttpApiGroup.make("reports")
           "The CSV is every round of the period and filters, newest first, without paging (`page` and `limit` are " +
           "ignored), streamed as it is read: one record per transaction with the round's fields repeated, columns " +
           "`roundId, createdAt, playerId, gameId, sessionId, mode, status, stake, payout, currency, transactionId, " +
-          "type, amount, transactionStatus, shopId`; a round without transactions is one record with its four " +
+          "type, amount, transactionStatus, shopId, freeRoundGrantId`; a round without transactions is one record with its four " +
           "transaction cells empty; `shopId` is empty for online play. `shopId` keeps only the rounds of that shop. " +
+          "`freeRoundGrantId` is set on a free round's records only (CONTRACT §13). " +
           "A database failure in the middle cuts the connection (the chunked body never ends), so a partial file " +
           "is never mistaken for a complete one.\n\nThe JSON list pages up to " + Report.maxRoundsOffset + " rounds " +
           "deep (`(page − 1) × limit`; a deeper page is 400 `VALIDATION_FAILED` naming `page`): narrow the period " +
@@ -136,10 +137,12 @@ export class ReportsApi extends HttpApiGroup.make("reports")
           "whole period's, whatever the page. `rounds` counts rounds that moved money; " +
           "`bets` the accepted debits, `wins` the credits, `refunds` the refunds, `ggr = bets − wins − refunds`, " +
           "exact decimal strings. `shopId` keeps only the rounds played at that shop. A failed round's debit (outcome unknown) counts as a bet and its refund as a " +
-          "refund, so it nets to zero.\n\n" + csvNote +
+          "refund, so it nets to zero. `freeWins` is the part of `wins` that free rounds paid (CONTRACT §13): a free " +
+          "round has no bet, its win is a credit the operator pays, so it lowers `ggr` like any win; a free round " +
+          "that lost moved no money and is not counted in `rounds`.\n\n" + csvNote +
           "The CSV is every group of the period in key order, without paging (`page` and `limit` are ignored), " +
           "streamed as the database yields it (a thousand groups at a time): one record per group, columns " +
-          "`key, rounds, bets, wins, refunds, ggr, currency`, and no total record (the total is the sum of each " +
+          "`key, rounds, bets, wins, refunds, ggr, currency, freeWins`, and no total record (the total is the sum of each " +
           "column)." + budgetNote + " " + testKeyRead
       )
   )

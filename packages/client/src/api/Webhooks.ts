@@ -56,6 +56,13 @@ export const TransactionData = Schema.Struct({
   }),
   shopId: Schema.optionalKey(Schema.String).annotate({
     description: "The retail shop the round is played at (the launch's `shopId`, CONTRACT §11); absent for online play."
+  }),
+  freeRound: Schema.optionalKey(Schema.Struct({
+    campaignId: Schema.String.annotate({ description: "The operator's campaign of the grant" }),
+    grantId: Schema.String.annotate({ description: "The grant the free round was taken from" })
+  })).annotate({
+    description: "On the credit of a free round's win only (CONTRACT §13): the grant it came from. Such a credit has no " +
+      "`refTransactionId` (no debit was sent); a free round that loses sends nothing."
   })
 }).annotate({ identifier: "WalletTransactionData" })
 

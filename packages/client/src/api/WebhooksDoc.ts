@@ -133,7 +133,7 @@ const operations = {
   "transaction.credit": {
     operationId: "operator.transaction.credit",
     summary: "A round's result: pay the win (creditWebhookUrl, else webhookUrl)",
-    description: `Settles the debit \`data.refTransactionId\`; a credit of \`"0.00"\` closes a lost round. ${idempotent} ${retried}`,
+    description: `Settles the debit \`data.refTransactionId\`; a credit of \`"0.00"\` closes a lost round. The win of a free round (CONTRACT §13) is a credit without \`refTransactionId\` that carries \`data.freeRound\` \`{campaignId, grantId}\`: no debit was sent for it, and a free round that loses sends nothing. ${idempotent} ${retried}`,
     id: "The credit's `data.transactionId`.",
     body: Webhooks.CreditMessage,
     responses: {

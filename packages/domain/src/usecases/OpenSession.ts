@@ -1,3 +1,4 @@
+import { FreeRounds } from "../ports/FreeRounds.ts"
 import { Effect, Redacted, Result } from "effect"
 import { Forbidden, type Unauthorized } from "../Auth.ts"
 import { type CurrencyMismatch, resolveLaunchCurrency } from "../Currency.ts"
@@ -65,7 +66,7 @@ export const openSession = Effect.fn("openSession")(function*(token: string): Ef
   | OperatorTimeout
   | OperatorBadResponse
   | OperatorUnavailable,
-  LaunchTokenVerifier | MerchantRepo | GameCatalog | GameSessionRepo | OperatorDetails | FairRandom
+  LaunchTokenVerifier | MerchantRepo | GameCatalog | GameSessionRepo | OperatorDetails | FairRandom | FreeRounds
 > {
   const claims = yield* (yield* LaunchTokenVerifier).verify(token)
   const merchant = yield* (yield* MerchantRepo).findById(claims.mid)
@@ -97,7 +98,8 @@ export const openSession = Effect.fn("openSession")(function*(token: string): Ef
     balance,
     settings: pageSettings(merchant, opened.session.shop),
     fairness: commitmentOf({ ...seed, nonce: 0 }),
-    launch: pageLaunchOf(claims)
+    launch: pageLaunchOf(claims),
+    freeRounds: real ? yield* (yield* FreeRounds).available(merchant.id, claims.sub, claims.gid) : []
   })
 })
 

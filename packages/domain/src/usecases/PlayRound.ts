@@ -1,5 +1,9 @@
 import { Effect, Result } from "effect"
 import { Forbidden } from "../Auth.ts"
+import type { NoFreeRounds } from "../FreeRound.ts"
+import type { FreeRounds } from "../ports/FreeRounds.ts"
+import { playFreeRound } from "./PlayFreeRound.ts"
+import type { CurrencyCode } from "../Currency.ts"
 import type { GameSession, SessionExpired } from "../GameSession.ts"
 import type { SessionEnded } from "../SessionControl.ts"
 import type { AutoplayLimitReached } from "../Autoplay.ts"
@@ -30,7 +34,7 @@ import {
 } from "../Wallet.ts"
 
 /** A shop's stake limit (a decimal string of the session's currency, checked at launch) in minor units. */
-const shopLimit = (text: string | undefined, session: GameSession): bigint | undefined => {
+const shopLimit = (text: string | undefined, session: { readonly currency: CurrencyCode }): bigint | undefined => {
   if (text === undefined) return undefined
   const parsed = Money.parse(text, session.currency)
   return Result.isSuccess(parsed) ? parsed.success.minor : undefined
@@ -46,7 +50,7 @@ const shopLimit = (text: string | undefined, session: GameSession): bigint | und
  */
 export const checkStake = (
   text: string,
-  session: GameSession,
+  session: { readonly currency: CurrencyCode; readonly shop?: GameSession["shop"] },
   merchant: Merchant
 ): Result.Result<bigint, ValidationFailed> => {
   const parsed = Money.parse(text, session.currency)
@@ -137,8 +141,9 @@ export const playRound = Effect.fn("playRound")(function*(
   | BetRefused
   | WalletUnavailable
   | OperatorUnavailable
-  | WebhookUrlNotSet,
-  GameSessionRepo | MerchantRepo | GameCatalog | FairRandom | WalletClient | RoundLedger | Ids
+  | WebhookUrlNotSet
+  | NoFreeRounds,
+  GameSessionRepo | MerchantRepo | GameCatalog | FairRandom | WalletClient | RoundLedger | Ids | FreeRounds
 > {
   const sessions = yield* GameSessionRepo
   // From memory when seen before: taking the round's nonce (nextSeed, or begin for real money), before anything is
@@ -150,6 +155,15 @@ export const playRound = Effect.fn("playRound")(function*(
   }
   const rules = yield* gameOf(session, request.gameId)
   const gameId = rules.id
+  if (request.freeRound === true) {
+    if (request.stake !== undefined) {
+      return yield* new ValidationFailed({ field: "stake", detail: "must be left out of a free round: it plays its grant's stake" })
+    }
+    return yield* playFreeRound(session, merchant, rules, yield* Effect.fromResult(rules.decodeSelection(request.selection)))
+  }
+  if (request.stake === undefined) {
+    return yield* new ValidationFailed({ field: "stake", detail: "is required (unless freeRound is true)" })
+  }
   const stake = yield* Effect.fromResult(checkStake(request.stake, session, merchant))
   const selection = yield* Effect.fromResult(rules.decodeSelection(request.selection))
   const selectionJson = JSON.stringify(selection)

@@ -54,7 +54,8 @@ const figuresIn = (currency: Merchant["currency"]) => (sums: Sums) => {
     bets: format(sums.bets),
     wins: format(sums.wins),
     refunds: format(sums.refunds),
-    ggr: format(ggrOf(sums))
+    ggr: format(ggrOf(sums)),
+    freeWins: format(sums.freeWins)
   }
 }
 
