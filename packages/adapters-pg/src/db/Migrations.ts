@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, Schedule } from "effect"
 import * as Migrator from "effect/sql/Migrator"
 import { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
@@ -69,20 +69,55 @@ export const migrationLockKey = 7_246_031_001
 const migrate = Migrator.make({})
 
 /**
+ * How long a migration waits for a table lock before it gives up and tries
+ * again: less than PostgreSQL's `deadlock_timeout` (1 s), so that when a
+ * migration and a running instance's transaction wait for each other it is
+ * always the migration that steps back — never a bet of the instance it
+ * upgrades (docs/operations.md, rolling upgrades).
+ */
+export const lockTimeoutMs = 500
+
+/** A lock the migration did not get in time, or a deadlock it was part of: worth another try. */
+const isLockConflict = (error: Migrator.MigrationError | SqlError): boolean =>
+  error._tag === "SqlError" && (error.reason._tag === "LockTimeoutError" || error.reason._tag === "DeadlockError")
+
+const entries = Object.entries(migrations).sort(([a], [b]) => Number.parseInt(a, 10) - Number.parseInt(b, 10))
+
+/** One migration and those before it, in a transaction of its own: the advisory lock, then the lock time-out. */
+const upTo = (id: number) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const loader = Migrator.fromRecord(Object.fromEntries(entries.filter(([key]) => Number.parseInt(key, 10) <= id)))
+    return yield* sql.withTransaction(
+      sql`SELECT pg_advisory_xact_lock(${sql.literal(String(migrationLockKey))})`.pipe(
+        Effect.andThen(sql.unsafe(`SET LOCAL lock_timeout = '${lockTimeoutMs}ms'`)),
+        Effect.andThen(migrate({ loader, table: "gateway_migrations" }))
+      )
+    )
+  }).pipe(
+    Effect.retry({ while: isLockConflict, schedule: Schedule.spaced("200 millis"), times: 150 })
+  )
+
+/**
  * Runs the pending migrations. Idempotent, and safe when several servers
- * start at once: the migrator runs in one transaction that first takes a
+ * start at once: each migration runs in a transaction that first takes a
  * transaction-scoped advisory lock, so a second server waits and then finds
- * nothing left to do.
+ * nothing left to do. Each migration is a transaction of its own, so that
+ * one never holds a table's lock while it waits for another table's, and
+ * it waits at most {@link lockTimeoutMs} for a lock before it steps back and
+ * tries again: instances serving during a rolling upgrade wait at most that
+ * long behind it, and never deadlock with it.
  */
 export const run: Effect.Effect<
   ReadonlyArray<readonly [id: number, name: string]>,
   Migrator.MigrationError | SqlError,
   SqlClient
 > = Effect.gen(function*() {
-  const sql = yield* SqlClient
-  return yield* sql.withTransaction(
-    sql`SELECT pg_advisory_xact_lock(${sql.literal(String(migrationLockKey))})`.pipe(
-      Effect.andThen(migrate({ loader: Migrator.fromRecord(migrations), table: "gateway_migrations" }))
-    )
-  )
+  const applied = yield* appliedId
+  const done: Array<readonly [id: number, name: string]> = []
+  for (const [key] of entries) {
+    const id = Number.parseInt(key, 10)
+    if (id > applied) done.push(...(yield* upTo(id)))
+  }
+  return done
 })
