@@ -133,8 +133,12 @@ describe("backup and restore drill (external database)", () => {
           // The pending credits go out from the restored gateway, signed with the restored merchants' keys.
           await poll(
             () => query(target, "SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered' AND type = 'transaction.credit'"),
-            (rows) => rows[0]?.n === rounds
-          )
+            (rows) => rows[0]?.n === rounds,
+            30_000
+          ).catch(async (error: unknown) => {
+            const outbox = await query(target, "SELECT type, status, attempts, next_attempt_at, lease_until FROM webhook_deliveries ORDER BY created_at")
+            throw new Error(`${String(error)}; the outbox: ${JSON.stringify(outbox)}; the restored gateway logged: ${restored.output().slice(-2000)}`)
+          })
           const resent = credits().slice(before)
           assert.sameMembers(
             [...new Set(resent.map((m) => String(m.headers["webhook-id"])))],
