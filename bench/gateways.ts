@@ -19,6 +19,7 @@ export const gatewayEnv = (databaseUrl: string): Record<string, string> => ({
   ALLOW_PRIVATE_OPERATOR_URLS: "true",
   LOG_LEVEL: "Warn",
   RATE_LIMIT_RPS: "0",
+  ...(process.env["BENCH_BREAKER_OFF"] === "1" ? { OPERATOR_BREAKER_FAILURES: "0" } : {}),
   // /metrics protected, as in production (an open one is warned about at start).
   METRICS_TOKEN: randomBytes(24).toString("base64url"),
   // Only written into launch URLs and token issuers; never contacted.
