@@ -12,27 +12,17 @@ import { cpuMs, databaseCpuMs } from "./proc.ts"
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
- * Messages not yet delivered, and rounds still waiting for their debit's answer: the gateway's outbox and rounds,
- * and the plain implementation's outbox when it runs on the same database.
+ * Waits until nothing is pending: the gateway's outbox and rounds still waiting for their debit's answer, and the
+ * plain implementation's outbox when it runs on the same database (looked up once).
  */
-const pendingMessages = async (client: pg.Client): Promise<number> => {
-  const { rows } = await client.query<{ n: number }>(
-    `SELECT (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending')
-      + (SELECT count(*) FROM rounds WHERE status = 'debiting') AS n`
-  )
-  const plain = (await client.query<{ n: number }>(
-    "SELECT to_regclass('plain_outbox') IS NOT NULL AS n"
-  )).rows[0]?.n
-  const { rows: plainRows } = plain
-    ? await client.query<{ n: number }>("SELECT count(*) AS n FROM plain_outbox WHERE status = 'pending'")
-    : { rows: [{ n: 0 }] }
-  return Number(rows[0]?.n ?? 0) + Number(plainRows[0]?.n ?? 0)
-}
-
 const drained = async (client: pg.Client, timeoutMs: number): Promise<boolean> => {
+  const [plain] = (await client.query<{ present: boolean }>("SELECT to_regclass('plain_outbox') IS NOT NULL AS present")).rows
+  const pending = `SELECT (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending')
+      + (SELECT count(*) FROM rounds WHERE status = 'debiting')
+      ${plain?.present === true ? "+ (SELECT count(*) FROM plain_outbox WHERE status = 'pending')" : ""} AS n`
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
-    if (await pendingMessages(client) === 0) return true
+    if (Number((await client.query<{ n: string }>(pending)).rows[0]?.n ?? 0) === 0) return true
     await sleep(100)
   }
   return false

@@ -30,7 +30,7 @@
 import * as PgTest from "@gateway/adapters-pg/testing"
 import { adminToken, call } from "@gateway/adapters-http/testing"
 import { Effect, Exit, Redacted, Scope } from "effect"
-import { spawn } from "node:child_process"
+import { execFileSync, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
 import { connect } from "node:net"
@@ -300,7 +300,7 @@ const main = async (scope: Scope.Scope) => {
     `# Scale-out run, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
     "",
     "`npm run scaleout` (bench/scaleout.ts): three gateway instances on one PostgreSQL and one Redis behind HAProxy",
-    `${(await import("node:child_process")).execFileSync("haproxy", ["-v"], { encoding: "utf8" }).split("\n")[0]} on loopback, ` +
+    `${execFileSync("haproxy", ["-v"], { encoding: "utf8" }).split("\n")[0]} on loopback, ` +
       `2 shared cores. RATE_LIMIT_RPS ${rps}, RATE_LIMIT_BURST ${burst}, OPERATOR_BREAKER_FAILURES ${breakerFailures}, ` +
       `OPERATOR_BREAKER_OPEN_MS ${breakerOpenMs}.`,
     "",
