@@ -249,9 +249,10 @@ export const playRound = Effect.fn("playRound")(function*(
     )
     return { accepted, decided, fairness: commitmentOf(seed) }
   })
-  /* Once begun, a round is carried to its end even if the player's connection drops meanwhile. */
-  const { accepted, decided, fairness } = yield* Effect.uninterruptible(booked)
-  if (autoplay) yield* sessions.countAutoplayLoss(session.id, stake - decided.payout)
+  /* Once begun, a round is carried to its end even if the player's connection drops meanwhile, its autoplay loss counted too. */
+  const { accepted, decided, fairness } = yield* Effect.uninterruptible(
+    autoplay ? Effect.tap(booked, ({ decided }) => sessions.countAutoplayLoss(session.id, stake - decided.payout)) : booked
+  )
   /* The operator's balance after the debit plus the payout, exactly, even when negative (a credit line) or finer than the currency. */
   const balance = Money.addToBalance(accepted.balance, decided.payout, session.currency) ?? accepted.balance
   return new RoundResult({
