@@ -3,6 +3,7 @@ import { SqlClient } from "effect/sql/SqlClient"
 import type { Fragment } from "effect/sql/Statement"
 import { Role, type User, type UserWithSecrets } from "@gateway/domain/Backoffice"
 import { EmailTaken, MerchantId } from "@gateway/domain/Merchant"
+import { offset } from "@gateway/domain/Paging"
 import { BackofficeStore } from "@gateway/domain/ports/BackofficeStore"
 import { DataCipher } from "./db/DataCipher.ts"
 
@@ -95,11 +96,14 @@ export const layer = (policy: SessionPolicy = defaultSessionPolicy): Layer.Layer
             yield* sql`DELETE FROM backoffice_codes WHERE user_id = ${userId} AND purpose = 'verify-email'`
             yield* syncOwner(userId)
           })).pipe(Effect.orDie),
-        listUsers: (merchantId) =>
-          users(sql`u.merchant_id = ${merchantId} ORDER BY u.id`).pipe(
-            Effect.map((rows) => rows.map(publicOf)),
-            Effect.orDie
-          ),
+        listUsers: (merchantId, page) =>
+          Effect.all({
+            users: users(sql`u.merchant_id = ${merchantId} ORDER BY u.id LIMIT ${page.limit} OFFSET ${offset(page)}`).pipe(
+              Effect.map((rows) => rows.map(publicOf))
+            ),
+            total: sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM backoffice_users WHERE merchant_id = ${merchantId}`
+              .pipe(Effect.map(([row]) => row?.n ?? 0))
+          }).pipe(Effect.orDie),
         // In a transaction of its own (a savepoint inside the audit's): a taken e-mail leaves the enclosing
         // transaction usable for the look-up that follows it.
         invite: (merchantId, email, role) =>

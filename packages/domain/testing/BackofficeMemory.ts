@@ -1,6 +1,7 @@
 import { Effect, Layer, Option, Redacted } from "effect"
 import type { CodePurpose, UserWithSecrets } from "../src/Backoffice.ts"
 import { EmailTaken } from "../src/Merchant.ts"
+import { offset } from "../src/Paging.ts"
 import { BackofficeSecrets } from "../src/ports/BackofficeSecrets.ts"
 import { BackofficeStore, type TotpSecret } from "../src/ports/BackofficeStore.ts"
 import { type Mail, Mailer } from "../src/ports/Mailer.ts"
@@ -46,7 +47,11 @@ export const makeBackoffice = (initial: ReadonlyArray<UserWithSecrets> = []) => 
         })
       ),
     setVerifiedEmail: (userId) => update(userId, { verifiedEmail: true }),
-    listUsers: (merchantId) => Effect.sync(() => [...state.users.values()].filter((u) => u.merchantId === merchantId).map(publicOf)),
+    listUsers: (merchantId, page) => Effect.sync(() => {
+      const all = [...state.users.values()].filter((u) => u.merchantId === merchantId).map(publicOf)
+      const start = offset(page)
+      return { users: all.slice(start, start + page.limit), total: all.length }
+    }),
     invite: (merchantId, email, role) =>
       Effect.suspend(() => {
         if ([...state.users.values()].some((u) => u.email.toLowerCase() === email.toLowerCase())) return Effect.fail(new EmailTaken())

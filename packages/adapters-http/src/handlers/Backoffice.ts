@@ -179,12 +179,8 @@ export const BackofficeLive = HttpApiBuilder.group(
       listUsers: ({ query }) =>
         Effect.gen(function*() {
           const user = yield* CurrentUser
-          const users = yield* store.listUsers(user.merchantId)
-          const start = Paging.offset(query)
-          return new UserList({
-            data: users.slice(start, start + query.limit).map(userOf),
-            meta: Paging.meta(query, users.length)
-          })
+          const { users, total } = yield* store.listUsers(user.merchantId, query)
+          return new UserList({ data: users.map(userOf), meta: Paging.meta(query, total) })
         }),
       inviteUser: ({ payload }) =>
         Effect.flatMap(CurrentUser, (user) =>

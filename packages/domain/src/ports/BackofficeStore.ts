@@ -2,6 +2,7 @@ import type { Effect, Option, Redacted } from "effect"
 import { Context } from "effect"
 import type { CodePurpose, Role, User, UserWithSecrets } from "../Backoffice.ts"
 import type { EmailTaken, MerchantId } from "../Merchant.ts"
+import type { PageRequest } from "../Paging.ts"
 
 /** A stored TOTP secret (base32), and whether the user has confirmed it. */
 export interface TotpSecret {
@@ -20,7 +21,8 @@ export class BackofficeStore extends Context.Service<BackofficeStore, {
   /** Sets the password; clears `isDefaultPassword` and ends the user's other sessions (all when `keepSession` is undefined). */
   setPassword(userId: number, hash: string, keepSession: string | undefined): Effect.Effect<void>
   setVerifiedEmail(userId: number): Effect.Effect<void>
-  listUsers(merchantId: MerchantId): Effect.Effect<ReadonlyArray<User>>
+  /** A page of the merchant's users in id order, and how many it has in all. */
+  listUsers(merchantId: MerchantId, page: PageRequest): Effect.Effect<{ readonly users: ReadonlyArray<User>; readonly total: number }>
   /** A user without a password, to accept an invitation; EmailTaken when any user has that e-mail. */
   invite(merchantId: MerchantId, email: string, role: Role): Effect.Effect<User, EmailTaken>
   /** Removes a non-owner user of the merchant and ends its sessions; false when there is none. */
