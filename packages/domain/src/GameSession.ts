@@ -8,6 +8,24 @@ import { PageLaunch } from "./PageLaunch.ts"
 import { SessionShop } from "./Shop.ts"
 import { UtcTimestamp } from "./Validation.ts"
 
+/**
+ * The RTP in force in a session, by game id, in percent with 2 decimals (`"97.50"`): the merchant's
+ * `…GameProfit` settings when the session opened, for every game it may play (the launched one; with the lobby,
+ * every built-in game). A change of those settings applies to sessions opened after it, never mid-session.
+ */
+export const SessionRtp = Schema.Record(Schema.String, Schema.String).annotate({
+  description: "The return to player in force in this session, by game id, in percent (e.g. {\"odd-even\": \"97.50\"}): " +
+    "the merchant's settings when the session opened. A later change of a game's profit setting applies to " +
+    "sessions opened after it, never mid-session"
+})
+
+/** The RTP in basis points of a game in a session: fixed when it opened; undefined for a game it did not list. */
+export const sessionRtpBp = (session: { readonly rtp?: Readonly<Record<string, string>> }, gameId: string): number | undefined => {
+  const percent = session.rtp?.[gameId]
+  if (percent === undefined || !/^\d{1,3}\.\d{2}$/.test(percent)) return undefined
+  return Number(percent.replace(".", ""))
+}
+
 /** A player's game session, opened by redeeming a launch token once. */
 export class GameSession extends Schema.Class<GameSession>("@gateway/domain/GameSession")(Schema.Struct({
   id: Schema.String.check(Schema.isUUID()).annotate({ description: "The session's id" }),
@@ -22,7 +40,8 @@ export class GameSession extends Schema.Class<GameSession>("@gateway/domain/Game
   expiresAt: UtcTimestamp("When the session expires if it stays idle (ISO 8601, UTC); each round moves it on"),
   shop: Schema.optionalKey(SessionShop).annotate({
     description: "The retail shop the session is played at, for a launch with a `shopId` (CONTRACT §11)"
-  })
+  }),
+  rtp: Schema.optionalKey(SessionRtp)
 }).annotate({
   identifier: "GameSession",
   description: "A player's game session, opened by redeeming a launch token once."

@@ -4,7 +4,7 @@ import type { NoFreeRounds } from "../FreeRound.ts"
 import type { FreeRounds } from "../ports/FreeRounds.ts"
 import { playFreeRound } from "./PlayFreeRound.ts"
 import type { CurrencyCode } from "../Currency.ts"
-import type { GameSession, SessionExpired } from "../GameSession.ts"
+import { type GameSession, type SessionExpired, sessionRtpBp } from "../GameSession.ts"
 import type { SessionEnded } from "../SessionControl.ts"
 import type { AutoplayLimitReached } from "../Autoplay.ts"
 import type { Merchant, MerchantNotFound } from "../Merchant.ts"
@@ -175,7 +175,8 @@ export const makePlayRound = Effect.gen(function*() {
     const selectionJson = JSON.stringify(selection)
     const autoplay = request.autoplay === true
     if (autoplay) yield* sessions.takeAutoplayRound(session.id)
-    const rtp = Games.rtpFor(gameId, merchant.MerchantSettings)
+    // The RTP in force when the session opened (a later change applies to later sessions only).
+    const rtp = sessionRtpBp(session, gameId) ?? Games.rtpFor(gameId, merchant.MerchantSettings)
     const roundId = yield* ids.uuid
     const format = (minor: bigint) => Money.format(Money.make(minor, session.currency))
 
