@@ -241,21 +241,27 @@ describe("a retail shop's launch (CONTRACT §11)", () => {
 })
 
 describe("free rounds on the page (CONTRACT §13)", () => {
+  /** A merchant of the operator at `walletUrl`, its grant to p-1 of odd-even free rounds, and the page showing the offer. */
+  const grantedOnPage = async (walletUrl: string, email: string, campaignId: string, rounds: number, stake: string) => {
+    const player = await playerSession(gw, walletUrl, email)
+    const granted = await call(`${player.api}/free-rounds`, {
+      method: "POST",
+      headers: { "sv-api-key": player.key },
+      json: { campaignId, playerId: "p-1", gameId: "odd-even", rounds, stake, expiresAt: new Date(Date.now() + 86_400_000).toISOString() }
+    })
+    assert.strictEqual(granted.status, 201, granted.text)
+    const page = await browser.context.newPage()
+    await page.emulateMedia({ reducedMotion: "reduce" })
+    await page.goto(`${gw.url}/play/odd-even?token=${await player.launch()}`)
+    const offer = page.locator("#free")
+    await offer.waitFor()
+    return { player, granted, page, offer }
+  }
+
   it("offers the player's free rounds before real stakes and plays them with freeRound: true", async () => {
     const wallet = await startWallet(() => ({ status: 200 }))
     try {
-      const player = await playerSession(gw, wallet.url, "free-page@example.com")
-      const granted = await call(`${player.api}/free-rounds`, {
-        method: "POST",
-        headers: { "sv-api-key": player.key },
-        json: { campaignId: "page", playerId: "p-1", gameId: "odd-even", rounds: 2, stake: "3.00", expiresAt: new Date(Date.now() + 86_400_000).toISOString() }
-      })
-      assert.strictEqual(granted.status, 201, granted.text)
-      const page = await browser.context.newPage()
-      await page.emulateMedia({ reducedMotion: "reduce" })
-      await page.goto(`${gw.url}/play/odd-even?token=${await player.launch()}`)
-      const offer = page.locator("#free")
-      await offer.waitFor()
+      const { player, page, offer } = await grantedOnPage(wallet.url, "free-page@example.com", "page", 2, "3.00")
       assert.strictEqual(await offer.textContent(), "2 free rounds at 3.00 ETB — play free")
       await page.screenshot({ path: join(resultsDir, "page-free-rounds-360x640.png") })
       assert.deepStrictEqual(await axeViolations(page), [])
@@ -282,18 +288,7 @@ describe("free rounds on the page (CONTRACT §13)", () => {
   it("a free round won in Chromium: its credit verifies with standardwebhooks and its roundDetailsUrl opens the round", async () => {
     const wallet = await startWallet(() => ({ status: 200 }))
     try {
-      const player = await playerSession(gw, wallet.url, "free-won@example.com")
-      const granted = await call(`${player.api}/free-rounds`, {
-        method: "POST",
-        headers: { "sv-api-key": player.key },
-        json: { campaignId: "won", playerId: "p-1", gameId: "odd-even", rounds: 30, stake: "4.00", expiresAt: new Date(Date.now() + 86_400_000).toISOString() }
-      })
-      assert.strictEqual(granted.status, 201, granted.text)
-      const page = await browser.context.newPage()
-      await page.emulateMedia({ reducedMotion: "reduce" })
-      await page.goto(`${gw.url}/play/odd-even?token=${await player.launch()}`)
-      const offer = page.locator("#free")
-      await offer.waitFor()
+      const { player, granted, page, offer } = await grantedOnPage(wallet.url, "free-won@example.com", "won", 30, "4.00")
       await page.getByRole("button", { name: /^Odd/ }).click()
       // Free rounds until one wins (30 at even odds: a loss every time would be a one-in-a-billion run).
       for (let played = 0; played < 30 && !(await page.locator("#result.win").isVisible()); played++) {
