@@ -33,9 +33,9 @@ const linkOf = (roundId: string): string => {
   return String(url)
 }
 
-/** A merchant whose callbackUrl is the loopback operator's `/callbacks`. */
-const withCallbacks = async () => {
-  const player = await playerSession(world.gw, world.wallet.url, email())
+/** A merchant whose callbackUrl is the loopback operator's `/callbacks` (launching with `launchQuery`). */
+const withCallbacks = async (launchQuery = "", settings: Record<string, unknown> = {}) => {
+  const player = await playerSession(world.gw, world.wallet.url, email(), "real", launchQuery, settings)
   const set = await call(`${player.api}/merchants/${player.merchantId}/settings`, {
     method: "PUT", headers: player.admin, json: { callbackUrl: `${world.wallet.url}/callbacks` }
   })
@@ -170,8 +170,8 @@ describe("round links and operator callbacks (CONTRACT §10)", () => {
     )
   })
 
-  it("a free round's credit carries its roundDetailsUrl beside its round.settled; a free loss sends round.settled and no credit (CONTRACT §13)", async () => {
-    const player = await withCallbacks()
+  it("a free round's credit carries its roundDetailsUrl (and its shop) beside its round.settled; a free loss sends round.settled and no credit (CONTRACT §13)", async () => {
+    const player = await withCallbacks("&shopId=shop-1", { shopDetailsUrl: `${world.wallet.url}/shops` })
     const granted = await call(`${player.api}/free-rounds`, {
       method: "POST",
       headers: { "sv-api-key": player.key },
@@ -208,6 +208,7 @@ describe("round links and operator callbacks (CONTRACT §10)", () => {
     assert.strictEqual(creditData["amount"], won!.payout)
     assert.notProperty(creditData, "refTransactionId")
     assert.deepStrictEqual(creditData["freeRound"], { campaignId: "links", grantId: granted.body.id })
+    assert.strictEqual(creditData["shopId"], "shop-1", "a shop session's free win names the shop, as its other messages do")
     const wonSettled = settledOf(won!.roundId)[0]!
     verify(wonSettled.raw, wonSettled.headers)
     assert.strictEqual(creditData["roundDetailsUrl"], wonSettled.body.data["roundDetailsUrl"], "one link in the credit and the callback")
