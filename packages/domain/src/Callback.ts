@@ -51,6 +51,23 @@ export interface SessionTotals {
   readonly wins: bigint
 }
 
+/** Who a session is, playing `gameId` (a lobby session plays other games than the one launched). */
+export const sessionRefOf = (
+  session: {
+    readonly merchantId: number
+    readonly playerId: string
+    readonly operatorSessionId: string
+    readonly currency: CurrencyCode
+  },
+  gameId: string
+): SessionRef => ({
+  merchantId: session.merchantId,
+  playerId: session.playerId,
+  sessionId: session.operatorSessionId,
+  gameId,
+  currency: session.currency
+})
+
 /** Why a session ended: its idle expiry, or the operator ended it (CONTRACT §12). */
 export type EndReason = "expired" | "terminated"
 

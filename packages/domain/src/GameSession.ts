@@ -1,5 +1,7 @@
 import { SessionFreeRounds } from "./FreeRound.ts"
 import { Schema } from "effect"
+import { type ProfitField, rtpFor } from "./games/Rtp.ts"
+import type { SettingsValues } from "./MerchantSettings.ts"
 import { CurrencyCode } from "./Currency.ts"
 import { Fairness } from "./Fairness.ts"
 import { LaunchMode } from "./LaunchToken.ts"
@@ -19,11 +21,19 @@ export const SessionRtp = Schema.Record(Schema.String, Schema.String).annotate({
     "sessions opened after it, never mid-session"
 })
 
-/** The RTP in basis points of a game in a session: fixed when it opened; undefined for a game it did not list. */
-export const sessionRtpBp = (session: { readonly rtp?: Readonly<Record<string, string>> }, gameId: string): number | undefined => {
+/**
+ * The RTP in basis points a game plays at in a session: the one fixed when the session opened, or — for a game
+ * it did not list, or a session opened before sessions kept it — the merchant's `settings` now.
+ */
+export const rtpInSession = (
+  session: { readonly rtp?: Readonly<Record<string, string>> },
+  gameId: string,
+  settings: Pick<SettingsValues, ProfitField> | undefined
+): number => {
   const percent = session.rtp?.[gameId]
-  if (percent === undefined || !/^\d{1,3}\.\d{2}$/.test(percent)) return undefined
-  return Number(percent.replace(".", ""))
+  return percent !== undefined && /^\d{1,3}\.\d{2}$/.test(percent)
+    ? Number(percent.replace(".", ""))
+    : rtpFor(gameId, settings)
 }
 
 /** A player's game session, opened by redeeming a launch token once. */

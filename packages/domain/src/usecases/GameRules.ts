@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { GameNotFound } from "../Game.ts"
-import { type SessionExpired, sessionRtpBp } from "../GameSession.ts"
+import { rtpInSession, type SessionExpired } from "../GameSession.ts"
 import type { SessionEnded } from "../SessionControl.ts"
 import * as Games from "../games/Games.ts"
 import { GameRulesView, LobbyList } from "../Lobby.ts"
@@ -25,8 +25,7 @@ export const gameRules = Effect.fn("gameRules")(function*(
   let rtp = Games.rtpFor(gameId, undefined)
   if (sessionToken !== undefined) {
     const session = yield* (yield* GameSessionRepo).authenticate(sessionToken)
-    rtp = sessionRtpBp(session, gameId) ??
-      Games.rtpFor(gameId, (yield* (yield* MerchantRepo).findById(session.merchantId)).MerchantSettings)
+    rtp = rtpInSession(session, gameId, (yield* (yield* MerchantRepo).findById(session.merchantId)).MerchantSettings)
   }
   return new GameRulesView({
     gameId: rules.id,
@@ -57,7 +56,7 @@ export const lobbyGames = Effect.fn("lobbyGames")(function*(
       name: game.value.name,
       category: game.value.category,
       imageUrl: game.value.imageUrl,
-      rtp: Games.formatRtp(sessionRtpBp(session, rules.id) ?? Games.rtpFor(rules.id, merchant.MerchantSettings))
+      rtp: Games.formatRtp(rtpInSession(session, rules.id, merchant.MerchantSettings))
     })
   }
   return new LobbyList({ data: data.slice(offset(page), offset(page) + page.limit), meta: meta(page, data.length) })

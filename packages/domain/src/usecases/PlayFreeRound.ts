@@ -1,8 +1,8 @@
 import { Effect } from "effect"
-import type { SettledRound } from "../Callback.ts"
+import { sessionRefOf, type SettledRound } from "../Callback.ts"
 import { commitmentOf } from "../Fairness.ts"
 import { NoFreeRounds } from "../FreeRound.ts"
-import type { GameSession } from "../GameSession.ts"
+import { type GameSession, rtpInSession } from "../GameSession.ts"
 import * as Draws from "../games/Draws.ts"
 import * as Games from "../games/Games.ts"
 import type { Merchant } from "../Merchant.ts"
@@ -34,7 +34,7 @@ export const playFreeRound = Effect.fnUntraced(function*(
   const creditId = yield* ids.uuid
   const gameId = rules.id
   const selectionJson = JSON.stringify(selection)
-  const rtp = Games.rtpFor(gameId, merchant.MerchantSettings)
+  const rtp = rtpInSession(session, gameId, merchant.MerchantSettings)
   const { decision, seed, taken } = yield* (yield* FreeRounds).play({
     roundId,
     sessionId: session.id,
@@ -65,13 +65,7 @@ export const playFreeRound = Effect.fnUntraced(function*(
     }
     const reported: SettledRound | undefined = merchant.MerchantSettings.callbackUrl === undefined ? undefined : {
       roundId,
-      session: {
-        merchantId: merchant.id,
-        playerId: session.playerId,
-        sessionId: session.operatorSessionId,
-        gameId,
-        currency: session.currency
-      },
+      session: sessionRefOf(session, gameId),
       stake: taken.stake,
       payout,
       selection: selectionJson,

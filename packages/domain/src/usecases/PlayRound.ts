@@ -4,7 +4,7 @@ import type { NoFreeRounds } from "../FreeRound.ts"
 import type { FreeRounds } from "../ports/FreeRounds.ts"
 import { playFreeRound } from "./PlayFreeRound.ts"
 import type { CurrencyCode } from "../Currency.ts"
-import { type GameSession, type SessionExpired, sessionRtpBp } from "../GameSession.ts"
+import { type GameSession, rtpInSession, type SessionExpired } from "../GameSession.ts"
 import type { SessionEnded } from "../SessionControl.ts"
 import type { AutoplayLimitReached } from "../Autoplay.ts"
 import type { Merchant, MerchantNotFound } from "../Merchant.ts"
@@ -12,6 +12,7 @@ import { stakeLimitMinor } from "../MerchantSettings.ts"
 import * as Money from "../Money.ts"
 import { commitmentOf, type RoundSeed } from "../Fairness.ts"
 import { type GameNotFound, GameRetired } from "../Game.ts"
+import { sessionRefOf } from "../Callback.ts"
 import * as Draws from "../games/Draws.ts"
 import * as Games from "../games/Games.ts"
 import { FairRandom } from "../ports/FairRandom.ts"
@@ -176,7 +177,7 @@ export const makePlayRound = Effect.gen(function*() {
     const autoplay = request.autoplay === true
     if (autoplay) yield* sessions.takeAutoplayRound(session.id)
     // The RTP in force when the session opened (a later change applies to later sessions only).
-    const rtp = sessionRtpBp(session, gameId) ?? Games.rtpFor(gameId, merchant.MerchantSettings)
+    const rtp = rtpInSession(session, gameId, merchant.MerchantSettings)
     const roundId = yield* ids.uuid
     const format = (minor: bigint) => Money.format(Money.make(minor, session.currency))
 
@@ -237,13 +238,7 @@ export const makePlayRound = Effect.gen(function*() {
       transaction("transaction.credit", creditId, decided.payout, true, debit.transactionId),
       merchant.MerchantSettings.callbackUrl === undefined ? undefined : {
         roundId,
-        session: {
-          merchantId: merchant.id,
-          playerId: session.playerId,
-          sessionId: session.operatorSessionId,
-          gameId,
-          currency: session.currency
-        },
+        session: sessionRefOf(session, gameId),
         stake,
         payout: decided.payout,
         selection: selectionJson,
