@@ -108,10 +108,10 @@ const deliveryOf = (row: Record<string, unknown>): Delivery => {
   return { id, merchantId: merchant_id, type, body, attempts, createdAt: DateTime.fromDateUnsafe(created_at) }
 }
 
-/** Delivered ids marked by one UPDATE, with their answers (JSON, or null), and its outcome, which each of their callers waits for. */
+/** Delivered ids marked by one UPDATE, with their answers (JSON text; `null` when none), and its outcome, which each of their callers waits for. */
 interface MarkBatch {
   readonly ids: Array<string>
-  readonly answers: Array<string | null>
+  readonly answers: Array<string>
   readonly written: Deferred.Deferred<void>
 }
 /** At most this many marks in one UPDATE. */
@@ -151,7 +151,8 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
   const writeMarks = (batch: MarkBatch) =>
     Effect.flatMap(
       Effect.exit(sql`
-        UPDATE webhook_deliveries d SET status = 'delivered', delivered_at = now(), lease_until = NULL, answer = m.answer
+        UPDATE webhook_deliveries d SET status = 'delivered', delivered_at = now(), lease_until = NULL,
+          answer = nullif(m.answer, 'null'::jsonb)
         FROM unnest(${batch.ids}::text[], ${batch.answers}::jsonb[]) AS m(id, answer)
         WHERE d.id = m.id AND d.status = 'pending'`.pipe(Effect.asVoid, Effect.orDie)),
       (marked) => Deferred.done(batch.written, marked)
@@ -187,7 +188,7 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
         Queue.offerUnsafe(marksQueued, undefined)
       }
       open.ids.push(id)
-      open.answers.push(attempt === undefined ? null : JSON.stringify(attempt))
+      open.answers.push(attempt === undefined ? "null" : JSON.stringify(attempt))
       return Deferred.await(open.written)
     })
 
