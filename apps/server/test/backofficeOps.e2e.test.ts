@@ -1,7 +1,10 @@
 import { adminToken, type Answer, call } from "@gateway/adapters-http/testing"
 import { type Mailbox, startMailbox } from "@gateway/adapters-operator/testing/Mailbox"
 import * as PgTest from "@gateway/adapters-pg/testing"
+import { Api } from "@gateway/client/api/Api"
 import { Effect, Exit, Redacted, Scope } from "effect"
+import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
+import { HttpApiClient } from "effect/http-api"
 import { randomBytes } from "node:crypto"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -148,6 +151,18 @@ describe("the back office's merchant API, served by the real server process", ()
     expect(attempt.request.url).toBe(`${wallet.url}/wallet?token=%E2%80%A6`)
     expect(attempt.request.body).toBe(detail.body.body)
     expect(attempt.answer).toMatchObject({ status: 200, body: JSON.stringify({ balance: "1000.00" }) })
+
+    // The typed client of the pages decodes the same answers.
+    const typed = await Effect.runPromise(Effect.gen(function*() {
+      const client = yield* HttpApiClient.make(Api, {
+        baseUrl: gw.url,
+        transformClient: HttpClient.mapRequest(HttpClientRequest.setHeaders(as(a.owner)))
+      })
+      const rounds = yield* client.backofficeOps.rounds({ query: { transactionId: played.creditId, page: 1, limit: 20 } })
+      const delivery = yield* client.backofficeOps.delivery({ params: { deliveryId: played.creditId } })
+      return { round: rounds.data[0]?.roundId, signature: delivery.attemptLog[0]?.request.headers["webhook-signature"] }
+    }).pipe(Effect.provide(FetchHttpClient.layer)))
+    expect(typed).toEqual({ round: played.roundId, signature: played.creditSignature })
   })
 
   it("sends a test ping now and shows the operator's answer, and records a failed attempt's answer", async () => {
