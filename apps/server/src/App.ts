@@ -24,6 +24,7 @@ import {
   OperatorUrlPolicy,
   RoundLinksHmac,
   SignedPost,
+  WebhookDesk,
   WalletClientHttp
 } from "@gateway/adapters-operator"
 import {
@@ -253,7 +254,10 @@ export const app = (
       trustProxy: config.trustProxy,
       issuer: Option.match(config.publicBaseUrl, { onNone: () => "Operator Gateway", onSome: (url) => url.host })
     }),
-    Layer.sync(RoundPageAssets, roundAssets)
+    Layer.sync(RoundPageAssets, roundAssets),
+    WebhookDesk.layer({ timeoutMs: config.webhookTimeoutMs, schedule: config.webhookRetrySchedule }).pipe(
+      Layer.provide(signingKeys)
+    )
   )
   const server = NodeHttpServer.layer(drainingServer(config), {
     port: config.port,

@@ -4,6 +4,7 @@ import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { Api } from "@gateway/client/api/Api"
 import * as GamePages from "./cache/GamePages.ts"
 import { BackofficeLive, BackofficeSignInLive } from "./handlers/Backoffice.ts"
+import { BackofficeOpsLive } from "./handlers/BackofficeOps.ts"
 import { DeliveriesLive } from "./handlers/Deliveries.ts"
 import { AuditLive, SecretsLive } from "./handlers/Secrets.ts"
 import { FreeRoundsLive } from "./handlers/FreeRounds.ts"
@@ -47,6 +48,7 @@ const Handlers = Layer.mergeAll(
   RevenueShareLive,
   BackofficeSignInLive,
   BackofficeLive,
+  BackofficeOpsLive,
   RoundDetailsLive,
   SessionControlLive,
   FreeRoundsLive

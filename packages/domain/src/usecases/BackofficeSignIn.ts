@@ -53,6 +53,24 @@ export const signIn = Effect.fn("Backoffice.signIn")(function*(
   return { token: session.value, csrfToken: secrets.csrfOf(session.value), user } satisfies SignedIn
 })
 
+/**
+ * Asks a signed-in user's password again before something sensitive (the
+ * webhook secret's reveal): a wrong one is 401 INVALID_CREDENTIALS counted as
+ * a failed sign-in of the account, and an account that failed too often
+ * waits as at sign-in (429).
+ */
+export const recheckPassword = Effect.fn("Backoffice.recheckPassword")(function*(user: UserWithSecrets, password: string) {
+  const store = yield* BackofficeStore
+  const key = accountKey(user.email)
+  const { failures, secondsSinceLast } = yield* store.loginFailures(key)
+  const wait = loginDelaySeconds(failures) - secondsSinceLast
+  if (wait > 0) return yield* new RateLimited({ retryAfterSeconds: Math.ceil(wait), subject: "account" })
+  if (!(yield* (yield* BackofficeSecrets).verifyPassword(password, user.passwordHash))) {
+    return yield* Effect.andThen(store.recordLoginFailure(key), Effect.fail(new InvalidCredentials()))
+  }
+  yield* store.clearLoginFailures(key)
+})
+
 /** The state of a request's session, for the back office's middleware. */
 export interface SessionCheck {
   readonly token: Redacted.Redacted<string>
@@ -64,7 +82,7 @@ export interface SessionCheck {
 }
 
 /**
- * The user of a live session: 401 when there is no session, it expired or its merchant is closed,
+ * The user of a live session, with the session's stored id (the token's digest, computed once): 401 when there is no session, it expired or its merchant is closed,
  * 403 when a state-changing request lacks the session's CSRF token, 403
  * PASSWORD_CHANGE_REQUIRED while the generated password is kept (but for the
  * endpoints that change it or end the session).
@@ -72,7 +90,8 @@ export interface SessionCheck {
 export const sessionUser = Effect.fn("Backoffice.sessionUser")(function*(check: SessionCheck) {
   const store = yield* BackofficeStore
   const secrets = yield* BackofficeSecrets
-  const user: UserWithSecrets | undefined = Option.getOrUndefined(yield* store.session(secrets.sessionIdOf(check.token)))
+  const sessionId = secrets.sessionIdOf(check.token)
+  const user: UserWithSecrets | undefined = Option.getOrUndefined(yield* store.session(sessionId))
   if (user === undefined || user.accountStatus === "closed") {
     return yield* new Unauthorized({ detail: "no back-office session, or it expired: sign in again" })
   }
@@ -80,5 +99,5 @@ export const sessionUser = Effect.fn("Backoffice.sessionUser")(function*(check: 
     return yield* new Forbidden({ detail: "a state-changing back-office call needs the x-csrf-token that login returned" })
   }
   if (user.isDefaultPassword && !check.allowDefaultPassword) return yield* new PasswordChangeRequired()
-  return user
+  return { ...user, sessionId }
 })
