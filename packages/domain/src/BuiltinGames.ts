@@ -1,18 +1,13 @@
+import { Array as Arr } from "effect"
+import { definitions } from "./games/Definitions.ts"
+
 /**
- * The games the gateway ships: listed in every catalogue from the first
- * migration, launched at `<PUBLIC_BASE_URL>/play/<id>` with the image
- * `/static/games/<id>.svg`. Categories: 1 number games, 2 colour games,
- * 3 draw (lottery) games. Append-only, like migrations: a released id, name
- * or category never changes.
+ * The games the gateway ships, from their definitions (`games/Definitions.ts`):
+ * listed in every catalogue from the first migration, launched at
+ * `<PUBLIC_BASE_URL>/play/<id>` with the image `/static/games/<id>.svg`.
+ * Categories: 1 number games, 2 colour games, 3 draw (lottery) games.
  */
-export const builtinGames = [
-  { id: "odd-even", name: "Odd Even", category: 1 },
-  { id: "under-over", name: "Under Over", category: 1 },
-  { id: "color-game", name: "Color Game", category: 2 },
-  { id: "lotto", name: "Lotto", category: 3 },
-  { id: "mega-ten", name: "Mega Ten", category: 3 },
-  { id: "single", name: "Single", category: 1 }
-] as const
+export const builtinGames = Arr.map(definitions, ({ category, id, name }) => ({ id, name, category }))
 
 /** A built-in game. */
 export type BuiltinGame = typeof builtinGames[number]

@@ -1,3 +1,5 @@
+import { cube } from "../Art.ts"
+import { defineGame } from "../GameDefinition.ts"
 import { Schema } from "effect"
 import type { GameRules } from "../GameRules.ts"
 import * as PayTable from "../PayTable.ts"
@@ -64,3 +66,20 @@ export const rules: GameRules<Selection, Outcome> = {
   payouts: (rtpBp) => PayTable.published(variant, rtpBp),
   expectedMultiplier: (rtpBp) => [PayTable.expected(variant, rtpBp)]
 }
+
+/** Color Game: a colour game (category 2) with its house edge in `colorGameProfit`. */
+export const definition = defineGame({
+  id: "color-game",
+  name: "Color Game",
+  category: 2,
+  profitField: "colorGameProfit",
+  rules,
+  draw: { throw: "colourDice" },
+  controls: { kind: "choices", choices: colours.map((c) => [c, `c-${c}`] as const), hint: "colorHint", stage: "cubes" },
+  art: {
+    from: "#7f1d1d",
+    to: "#f59e0b",
+    body: cube(58, 40, 66, "#fca5a5", "#b91c1c", "#dc2626") + cube(128, 26, 66, "#86efac", "#15803d", "#16a34a") +
+      cube(198, 40, 66, "#93c5fd", "#1d4ed8", "#2563eb")
+  }
+})

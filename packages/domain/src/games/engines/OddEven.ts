@@ -1,3 +1,5 @@
+import { ball } from "../Art.ts"
+import { defineGame } from "../GameDefinition.ts"
 import { Schema } from "effect"
 import type { GameRules } from "../GameRules.ts"
 import * as PayTable from "../PayTable.ts"
@@ -53,3 +55,21 @@ export const rules: GameRules<Selection, Outcome> = {
   payouts: (rtpBp) => variants.flatMap((variant) => PayTable.published(variant, rtpBp)),
   expectedMultiplier: (rtpBp) => variants.map((variant) => PayTable.expected(variant, rtpBp))
 }
+
+/** Odd Even: a number game (category 1) with its house edge in `oddEvenGameProfit`. */
+export const definition = defineGame({
+  id: "odd-even",
+  name: "Odd Even",
+  category: 1,
+  profitField: "oddEvenGameProfit",
+  rules,
+  draw: { throw: "number36" },
+  controls: { kind: "choices", choices: [["odd", "v-odd"], ["even", "v-even"]], hint: "oddEvenHint", stage: "ball" },
+  art: {
+    from: "#312e81",
+    to: "#7c3aed",
+    body: ball(112, 78, 40, 17, "#a78bfa") + ball(212, 78, 40, 24, "#22d3ee") +
+      `<text x="112" y="28" font-size="13" text-anchor="middle" font-weight="700" fill="#ede9fe">ODD</text>` +
+      `<text x="212" y="28" font-size="13" text-anchor="middle" font-weight="700" fill="#cffafe">EVEN</text>`
+  }
+})

@@ -1,3 +1,5 @@
+import { ball } from "../Art.ts"
+import { defineGame } from "../GameDefinition.ts"
 import { Schema } from "effect"
 import type { GameRules } from "../GameRules.ts"
 import * as PayTable from "../PayTable.ts"
@@ -45,3 +47,20 @@ export const rules: GameRules<Selection, Outcome> = {
   payouts: (rtpBp) => PayTable.published(variant, rtpBp),
   expectedMultiplier: (rtpBp) => [PayTable.expected(variant, rtpBp)]
 }
+
+/** Single: a number game (category 1) with its house edge in `singleGameProfit`. */
+export const definition = defineGame({
+  id: "single",
+  name: "Single",
+  category: 1,
+  profitField: "singleGameProfit",
+  rules,
+  draw: { throw: "number36" },
+  controls: { kind: "numbers", total: 36, most: 1, cols: 9, stage: "ball" },
+  art: {
+    from: "#0f172a",
+    to: "#475569",
+    body: `<circle cx="160" cy="76" r="58" fill="none" stroke="#fbbf24" stroke-width="10" stroke-dasharray="12 6"/>` +
+      `<circle cx="160" cy="76" r="46" fill="#15803d"/>` + ball(160, 76, 30, 36, "#fbbf24")
+  }
+})

@@ -1,3 +1,5 @@
+import { die } from "../Art.ts"
+import { defineGame } from "../GameDefinition.ts"
 import { Schema } from "effect"
 import type { GameRules } from "../GameRules.ts"
 import * as PayTable from "../PayTable.ts"
@@ -62,3 +64,21 @@ export const rules: GameRules<Selection, Outcome> = {
   payouts: (rtpBp) => variants.flatMap((variant) => PayTable.published(variant, rtpBp)),
   expectedMultiplier: (rtpBp) => variants.map((variant) => PayTable.expected(variant, rtpBp))
 }
+
+/** Under Over: a number game (category 1) with its house edge in `underOverGameProfit`. */
+export const definition = defineGame({
+  id: "under-over",
+  name: "Under Over",
+  category: 1,
+  profitField: "underOverGameProfit",
+  rules,
+  draw: { throw: "twoDice" },
+  controls: { kind: "choices", choices: [["under", ""], ["seven", ""], ["over", ""]], hint: "underOverHint", stage: "dice" },
+  art: {
+    from: "#064e3b",
+    to: "#0ea5e9",
+    body: die(82, 36, 72, -12, [[0.25, 0.25], [0.5, 0.5], [0.75, 0.75]]) +
+      die(170, 40, 72, 10, [[0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75]]) +
+      `<text x="290" y="60" font-size="22" text-anchor="end" font-weight="800" fill="#ecfeff">7</text>`
+  }
+})
