@@ -252,8 +252,8 @@ export const make = Effect.gen(function*() {
     return { rounds, total: counted?.total ?? 0 }
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
-  // Game recall: the player's latest sessions (game_sessions_merchant_player_idx), at most `limit` rounds of the game
-  // from each (rounds_session_idx, newest first), then the newest `limit` of those. No index of its own: bets pay nothing.
+  // Game recall: the player's latest sessions of the mode (game_sessions_player_recent_idx, migration 0023), at most
+  // `limit` rounds of the game from each (rounds_session_idx, newest first), then the newest `limit` of those.
   const recall = Effect.fn("RoundLedger.recall")(function*(key: RecallKey, limit: number) {
     const ids = yield* sql<{ readonly id: string }>`
       SELECT r.id::text AS id
