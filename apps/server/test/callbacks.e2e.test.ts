@@ -33,9 +33,9 @@ const linkOf = (roundId: string): string => {
   return String(url)
 }
 
-/** A merchant whose callbackUrl is the loopback operator's `/callbacks`. */
-const withCallbacks = async () => {
-  const player = await playerSession(world.gw, world.wallet.url, email())
+/** A merchant whose callbackUrl is the loopback operator's `/callbacks` (launching with `launchQuery`). */
+const withCallbacks = async (launchQuery = "", settings: Record<string, unknown> = {}) => {
+  const player = await playerSession(world.gw, world.wallet.url, email(), "real", launchQuery, settings)
   const set = await call(`${player.api}/merchants/${player.merchantId}/settings`, {
     method: "PUT", headers: player.admin, json: { callbackUrl: `${world.wallet.url}/callbacks` }
   })
@@ -168,6 +168,67 @@ describe("round links and operator callbacks (CONTRACT §10)", () => {
       [],
       "no callback is even queued for a merchant without a callbackUrl"
     )
+  })
+
+  it("a free round's credit carries its roundDetailsUrl (and its shop) beside its round.settled; a free loss sends round.settled and no credit (CONTRACT §13)", async () => {
+    const player = await withCallbacks("&shopId=shop-1", { shopDetailsUrl: `${world.wallet.url}/shops` })
+    const granted = await call(`${player.api}/free-rounds`, {
+      method: "POST",
+      headers: { "sv-api-key": player.key },
+      json: { campaignId: "links", playerId: "p-1", gameId: "odd-even", rounds: 40, stake: "2.00", expiresAt: new Date(Date.now() + 86_400_000).toISOString() }
+    })
+    assert.strictEqual(granted.status, 201, granted.text)
+    const { sessionToken } = await player.newSession()
+    const played: Array<{ roundId: string; payout: string }> = []
+    // Until one round won and one lost (40 rounds at even odds: never both of one kind in practice).
+    while (played.length < 40 && !(played.some((r) => r.payout !== "0.00") && played.some((r) => r.payout === "0.00"))) {
+      const round = await call(`${world.gw.url}/api/v1.1/game-api/rounds`, {
+        method: "POST", headers: { authorization: `Bearer ${sessionToken}` }, json: { selection: "odd", freeRound: true }
+      })
+      assert.strictEqual(round.status, 200, round.text)
+      played.push(round.body)
+    }
+    const won = played.find((r) => r.payout !== "0.00")
+    const lost = played.find((r) => r.payout === "0.00")
+    assert.isDefined(won)
+    assert.isDefined(lost)
+    const settledOf = (roundId: string) =>
+      events(player.merchantId).filter((e) => e.body.type === "round.settled" && e.body.data["roundId"] === roundId)
+    await eventually(() => played.every((r) => settledOf(r.roundId).length === 1))
+
+    const verify = (raw: string, headers: Event["headers"]) =>
+      new Webhook(player.encryptionKey).verify(raw, {
+        "webhook-id": String(headers["webhook-id"]),
+        "webhook-timestamp": String(headers["webhook-timestamp"]),
+        "webhook-signature": String(headers["webhook-signature"])
+      })
+    const [credit] = world.wallet.received.filter((r) => r.url === "/wallet" && JSON.parse(r.body).data.roundId === won!.roundId)
+    assert.isDefined(credit, "the free win's credit arrived")
+    const creditData = (verify(credit!.body, credit!.headers) as { data: Record<string, unknown> }).data
+    assert.strictEqual(creditData["amount"], won!.payout)
+    assert.notProperty(creditData, "refTransactionId")
+    assert.deepStrictEqual(creditData["freeRound"], { campaignId: "links", grantId: granted.body.id })
+    assert.strictEqual(creditData["shopId"], "shop-1", "a shop session's free win names the shop, as its other messages do")
+    const wonSettled = settledOf(won!.roundId)[0]!
+    verify(wonSettled.raw, wonSettled.headers)
+    assert.strictEqual(creditData["roundDetailsUrl"], wonSettled.body.data["roundDetailsUrl"], "one link in the credit and the callback")
+    assert.deepInclude(wonSettled.body.data, { stake: "2.00", payout: won!.payout, selection: "odd" })
+
+    assert.deepStrictEqual(credits(lost!.roundId), [], "a free loss sends no credit")
+    const lostSettled = settledOf(lost!.roundId)[0]!
+    verify(lostSettled.raw, lostSettled.headers)
+    assert.deepInclude(lostSettled.body.data, { stake: "2.00", payout: "0.00" })
+    for (const [round, event] of [[won!, wonSettled], [lost!, lostSettled]] as const) {
+      const details = await call(String(event.body.data["roundDetailsUrl"]), { headers: { accept: "application/json" } })
+      assert.strictEqual(details.status, 200, details.text)
+      assert.deepInclude(details.body, { roundId: round.roundId, stake: "2.00", payout: round.payout, status: "settled" })
+    }
+
+    // The session's end counts the free rounds and their wins, but no bet: nothing was debited.
+    await eventually(() => events(player.merchantId).some((e) => e.body.type === "session.ended"), 20_000)
+    const ended = events(player.merchantId).find((e) => e.body.type === "session.ended")
+    const wins = played.reduce((sum, r) => sum + Math.round(Number(r.payout) * 100), 0)
+    assert.deepInclude(ended?.body.data, { rounds: played.length, bets: "0.00", wins: (wins / 100).toFixed(2) })
   })
 
   it("the round page verifies the revealed draw in Chromium with the game page's own code", async () => {

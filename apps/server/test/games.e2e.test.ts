@@ -202,6 +202,40 @@ describe("the six built-in games, provably fair, through the real server", () =>
     assert.strictEqual(missing.body.code, "GAME_NOT_FOUND")
   })
 
+  it("a change of a game's profit applies to sessions opened after it: an open session keeps its RTP, in its rules, lobby and payouts", async () => {
+    const player = await playerSession(world.gw, world.wallet.url, email(), "demo", "", { oddEvenGameProfit: 5 })
+    const before = await player.newSession()
+    assert.deepInclude(before.opened.body.session.rtp, { "odd-even": "95.00", "mega-ten": "97.50" }, "the lobby's games, fixed at opening")
+    const changed = await call(`${player.api}/merchants/${player.merchantId}/settings`, {
+      method: "PUT",
+      headers: player.admin,
+      json: { oddEvenGameProfit: 10 }
+    })
+    assert.strictEqual(changed.status, 200, changed.text)
+    const after = await player.newSession()
+    assert.strictEqual(after.opened.body.session.rtp["odd-even"], "90.00")
+    const rtpOf = async (sessionToken: string) => ({
+      rules: (await call(`${gameApi()}/games/odd-even/rules`, { headers: bearer(sessionToken) })).body.rtp,
+      lobby: (await call(`${gameApi()}/games`, { headers: bearer(sessionToken) })).body.data
+        .find((g: { id: string }) => g.id === "odd-even").rtp
+    })
+    assert.deepStrictEqual(await rtpOf(before.sessionToken), { rules: "95.00", lobby: "95.00" })
+    assert.deepStrictEqual(await rtpOf(after.sessionToken), { rules: "90.00", lobby: "90.00" })
+    const payouts = async (sessionToken: string) => {
+      const seen = new Set<string>()
+      for (let i = 0; i < 40 && seen.size < 2; i++) {
+        const round = await call(`${gameApi()}/rounds`, {
+          method: "POST", headers: bearer(sessionToken), json: { stake: "100.00", selection: "odd" }
+        })
+        assert.strictEqual(round.status, 200, round.text)
+        seen.add(round.body.payout)
+      }
+      return [...seen].sort()
+    }
+    assert.deepStrictEqual(await payouts(before.sessionToken), ["0.00", "190.00"], "the open session still pays 1.90x")
+    assert.deepStrictEqual(await payouts(after.sessionToken), ["0.00", "180.00"], "a new one pays 1.80x")
+  })
+
   it("real mode: redemption re-checks the player; blocked or another currency is 422 and the link still works later", async () => {
     const player = await playerSession(world.gw, world.wallet.url, email(), "real")
     try {

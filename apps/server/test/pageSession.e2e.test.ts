@@ -1,11 +1,12 @@
 import { Effect, Exit, Scope } from "effect"
+import { Webhook } from "standardwebhooks"
 import { join } from "node:path"
 import type { Page } from "playwright-core"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { call } from "@gateway/adapters-http/testing"
 import { type Gateway, gateway } from "../testing/Gateway.ts"
 import { axeViolations, demoLauncher, launchChromium, resultsDir } from "./Browser.ts"
-import { playerSession, startWallet } from "./Wallet.ts"
+import { eventually, playerSession, startWallet } from "./Wallet.ts"
 
 const scope = Effect.runSync(Scope.make())
 let gw: Gateway
@@ -271,21 +272,27 @@ describe("a retail shop's launch (CONTRACT §11)", () => {
 })
 
 describe("free rounds on the page (CONTRACT §13)", () => {
+  /** A merchant of the operator at `walletUrl`, its grant to p-1 of odd-even free rounds, and the page showing the offer. */
+  const grantedOnPage = async (walletUrl: string, email: string, campaignId: string, rounds: number, stake: string) => {
+    const player = await playerSession(gw, walletUrl, email)
+    const granted = await call(`${player.api}/free-rounds`, {
+      method: "POST",
+      headers: { "sv-api-key": player.key },
+      json: { campaignId, playerId: "p-1", gameId: "odd-even", rounds, stake, expiresAt: new Date(Date.now() + 86_400_000).toISOString() }
+    })
+    assert.strictEqual(granted.status, 201, granted.text)
+    const page = await browser.context.newPage()
+    await page.emulateMedia({ reducedMotion: "reduce" })
+    await page.goto(`${gw.url}/play/odd-even?token=${await player.launch()}`)
+    const offer = page.locator("#free")
+    await offer.waitFor()
+    return { player, granted, page, offer }
+  }
+
   it("offers the player's free rounds before real stakes and plays them with freeRound: true", async () => {
     const wallet = await startWallet(() => ({ status: 200 }))
     try {
-      const player = await playerSession(gw, wallet.url, "free-page@example.com")
-      const granted = await call(`${player.api}/free-rounds`, {
-        method: "POST",
-        headers: { "sv-api-key": player.key },
-        json: { campaignId: "page", playerId: "p-1", gameId: "odd-even", rounds: 2, stake: "3.00", expiresAt: new Date(Date.now() + 86_400_000).toISOString() }
-      })
-      assert.strictEqual(granted.status, 201, granted.text)
-      const page = await browser.context.newPage()
-      await page.emulateMedia({ reducedMotion: "reduce" })
-      await page.goto(`${gw.url}/play/odd-even?token=${await player.launch()}`)
-      const offer = page.locator("#free")
-      await offer.waitFor()
+      const { player, page, offer } = await grantedOnPage(wallet.url, "free-page@example.com", "page", 2, "3.00")
       assert.strictEqual(await offer.textContent(), "2 free rounds at 3.00 ETB — play free")
       await page.screenshot({ path: join(resultsDir, "page-free-rounds-360x640.png") })
       assert.deepStrictEqual(await axeViolations(page), [])
@@ -303,6 +310,39 @@ describe("free rounds on the page (CONTRACT §13)", () => {
       assert.strictEqual(debits.length, 0, "free rounds send no debit")
       const rounds = await call(`${player.api}/free-rounds?playerId=p-1`, { headers: { "sv-api-key": player.key } })
       assert.include(rounds.body.data[0], { remaining: 0, status: "used" })
+      await page.close()
+    } finally {
+      await wallet.close()
+    }
+  })
+
+  it("a free round won in Chromium: its credit verifies with standardwebhooks and its roundDetailsUrl opens the round", async () => {
+    const wallet = await startWallet(() => ({ status: 200 }))
+    try {
+      const { player, granted, page, offer } = await grantedOnPage(wallet.url, "free-won@example.com", "won", 30, "4.00")
+      await page.getByRole("button", { name: /^Odd/ }).click()
+      // Free rounds until one wins (30 at even odds: a loss every time would be a one-in-a-billion run).
+      for (let played = 0; played < 30 && !(await page.locator("#result.win").isVisible()); played++) {
+        await page.locator("#result").evaluate((e) => e.removeAttribute("class"))
+        await offer.click()
+        await page.locator("#result.win, #result.loss").waitFor({ timeout: 10_000 })
+      }
+      assert.match(await page.locator("#result.win").textContent() ?? "", /^Free round/)
+      await eventually(() => wallet.messages().some((m) => m.body.type === "transaction.credit"))
+      const [credit] = wallet.received.filter((r) => r.url === "/wallet")
+      const verified = new Webhook(player.encryptionKey).verify(credit!.body, {
+        "webhook-id": String(credit!.headers["webhook-id"]),
+        "webhook-timestamp": String(credit!.headers["webhook-timestamp"]),
+        "webhook-signature": String(credit!.headers["webhook-signature"])
+      }) as { type: string; data: { amount: string; freeRound: unknown; refTransactionId?: string; roundId: string; roundDetailsUrl: string } }
+      assert.strictEqual(verified.type, "transaction.credit")
+      assert.deepStrictEqual(verified.data.freeRound, { campaignId: "won", grantId: granted.body.id })
+      assert.isUndefined(verified.data.refTransactionId, "a free round's credit settles no debit")
+      assert.strictEqual(wallet.messages().filter((m) => m.body.type === "transaction.debit").length, 0)
+      await page.goto(verified.data.roundDetailsUrl)
+      const shown = await page.locator("body").innerText()
+      assert.include(shown, verified.data.roundId)
+      assert.include(shown, verified.data.amount)
       await page.close()
     } finally {
       await wallet.close()

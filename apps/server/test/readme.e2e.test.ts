@@ -99,8 +99,12 @@ const play = async (dir: string, env: Record<string, string>) => {
 }
 
 describe("the README's walk-through, pasted into bash", () => {
-  it("has its blocks: an admin token, a merchant, a key, games, demo and real launches, a round, the wallet, reports, shares", () => {
-    expect(steps.length).toBeGreaterThanOrEqual(9)
+  it("has its blocks: an admin token, a merchant, a key, games, demo and real launches, a round, the wallet, reports, shares, round links and callbacks, a shop, free rounds, terminate", () => {
+    expect(steps.length).toBeGreaterThanOrEqual(13)
+    const all = steps.map((step) => step.script).join("\n")
+    for (const part of ["callbackUrl", "roundDetailsUrl", "shopId=shop-2", "groupBy=shop", "/operator-api/free-rounds", "\"freeRound\":true", "/operator-api/sessions/terminate"]) {
+      expect(all).toContain(part)
+    }
     expect(steps[0]?.script).toContain("node apps/server/src/cli.ts token issue")
     expect(matches("[…,\"ETB\"]", "[1,\"ETB\"]")).toBe(true)
     expect(matches("[…,\"ETB\"]", "[1,\"USD\"]")).toBe(false)

@@ -5,9 +5,11 @@ import { offset, type PageRequest } from "@gateway/domain/Paging"
 import { type FreeRoundDecision, FreeRounds, type FreeRoundStart, type NewGrant } from "@gateway/domain/ports/FreeRounds"
 import type { RoundSeed } from "@gateway/domain/Fairness"
 import type { FreeRoundTaken } from "@gateway/domain/FreeRound"
-import { DateTime, Effect, Layer, Schema } from "effect"
+import { roundSettledBody } from "@gateway/domain/Callback"
+import { RoundLinks } from "@gateway/domain/ports/RoundLinks"
+import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { decodeSeed, decodeTaken, GrantRow, grantColumns, insertRound, takeNonce, takeRound } from "./db/FreeRoundRows.ts"
+import { decodeSeed, decodeTaken, GrantRow, grantColumns, insertRound, playable, takeNonce, takeRound } from "./db/FreeRoundRows.ts"
 import * as Outbox from "./db/Outbox.ts"
 import { book } from "./db/RoundRows.ts"
 import { isUuid } from "./db/Uuid.ts"
@@ -37,11 +39,14 @@ const grantOf = (row: typeof GrantRow.Type): FreeRoundGrant => {
 /**
  * {@link FreeRounds} on PostgreSQL: `free_round_grants` (migration 0019), and the free rounds in `rounds`, the
  * ledger and the outbox. A free round is one transaction: a round taken from its grant (row-locked), the
- * session's nonce, the round recorded settled, a win's credit booked and queued. The paid rounds' path
+ * session's nonce, the round recorded settled, a win's credit booked and queued, and the round's `round.settled`
+ * beside it when the merchant has a `callbackUrl` (both with the round's `roundDetailsUrl`). The paid rounds' path
  * (`RoundLedgerPg`, `db/RoundRows.ts`) is not touched.
  */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient
+  // As the paid rounds' ledger: without links (tests of this adapter alone), no `roundDetailsUrl`.
+  const links = Option.getOrUndefined(yield* Effect.serviceOption(RoundLinks))
 
   const byId = (merchantId: number, grantId: string) =>
     sql`SELECT ${grantColumns(sql)} FROM free_round_grants WHERE id = ${grantId} AND merchant_id = ${merchantId}`.pipe(
@@ -88,18 +93,15 @@ export const make = Effect.gen(function*() {
 
   const available = Effect.fn("FreeRounds.available")(function*(merchantId: number, playerId: string, gameId: string) {
     const rows = yield* sql`
-      SELECT ${grantColumns(sql)} FROM free_round_grants
-      WHERE merchant_id = ${merchantId} AND player_id = ${playerId} AND game_id = ${gameId}
-        AND remaining > 0 AND cancelled_at IS NULL AND expires_at > now()
-      ORDER BY expires_at, created_at LIMIT 20`.pipe(Effect.flatMap(decodeGrants))
+      SELECT ${grantColumns(sql)} FROM free_round_grants ${playable(sql, merchantId, playerId, gameId)} LIMIT 20`.pipe(Effect.flatMap(decodeGrants))
     return rows.map((row) => {
-      const currency = decodeCurrency(row.currency)
+      const grant = grantOf(row)
       return new SessionFreeRounds({
-        grantId: row.id,
-        campaignId: row.campaign_id,
-        remaining: row.remaining,
-        stake: Money.format(Money.make(row.stake_minor, currency)),
-        expiresAt: row.expires_at
+        grantId: grant.id,
+        campaignId: grant.campaignId,
+        remaining: grant.remaining,
+        stake: grant.stake,
+        expiresAt: grant.expiresAt
       })
     })
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
@@ -132,10 +134,15 @@ export const make = Effect.gen(function*() {
         clientSeed: seed.clientSeed,
         nonce: seed.nonce
       })
+      const roundDetailsUrl = links?.url(round.roundId)
       const credit = decision.credit
       if (credit !== undefined) {
         yield* book(sql, round.roundId, "credit", credit.transactionId, credit.amount.minor, credit.amount.currency)
-        yield* Outbox.enqueue(sql, yield* Outbox.ofTransaction(credit))
+        yield* Outbox.enqueue(sql, yield* Outbox.ofTransaction({ ...credit, roundDetailsUrl }))
+      }
+      if (decision.reported !== undefined) {
+        const body = roundSettledBody(decision.reported, roundDetailsUrl ?? "", DateTime.formatIso(yield* DateTime.now))
+        yield* Outbox.enqueue(sql, Outbox.ofCallback(round.merchantId, body))
       }
       return { decision, seed, taken }
     })).pipe(

@@ -1,5 +1,5 @@
 import { CurrencyCode } from "@gateway/domain/Currency"
-import { GameSession, SessionExpired } from "@gateway/domain/GameSession"
+import { GameSession, SessionExpired, SessionRtp } from "@gateway/domain/GameSession"
 import type { LaunchClaims } from "@gateway/domain/LaunchToken"
 import { LaunchMode, TokenAlreadyUsed } from "@gateway/domain/LaunchToken"
 import { MerchantId } from "@gateway/domain/Merchant"
@@ -44,7 +44,8 @@ const SessionRow = Schema.Struct({
   shop_id: Schema.NullOr(Schema.String),
   shop_name: Schema.NullOr(Schema.String),
   shop_minimum_stake_minor: Schema.NullOr(Schema.BigInt),
-  shop_maximum_stake_minor: Schema.NullOr(Schema.BigInt)
+  shop_maximum_stake_minor: Schema.NullOr(Schema.BigInt),
+  rtp: Schema.NullOr(SessionRtp)
 })
 const decodeSessions = Schema.decodeUnknownEffect(Schema.Array(SessionRow))
 const decodeEnded = Schema.decodeUnknownEffect(
@@ -94,7 +95,8 @@ const sessionOf = (row: typeof SessionRow.Type) =>
     lobby: row.lobby,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
-    ...shopOf(row)
+    ...shopOf(row),
+    ...(row.rtp === null ? {} : { rtp: row.rtp })
   })
 
 /** SHA-256 of a session token; the token is 32 random bytes, so a fast hash suffices. */
@@ -105,7 +107,7 @@ const isRedeemed = (error: SqlError): boolean =>
 
 const shopColumns = "shop_id, shop_name, shop_minimum_stake_minor, shop_maximum_stake_minor"
 const columns = "id, merchant_id, player_id, game_id, operator_session_id, currency, mode, lobby, created_at, expires_at, " +
-  shopColumns
+  `${shopColumns}, rtp`
 
 /**
  * {@link GameSessionRepo} on PostgreSQL. A launch token's `jti` is redeemed by
@@ -123,18 +125,19 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
     demoBalanceMinor: bigint,
     seed: SessionSeed,
     claimed = false,
-    reported = false
+    reported = false,
+    rtp?: Readonly<Record<string, string>>
   ) {
     const token = randomBytes(32).toString("base64url")
     const insert = sql`
         INSERT INTO game_sessions (id, token_hash, merchant_id, player_id, game_id, operator_session_id, currency, mode,
           lobby, demo_balance_minor, expires_at, server_seed, client_seed, shop_id, shop_name, shop_minimum_stake_minor,
-          shop_maximum_stake_minor)
+          shop_maximum_stake_minor, rtp)
         VALUES (${randomUUID()}, ${hashToken(token)}, ${claims.mid}, ${claims.sub}, ${claims.gid}, ${claims.sid},
           ${claims.cur}, ${claims.mode}, ${claims.lobby}, ${claims.mode === "demo" ? demoBalanceMinor : null},
           now() + ${idle}, ${seed.serverSeed}, ${seed.clientSeed}, ${claims.shop ?? null},
           ${claims.shop === undefined ? null : claims.shn ?? claims.shop}, ${limitMinor(claims.smin, claims.cur)},
-          ${limitMinor(claims.smax, claims.cur)})
+          ${limitMinor(claims.smax, claims.cur)}, ${rtp === undefined ? null : JSON.stringify(rtp)}::jsonb)
         RETURNING ${cols}`
     const started = reported
       ? insert.pipe(Effect.tap(() => Effect.flatMap(DateTime.now, (now) => Outbox.enqueue(sql, Outbox.ofCallback(
@@ -183,7 +186,7 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
         RETURNING g.id, g.expires_at
       )
       SELECT live.id, merchant_id, player_id, game_id, operator_session_id, currency, mode, lobby, created_at,
-        coalesce(touched.expires_at, live.expires_at) AS expires_at, ${sql.literal(shopColumns)}
+        coalesce(touched.expires_at, live.expires_at) AS expires_at, ${sql.literal(shopColumns)}, rtp
       FROM live LEFT JOIN touched ON touched.id = live.id`.pipe(Effect.flatMap(decodeSessions))
     if (row === undefined) return yield* whyNotLive(sql, sql`token_hash = ${hashToken(sessionToken)}`)
     return sessionOf(row)

@@ -1,3 +1,4 @@
+import type { DeliverySettings } from "@gateway/domain/Callback"
 import type { AccountStatus, MerchantQuery } from "@gateway/domain/Merchant"
 import { offset } from "@gateway/domain/Paging"
 import { canChangeStatus, EmailTaken, Merchant, MerchantId, MerchantNotFound, StatusChangeRefused } from "@gateway/domain/Merchant"
@@ -15,6 +16,30 @@ import { DataCipher } from "./db/DataCipher.ts"
 import { fieldsOfRow, rowOfValues } from "./db/SettingsColumns.ts"
 
 const Json = Schema.Record(Schema.String, Schema.Unknown)
+
+const DeliveryRow = Schema.Struct({
+  merchant_id: Schema.Int,
+  webhook_url: Schema.NullOr(Schema.String),
+  is_seperate_webhook_url: Schema.NullOr(Schema.Boolean),
+  debit_webhook_url: Schema.NullOr(Schema.String),
+  credit_webhook_url: Schema.NullOr(Schema.String),
+  refund_webhook_url: Schema.NullOr(Schema.String),
+  callback_url: Schema.NullOr(Schema.String)
+})
+
+/** A merchant's delivery settings from its row: NULL columns are unset fields. */
+const deliverySettingsOf = (row: typeof DeliveryRow.Type): DeliverySettings => {
+  const set = <K extends keyof DeliverySettings>(key: K, value: DeliverySettings[K] | null) =>
+    value === null ? {} : { [key]: value }
+  return {
+    ...set("webhookUrl", row.webhook_url),
+    ...set("isSeperateWebhookUrl", row.is_seperate_webhook_url),
+    ...set("debitWebhookUrl", row.debit_webhook_url),
+    ...set("creditWebhookUrl", row.credit_webhook_url),
+    ...set("refundWebhookUrl", row.refund_webhook_url),
+    ...set("callbackUrl", row.callback_url)
+  }
+}
 
 const MerchantRow = Schema.Struct({
   id: Schema.Int,
@@ -120,11 +145,15 @@ export const layer: Layer.Layer<MerchantRepo, never, SqlClient | DataCipher> = L
 
     const findById = (id: MerchantId) => findRow(id).pipe(Effect.flatMap(merchantOf))
 
-    const findByIds = (ids: ReadonlyArray<MerchantId>) =>
+    const deliverySettings = (ids: ReadonlyArray<MerchantId>) =>
       ids.length === 0
-        ? Effect.succeed([])
-        : select(sql`m.id IN ${sql.in(ids)}`, sql``).pipe(
-          Effect.flatMap((rows) => Effect.forEach(rows, merchantOf)),
+        ? Effect.succeed(new Map<MerchantId, DeliverySettings>())
+        : sql`
+          SELECT merchant_id, webhook_url, is_seperate_webhook_url, debit_webhook_url, credit_webhook_url,
+            refund_webhook_url, callback_url
+          FROM merchant_settings WHERE merchant_id IN ${sql.in(ids)}`.pipe(
+          Effect.flatMap(decodeRows(DeliveryRow)),
+          Effect.map((rows) => new Map(rows.map((row) => [MerchantId.make(row.merchant_id), deliverySettingsOf(row)]))),
           Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die })
         )
 
@@ -257,7 +286,7 @@ export const layer: Layer.Layer<MerchantRepo, never, SqlClient | DataCipher> = L
     return MerchantRepo.of({
       create,
       findById: (id) => findById(id).pipe(Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die })),
-      findByIds,
+      deliverySettings,
       list,
       secrets,
       rotateSecret,

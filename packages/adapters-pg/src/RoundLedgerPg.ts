@@ -140,7 +140,7 @@ export const make = Effect.gen(function*() {
       return rounds.map((round) => byRound.get(round.roundId))
     })
   })
-  const begin = Effect.fn("RoundLedger.begin")(function*(round: PendingRound) {
+  const begin = Effect.fnUntraced(function*(round: PendingRound) {
     if (round.debit.roundId !== round.roundId) return yield* Effect.die(new Error("the debit is of another round"))
     const seed = yield* beginBatch(round)
     if (seed === undefined) return yield* whyNotLive(sql, sql`id = ${round.sessionId}`)
@@ -157,7 +157,7 @@ export const make = Effect.gen(function*() {
     })
   })
 
-  const settle = Effect.fn("RoundLedger.settle")(function*(
+  const settle = Effect.fnUntraced(function*(
     roundId: string,
     outcome: string,
     payout: bigint,

@@ -27,14 +27,31 @@ describe("MerchantRepoPg", () => {
         assert.strictEqual(found.currency, "ETB")
       }))
 
-    it.effect("finds the merchants of a batch in one read, as findById finds each, leaving out unknown ids", () =>
+    it.effect("reads the delivery settings of a batch's merchants in one read, as findById has them, leaving out unknown ids", () =>
       Effect.gen(function*() {
         const repo = yield* MerchantRepo
         const a = yield* repo.create(newMerchant("batch-a@one.example"))
         const b = yield* repo.create(newMerchant("batch-b@one.example"))
-        const found = yield* repo.findByIds([b.id, MerchantId.make(999_999), a.id])
-        assert.deepStrictEqual([...found].sort((x, y) => x.id - y.id), [yield* repo.findById(a.id), yield* repo.findById(b.id)])
-        assert.deepStrictEqual(yield* repo.findByIds([]), [])
+        yield* repo.changeSettings(b.id, (current) =>
+          Result.succeed({
+            ...current,
+            webhookUrl: "https://b.example/hook",
+            isSeperateWebhookUrl: true,
+            creditWebhookUrl: "https://b.example/credit",
+            callbackUrl: "https://b.example/events"
+          }))
+        const found = yield* repo.deliverySettings([b.id, MerchantId.make(999_999), a.id])
+        assert.deepStrictEqual([...found.keys()].sort(), [a.id, b.id].sort())
+        assert.deepStrictEqual(found.get(a.id), {})
+        assert.deepStrictEqual(found.get(b.id), {
+          webhookUrl: "https://b.example/hook",
+          isSeperateWebhookUrl: true,
+          creditWebhookUrl: "https://b.example/credit",
+          callbackUrl: "https://b.example/events"
+        })
+        const settings = (yield* repo.findById(b.id)).MerchantSettings
+        assert.strictEqual(found.get(b.id)?.creditWebhookUrl, settings.creditWebhookUrl)
+        assert.strictEqual((yield* repo.deliverySettings([])).size, 0)
       }))
 
     it.effect("refuses an email that exists in another case with EmailTaken", () =>

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import type { CurrencyCode } from "./Currency.ts"
 import type { MerchantSettings } from "./MerchantSettings.ts"
 import * as Money from "./Money.ts"
-import { webhookUrlFor, WalletEventType } from "./Wallet.ts"
+import { webhookUrlFor, WalletEventType, type WebhookUrlSettings } from "./Wallet.ts"
 
 /** The non-money events sent to a merchant's `callbackUrl` (CONTRACT §10). */
 export const CallbackEventType = Schema.Literals(["session.started", "session.ended", "round.settled"])
@@ -24,11 +24,14 @@ export type Destination = "wallet" | "callback"
 /** The destination of a message of `type`. */
 export const destinationOf = (type: MessageType): Destination => isCallback(type) ? "callback" : "wallet"
 
+/** The settings a queued message's URL is chosen from: the wallet's URLs and `callbackUrl`. */
+export type DeliverySettings = WebhookUrlSettings & Pick<MerchantSettings, "callbackUrl">
+
 /**
  * Where a queued message goes: a callback to `callbackUrl`, a wallet message
  * to the URL of its type ({@link webhookUrlFor}). Undefined when none is set.
  */
-export const deliveryUrlFor = (settings: MerchantSettings, type: MessageType): string | undefined =>
+export const deliveryUrlFor = (settings: DeliverySettings, type: MessageType): string | undefined =>
   isCallback(type) ? settings.callbackUrl : webhookUrlFor(settings, type)
 
 /** Who a session is, as every session event names it. */
@@ -47,6 +50,23 @@ export interface SessionTotals {
   readonly bets: bigint
   readonly wins: bigint
 }
+
+/** Who a session is, playing `gameId` (a lobby session plays other games than the one launched). */
+export const sessionRefOf = (
+  session: {
+    readonly merchantId: number
+    readonly playerId: string
+    readonly operatorSessionId: string
+    readonly currency: CurrencyCode
+  },
+  gameId: string
+): SessionRef => ({
+  merchantId: session.merchantId,
+  playerId: session.playerId,
+  sessionId: session.operatorSessionId,
+  gameId,
+  currency: session.currency
+})
 
 /** Why a session ended: its idle expiry, or the operator ended it (CONTRACT §12). */
 export type EndReason = "expired" | "terminated"

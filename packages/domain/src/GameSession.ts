@@ -1,5 +1,7 @@
 import { SessionFreeRounds } from "./FreeRound.ts"
 import { Schema } from "effect"
+import { type ProfitField, rtpFor } from "./games/Games.ts"
+import type { SettingsValues } from "./MerchantSettings.ts"
 import { CurrencyCode } from "./Currency.ts"
 import { Fairness } from "./Fairness.ts"
 import { LaunchMode } from "./LaunchToken.ts"
@@ -7,6 +9,32 @@ import { MerchantId } from "./Merchant.ts"
 import { PageLaunch } from "./PageLaunch.ts"
 import { SessionShop } from "./Shop.ts"
 import { UtcTimestamp } from "./Validation.ts"
+
+/**
+ * The RTP in force in a session, by game id, in percent with 2 decimals (`"97.50"`): the merchant's
+ * `…GameProfit` settings when the session opened, for every game it may play (the launched one; with the lobby,
+ * every built-in game). A change of those settings applies to sessions opened after it, never mid-session.
+ */
+export const SessionRtp = Schema.Record(Schema.String, Schema.String).annotate({
+  description: "The return to player in force in this session, by game id, in percent (e.g. {\"odd-even\": \"97.50\"}): " +
+    "the merchant's settings when the session opened. A later change of a game's profit setting applies to " +
+    "sessions opened after it, never mid-session"
+})
+
+/**
+ * The RTP in basis points a game plays at in a session: the one fixed when the session opened, or — for a game
+ * it did not list, or a session opened before sessions kept it — the merchant's `settings` now.
+ */
+export const rtpInSession = (
+  session: { readonly rtp?: Readonly<Record<string, string>> },
+  gameId: string,
+  settings: Pick<SettingsValues, ProfitField> | undefined
+): number => {
+  const percent = session.rtp?.[gameId]
+  return percent !== undefined && /^\d{1,3}\.\d{2}$/.test(percent)
+    ? Number(percent.replace(".", ""))
+    : rtpFor(gameId, settings)
+}
 
 /** A player's game session, opened by redeeming a launch token once. */
 export class GameSession extends Schema.Class<GameSession>("@gateway/domain/GameSession")(Schema.Struct({
@@ -22,7 +50,8 @@ export class GameSession extends Schema.Class<GameSession>("@gateway/domain/Game
   expiresAt: UtcTimestamp("When the session expires if it stays idle (ISO 8601, UTC); each round moves it on"),
   shop: Schema.optionalKey(SessionShop).annotate({
     description: "The retail shop the session is played at, for a launch with a `shopId` (CONTRACT §11)"
-  })
+  }),
+  rtp: Schema.optionalKey(SessionRtp)
 }).annotate({
   identifier: "GameSession",
   description: "A player's game session, opened by redeeming a launch token once."

@@ -84,6 +84,12 @@ export interface DebitAccepted {
   readonly balance: string
 }
 
+/** The settings a wallet message's URL is chosen from ({@link webhookUrlFor}). */
+export type WebhookUrlSettings = Pick<
+  MerchantSettings,
+  "webhookUrl" | "isSeperateWebhookUrl" | "debitWebhookUrl" | "creditWebhookUrl" | "refundWebhookUrl"
+>
+
 const specificUrl = {
   "transaction.debit": "debitWebhookUrl",
   "transaction.credit": "creditWebhookUrl",
@@ -98,7 +104,7 @@ const specificUrl = {
  * falling back to `webhookUrl` when that one is not set; otherwise
  * `webhookUrl`. Undefined when none is set.
  */
-export const webhookUrlFor = (settings: MerchantSettings, type: WalletEventType): string | undefined =>
+export const webhookUrlFor = (settings: WebhookUrlSettings, type: WalletEventType): string | undefined =>
   settings.isSeperateWebhookUrl === true ? settings[specificUrl[type]] ?? settings.webhookUrl : settings.webhookUrl
 
 /** A real-mode bet for a merchant with no webhook URL for debits: nothing is sent, nothing is booked. */

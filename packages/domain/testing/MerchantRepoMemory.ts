@@ -69,13 +69,13 @@ export const makeMerchantRepo = (
         return Effect.succeed(merchant)
       }),
     findById,
-    findByIds: (ids) =>
+    deliverySettings: (ids) =>
       Effect.sync(() => {
         reads++
-        return ids.flatMap((id) => {
+        return new Map(ids.flatMap((id) => {
           const found = store.get(id)
-          return found === undefined ? [] : [found]
-        })
+          return found === undefined ? [] : [[id, found.MerchantSettings] as const]
+        }))
       }),
     list: (query) =>
       Effect.sync(() => {

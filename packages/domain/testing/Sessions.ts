@@ -56,7 +56,7 @@ export const sessionRepo = Layer.sync(GameSessionRepo, () => {
         return Effect.void
       }),
     release: (jti) => Effect.sync(() => void used.delete(jti)),
-    open: (claims, demoBalanceMinor, seed, claimed = false) =>
+    open: (claims, demoBalanceMinor, seed, claimed = false, _reported = false, rtp) =>
       Effect.suspend(() => {
         if (!claimed && used.has(claims.jti)) return Effect.fail(new TokenAlreadyUsed())
         used.add(claims.jti)
@@ -71,7 +71,8 @@ export const sessionRepo = Layer.sync(GameSessionRepo, () => {
           mode: claims.mode,
           lobby: claims.lobby,
           createdAt: DateTime.makeUnsafe(Date.now()),
-          expiresAt: DateTime.makeUnsafe(Date.now() + 30 * 60_000)
+          expiresAt: DateTime.makeUnsafe(Date.now() + 30 * 60_000),
+          ...(rtp === undefined ? {} : { rtp })
         })
         sessions.set(`session-${n}`, session)
         balances.set(session.id, demoBalanceMinor)

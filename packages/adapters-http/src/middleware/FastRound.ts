@@ -1,21 +1,10 @@
 import { Context, Effect, Redacted, Schema } from "effect"
-import {
-  FairRandom,
-  FreeRounds,
-  GameCatalog,
-  GameSessionRepo,
-  Ids,
-  MerchantRepo,
-  playRound,
-  RoundLedger,
-  WalletClient
-} from "@gateway/domain"
+import { makePlayRound } from "@gateway/domain"
 import { PlayRequest, type RoundResult } from "@gateway/domain/Round"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { GameSessionsApi } from "@gateway/client/api/GameSessions"
 import * as Problem from "@gateway/client/api/Problem"
 import * as SessionAuth from "./SessionAuth.ts"
-import * as Ports from "../Ports.ts"
 import { tagRoute } from "./KeptRoute.ts"
 import { guardFailures, RateLimiter } from "./RateLimiter.ts"
 
@@ -71,10 +60,10 @@ const answer = (result: RoundResult) =>
  */
 export const make = Effect.map(
   Effect.all([
-    Ports.capture(GameSessionRepo, MerchantRepo, GameCatalog, FairRandom, FreeRounds, WalletClient, RoundLedger, Ids),
+    makePlayRound,
     RateLimiter
   ]),
-  ([provide, limiter]) =>
+  ([playRound, limiter]) =>
   <E, R>(
     httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, E | Problem.Problem, R | HttpServerRequest.HttpServerRequest> =>
@@ -91,7 +80,7 @@ export const make = Effect.map(
           const payload = decodePlay(body)
           if (payload._tag === "Failure") return httpEffect
           tagRoute(fiber, path)
-          const play = playRound(token, payload.value).pipe(provide, Effect.mapError(Problem.fromDomain), guardFailures(limiter))
+          const play = playRound(token, payload.value).pipe(Effect.mapError(Problem.fromDomain), guardFailures(limiter))
           return SessionAuth.charge(limiter, Redacted.make(token)).pipe(Effect.andThen(play), Effect.map(answer))
         }
       })

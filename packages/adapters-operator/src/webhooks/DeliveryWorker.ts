@@ -1,10 +1,9 @@
 import { Clock, DateTime, Duration, Effect, FiberSet, Layer, Queue, Random, Stream } from "effect"
 import { type Delivery, noWebhookUrl } from "@gateway/domain/Delivery"
-import type { Merchant, MerchantId } from "@gateway/domain/Merchant"
 import { DeliveryQueue } from "@gateway/domain/ports/DeliveryQueue"
 import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
 import { nextDelay } from "@gateway/domain/RetrySchedule"
-import { deliveryUrlFor } from "@gateway/domain/Callback"
+import { type DeliverySettings, deliveryUrlFor } from "@gateway/domain/Callback"
 import * as CallSpan from "../http/CallSpan.ts"
 import { parseRetryAfter } from "../http/RetryAfter.ts"
 import { SignedPost } from "../http/SignedPost.ts"
@@ -105,9 +104,9 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
       : effect
 
   /** The operator's answer or why there is none, as the attempt's result (plain combinators: this runs for every message). */
-  const attempt = (delivery: Delivery, merchant: Merchant | undefined): Effect.Effect<Attempt> => {
-    if (merchant === undefined) return Effect.succeed(notDelivered(noMerchant))
-    const url = deliveryUrlFor(merchant.MerchantSettings, delivery.type)
+  const attempt = (delivery: Delivery, settings: DeliverySettings | undefined): Effect.Effect<Attempt> => {
+    if (settings === undefined) return Effect.succeed(notDelivered(noMerchant))
+    const url = deliveryUrlFor(settings, delivery.type)
     if (url === undefined) return Effect.succeed(notDelivered(noWebhookUrl))
     return Effect.matchEffect(
       signed.send({
@@ -187,8 +186,8 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
       : recordFailure(delivery, result)
 
   /** One attempt's result; a defect while sending counts as a failed attempt. */
-  const send = (delivery: Delivery, merchant: Merchant | undefined) =>
-    Effect.catchCause(attempt(delivery, merchant), (cause) =>
+  const send = (delivery: Delivery, settings: DeliverySettings | undefined) =>
+    Effect.catchCause(attempt(delivery, settings), (cause) =>
       Effect.as(
         Effect.logError("webhook delivery crashed", cause).pipe(Effect.annotateLogs({ deliveryId: delivery.id })),
         notDelivered("internal error while sending")
@@ -199,10 +198,7 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
    * read per merchant cost a statement per message when a batch held many merchants: bench/README.md, "The bet path".)
    */
   const merchantsNow = (batch: ReadonlyArray<Delivery>) =>
-    Effect.map(
-      merchants.findByIds([...new Set(batch.map((delivery) => delivery.merchantId))]),
-      (found) => new Map<MerchantId, Merchant | undefined>(found.map((merchant) => [merchant.id, merchant]))
-    )
+    merchants.deliverySettings([...new Set(batch.map((delivery) => delivery.merchantId))])
 
   const wake = yield* Queue.dropping<void>(1)
   const signal = Effect.asVoid(Queue.offer(wake, undefined))
@@ -239,7 +235,7 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
     Effect.timeoutOption(FiberSet.awaitEmpty(inFlight), Duration.millis(Math.min(options.timeoutMs, 2000)))
   )
   /** Claimed messages waiting for a slot: at most `aheadPerSlot` × `concurrency`. */
-  const waiting: Array<{ readonly delivery: Delivery; readonly merchant: Merchant | undefined; readonly claimedAt: number }> = []
+  const waiting: Array<{ readonly delivery: Delivery; readonly merchant: DeliverySettings | undefined; readonly claimedAt: number }> = []
   /** Taken by the step under way (handed, then claimed) and not yet waiting: given back too if it is interrupted. */
   const taking: Array<Delivery> = []
   /**

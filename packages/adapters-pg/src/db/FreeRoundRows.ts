@@ -25,6 +25,12 @@ export const GrantRow = Schema.Struct({
   status: Schema.Literals(["active", "used", "cancelled", "expired"])
 })
 
+/** The grants a player may play now in a game, soonest to expire first: what the session offers and a round takes. */
+export const playable = (sql: SqlClient, merchantId: number, playerId: string, gameId: string) => sql`
+  WHERE merchant_id = ${merchantId} AND player_id = ${playerId} AND game_id = ${gameId}
+    AND remaining > 0 AND cancelled_at IS NULL AND expires_at > now()
+  ORDER BY expires_at, created_at`
+
 const TakenRow = Schema.Struct({ id: Schema.String, campaign_id: Schema.String, stake_minor: Schema.BigInt, remaining: Schema.Number })
 export const decodeTaken = Schema.decodeUnknownEffect(Schema.Array(TakenRow))
 
@@ -37,10 +43,7 @@ export const takeRound = (sql: SqlClient, round: FreeRoundStart) =>
   sql`
     UPDATE free_round_grants g SET remaining = g.remaining - 1
     WHERE g.id = (
-      SELECT id FROM free_round_grants
-      WHERE merchant_id = ${round.merchantId} AND player_id = ${round.playerId} AND game_id = ${round.gameId}
-        AND remaining > 0 AND cancelled_at IS NULL AND expires_at > now()
-      ORDER BY expires_at, created_at
+      SELECT id FROM free_round_grants ${playable(sql, round.merchantId, round.playerId, round.gameId)}
       LIMIT 1
       FOR UPDATE
     ) AND g.remaining > 0 AND g.cancelled_at IS NULL AND g.expires_at > now()

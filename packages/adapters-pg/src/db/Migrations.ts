@@ -22,6 +22,7 @@ import { m0017_round_links_callbacks } from "./migrations/0017_round_links_callb
 import { m0018_shops } from "./migrations/0018_shops.ts"
 import { m0019_free_rounds } from "./migrations/0019_free_rounds.ts"
 import { m0020_session_termination } from "./migrations/0020_session_termination.ts"
+import { m0022_session_rtp } from "./migrations/0022_session_rtp.ts"
 import { m0023_recall_index } from "./migrations/0023_recall_index.ts"
 
 /**
@@ -50,6 +51,7 @@ export const migrations = {
   "0018_shops": m0018_shops,
   "0019_free_rounds": m0019_free_rounds,
   "0020_session_termination": m0020_session_termination,
+  "0022_session_rtp": m0022_session_rtp,
   "0023_recall_index": m0023_recall_index
 }
 

@@ -50,7 +50,9 @@ export const sweep = (marginSeconds: number) =>
         FROM game_sessions s
         JOIN merchant_settings m ON m.merchant_id = s.merchant_id
         LEFT JOIN LATERAL (
-          SELECT count(*)::float8 AS rounds, coalesce(sum(r.stake_minor), 0)::bigint AS bets,
+          -- A free round's stake is the grant's, never debited: counted as a round and its win, not as a bet.
+          SELECT count(*)::float8 AS rounds,
+            coalesce(sum(r.stake_minor) FILTER (WHERE r.free_round_grant_id IS NULL), 0)::bigint AS bets,
             coalesce(sum(r.payout_minor), 0)::bigint AS wins
           FROM rounds r WHERE r.session_id = s.id AND r.status = 'settled'
         ) t ON s.mode = 'real' AND m.callback_url IS NOT NULL

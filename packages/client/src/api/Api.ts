@@ -20,12 +20,19 @@ import { withWebhooks } from "./WebhooksDoc.ts"
 const description = `The Operator Gateway: merchant accounts, the game catalogue, signed launch URLs, game sessions
 and the seamless wallet.
 
+Beyond the wallet: **round links** (every credit, refund and listed round carries \`roundDetailsUrl\`, a signed
+link that never expires, showing the round and its provably fair proof: *Round links*); **callbacks** to the
+merchant's \`callbackUrl\` (\`session.started\`, \`round.settled\`, \`session.ended\`: the \`webhooks\` section);
+**retail shops** (\`shopId\` at launch, asked of the \`shopDetailsUrl\`; \`groupBy=shop\` in *Reports*);
+**session control** (end a player's sessions at once: *Session control*); **free rounds** (*Free rounds*). How
+these compare with other providers' gateways: \`docs/features.md\` in the repository.
+
 Every error answers \`application/problem+json\` with \`{success: false, status, code, title, detail}\`.
 Codes: VALIDATION_FAILED 400 (detail names the field; also malformed JSON), UNAUTHORIZED / SESSION_EXPIRED / SESSION_ENDED / INVALID_CREDENTIALS / TOTP_REQUIRED 401 (SESSION_ENDED: the operator ended the game session),
 BET_REFUSED / INSUFFICIENT_FUNDS 402, FORBIDDEN / PASSWORD_CHANGE_REQUIRED 403,
 GAME_NOT_FOUND / MERCHANT_NOT_FOUND / API_KEY_NOT_FOUND / DELIVERY_NOT_FOUND / ROUND_NOT_FOUND / TRANSACTION_NOT_FOUND / USER_NOT_FOUND / GRANT_NOT_FOUND / ROUTE_NOT_FOUND 404, METHOD_NOT_ALLOWED 405 (with \`allow\`),
 EMAIL_TAKEN / TOKEN_ALREADY_USED / STATUS_CHANGE_REFUSED / AUTOPLAY_LIMIT_REACHED / NO_FREE_ROUNDS 409, GAME_RETIRED 410 (a round or a launch link of a game retired from the catalogue), PAYLOAD_TOO_LARGE 413, UNSUPPORTED_MEDIA_TYPE 415,
-CURRENCY_MISMATCH / PLAYER_REJECTED / DETAILS_URL_NOT_SET 422, RATE_LIMITED 429 (with \`retry-after\`),
+CURRENCY_MISMATCH / PLAYER_REJECTED / DETAILS_URL_NOT_SET / SHOP_REJECTED / SHOP_DETAILS_URL_NOT_SET 422, RATE_LIMITED 429 (with \`retry-after\`),
 REPORTS_BUSY 429 (a report over the reports' budget; with \`retry-after\`),
 INTERNAL_ERROR 500, OPERATOR_BAD_RESPONSE / WALLET_UNAVAILABLE / MAIL_FAILED 502, NOT_READY / SERVICE_UNAVAILABLE 503 (the database cannot be reached, or did not answer within \`DATABASE_STATEMENT_TIMEOUT_MS\` + 1 s; with \`retry-after\`),
 REPORT_TIMEOUT 503 (a report's query ran past \`REPORTS_STATEMENT_TIMEOUT_MS\`; with \`retry-after\`),

@@ -41,7 +41,8 @@ export class FreeRoundsApi extends HttpApiGroup.make("freeRounds")
           "answers the first grant unchanged: a retried request never grants twice. The player's sessions of the " +
           "game list the grant (`freeRounds` of `POST game-api/sessions`) and play it with " +
           "`POST game-api/rounds {selection, freeRound: true}`: no debit is sent, a win is a credit carrying " +
-          "`data.freeRound`, a loss sends nothing. " + liveOnly
+          "`data.freeRound` and the round's `roundDetailsUrl`, a loss sends no credit; with a `callbackUrl`, each " +
+          "free round, won or lost, sends `round.settled`. " + liveOnly
       ),
     HttpApiEndpoint.get("list", "/free-rounds", {
       query: GrantsQuery,

@@ -122,11 +122,11 @@ export const SessionEndedMessage = callback(
     rounds: Schema.Int.annotate({ description: "Rounds settled in the session" }),
     bets: AmountString,
     wins: AmountString
-  }).annotate({ description: "The session that ended and its totals: `bets` staked and `wins` paid by its settled rounds" }),
+  }).annotate({ description: "The session that ended and its totals: its settled `rounds`, the `bets` debited for them (a free round's stake is not one) and the `wins` paid" }),
   "CallbackSessionEnded"
 )
 
-/** `round.settled`: a real-money round was settled (its credit is queued in the same transaction). */
+/** `round.settled`: a real-money or free round was settled (its credit, if any, is queued in the same transaction). */
 export const RoundSettledMessage = callback(
   "round.settled",
   Schema.Struct({

@@ -133,7 +133,7 @@ const operations = {
   "transaction.credit": {
     operationId: "operator.transaction.credit",
     summary: "A round's result: pay the win (creditWebhookUrl, else webhookUrl)",
-    description: `Settles the debit \`data.refTransactionId\`; a credit of \`"0.00"\` closes a lost round. The win of a free round (CONTRACT §13) is a credit without \`refTransactionId\` that carries \`data.freeRound\` \`{campaignId, grantId}\`: no debit was sent for it, and a free round that loses sends nothing. ${idempotent} ${retried}`,
+    description: `Settles the debit \`data.refTransactionId\`; a credit of \`"0.00"\` closes a lost round. The win of a free round (CONTRACT §13) is a credit without \`refTransactionId\` that carries \`data.freeRound\` \`{campaignId, grantId}\`: no debit was sent for it, and a free round that loses sends no credit (only its \`round.settled\`, with a \`callbackUrl\`). Every credit carries the round's \`roundDetailsUrl\`. ${idempotent} ${retried}`,
     id: "The credit's `data.transactionId`.",
     body: Webhooks.CreditMessage,
     responses: {
@@ -192,7 +192,8 @@ const operations = {
     operationId: "operator.round.settled",
     summary: "A round was settled, with its link (callbackUrl)",
     description: "A real-money round was settled: written in the same transaction as the round's ledger rows and its " +
-      "`transaction.credit`. `roundDetailsUrl` opens the round's page (selection, outcome, payout, and its proof " +
+      "`transaction.credit`. A free round (CONTRACT §13) sends it too, with the grant's stake, a loss included (which " +
+      "sends no credit). `roundDetailsUrl` opens the round's page (selection, outcome, payout, and its proof " +
       "once the server seed is revealed). " + callbackRetried,
     id: "A new UUID for this event.",
     body: Webhooks.RoundSettledMessage,

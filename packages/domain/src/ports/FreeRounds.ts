@@ -1,5 +1,6 @@
 import type { DateTime, Effect } from "effect"
 import { Context } from "effect"
+import type { SettledRound } from "../Callback.ts"
 import type { CurrencyCode } from "../Currency.ts"
 import type { RoundSeed } from "../Fairness.ts"
 import type { FreeRoundGrant, FreeRoundTaken, GrantNotFound, NoFreeRounds, SessionFreeRounds } from "../FreeRound.ts"
@@ -38,6 +39,8 @@ export interface FreeRoundDecision {
   readonly payout: bigint
   /** The credit to queue (a win); none for a loss. */
   readonly credit: WalletTransaction | undefined
+  /** The round's `round.settled` callback to queue with it (the merchant has a `callbackUrl`), win or loss. */
+  readonly reported?: SettledRound | undefined
 }
 
 /**
@@ -60,7 +63,8 @@ export class FreeRounds extends Context.Service<FreeRounds, {
   /**
    * Plays one free round in one transaction: one round taken from the player's grant for the game that expires
    * first, the session's next nonce taken, the round decided by `decide` on its seeds and the grant's stake, and
-   * recorded settled, with the credit of a win in the ledger and queued. None left: NoFreeRounds; a session that
+   * recorded settled, with the credit of a win in the ledger and queued, and the round's `round.settled` when
+   * `decide` reports it; the credit and the callback carry the round's `roundDetailsUrl`. None left: NoFreeRounds; a session that
    * has ended: SessionExpired (SessionEnded when the operator ended it); either way nothing is taken or written.
    */
   play<D extends FreeRoundDecision>(

@@ -32,13 +32,15 @@ export class GameSessionRepo extends Context.Service<GameSessionRepo, {
    * Redeems the token's `jti` and opens a session with its first seeds; a second redemption fails with
    * TokenAlreadyUsed. With `claimed`, the caller already holds the `jti` ({@link claim}) and only the session is
    * opened. With `reported`, its `session.started` callback is queued in the same transaction (CONTRACT §10).
+   * `rtp` is the RTP in force in the session, kept with it for its life ({@link GameSession}'s `rtp`).
    */
   open(
     claims: LaunchClaims,
     demoBalanceMinor: bigint,
     seed: SessionSeed,
     claimed?: boolean,
-    reported?: boolean
+    reported?: boolean,
+    rtp?: Readonly<Record<string, string>>
   ): Effect.Effect<OpenedSession, TokenAlreadyUsed>
   /**
    * Takes the token's `jti` for one redemption, atomically across instances: every other claim or redemption of it

@@ -1,5 +1,6 @@
 import type { Effect, Redacted, Result } from "effect"
 import { Context } from "effect"
+import type { DeliverySettings } from "../Callback.ts"
 import type { CurrencyCode } from "../Currency.ts"
 import type {
   AccountStatus,
@@ -61,8 +62,12 @@ export class MerchantRepo extends Context.Service<MerchantRepo, {
   /** Stores a merchant with empty settings; an e-mail that exists (any case) fails with EmailTaken. */
   create(merchant: NewMerchant): Effect.Effect<Merchant, EmailTaken>
   findById(id: MerchantId): Effect.Effect<Merchant, MerchantNotFound>
-  /** The merchants of `ids` that exist, in one read (the delivery worker's batch of messages). */
-  findByIds(ids: ReadonlyArray<MerchantId>): Effect.Effect<ReadonlyArray<Merchant>>
+  /**
+   * The delivery settings, as they are now, of the merchants of `ids` that exist, in one read: the delivery
+   * worker's for each batch of messages it sends (only the URLs, not the whole merchant: this runs for every
+   * credit of every bet).
+   */
+  deliverySettings(ids: ReadonlyArray<MerchantId>): Effect.Effect<ReadonlyMap<MerchantId, DeliverySettings>>
   /** A page of merchants, newest first (by id), matching the query, and how many match in all. */
   list(query: MerchantQuery): Effect.Effect<{ readonly merchants: ReadonlyArray<Merchant>; readonly total: number }>
   secrets(id: MerchantId): Effect.Effect<MerchantSecrets, MerchantNotFound>

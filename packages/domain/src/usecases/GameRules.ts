@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { GameNotFound } from "../Game.ts"
-import type { SessionExpired } from "../GameSession.ts"
+import { rtpInSession, type SessionExpired } from "../GameSession.ts"
 import type { SessionEnded } from "../SessionControl.ts"
 import * as Games from "../games/Games.ts"
 import { GameRulesView, LobbyList } from "../Lobby.ts"
@@ -13,8 +13,8 @@ import { MerchantRepo } from "../ports/MerchantRepo.ts"
 
 /**
  * A built-in game's rules: its selection's JSON Schema and examples, and
- * the pay table at the RTP that applies — the merchant's when asked with a
- * session token, else the default.
+ * the pay table at the RTP that applies — with a session token, the one in
+ * force in that session (fixed when it opened), else the default.
  */
 export const gameRules = Effect.fn("gameRules")(function*(
   gameId: string,
@@ -25,8 +25,7 @@ export const gameRules = Effect.fn("gameRules")(function*(
   let rtp = Games.rtpFor(gameId, undefined)
   if (sessionToken !== undefined) {
     const session = yield* (yield* GameSessionRepo).authenticate(sessionToken)
-    const merchant = yield* (yield* MerchantRepo).findById(session.merchantId)
-    rtp = Games.rtpFor(gameId, merchant.MerchantSettings)
+    rtp = rtpInSession(session, gameId, (yield* (yield* MerchantRepo).findById(session.merchantId)).MerchantSettings)
   }
   return new GameRulesView({
     gameId: rules.id,
@@ -40,7 +39,7 @@ export const gameRules = Effect.fn("gameRules")(function*(
   })
 })
 
-/** The built-in games a session's lobby lists: those still in the catalogue, each at the merchant's RTP. */
+/** The built-in games a session's lobby lists: those still in the catalogue, each at the RTP in force in the session. */
 export const lobbyGames = Effect.fn("lobbyGames")(function*(
   sessionToken: string,
   page: PageRequest
@@ -57,7 +56,7 @@ export const lobbyGames = Effect.fn("lobbyGames")(function*(
       name: game.value.name,
       category: game.value.category,
       imageUrl: game.value.imageUrl,
-      rtp: Games.formatRtp(Games.rtpFor(rules.id, merchant.MerchantSettings))
+      rtp: Games.formatRtp(rtpInSession(session, rules.id, merchant.MerchantSettings))
     })
   }
   return new LobbyList({ data: data.slice(offset(page), offset(page) + page.limit), meta: meta(page, data.length) })

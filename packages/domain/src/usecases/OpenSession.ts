@@ -12,6 +12,7 @@ import { pageLaunchOf } from "../PageLaunch.ts"
 import type { SessionShop } from "../Shop.ts"
 import { DetailsUrlNotSet, PlayerRejected } from "../Player.ts"
 import { GameRetired } from "../Game.ts"
+import * as Games from "../games/Games.ts"
 import { FairRandom } from "../ports/FairRandom.ts"
 import { GameCatalog } from "../ports/GameCatalog.ts"
 import { GameSessionRepo } from "../ports/GameSessionRepo.ts"
@@ -91,7 +92,7 @@ export const openSession = Effect.fn("openSession")(function*(token: string): Ef
   const seed = newSessionSeed(yield* FairRandom)
   // Real sessions are reported to the operator's callbackUrl; demo play is nobody's business but the player's.
   const reported = real && merchant.MerchantSettings.callbackUrl !== undefined
-  const opened = yield* sessions.open(claims, real ? 0n : demoBalance, seed, real, reported)
+  const opened = yield* sessions.open(claims, real ? 0n : demoBalance, seed, real, reported, rtpInForce(merchant, claims))
   return new SessionOpened({
     sessionToken: Redacted.value(opened.sessionToken),
     session: opened.session,
@@ -102,6 +103,18 @@ export const openSession = Effect.fn("openSession")(function*(token: string): Ef
     freeRounds: real ? yield* (yield* FreeRounds).available(merchant.id, claims.sub, claims.gid) : []
   })
 })
+
+/**
+ * The RTP of every game the session may play (the launched one; with the lobby, every built-in game), from the
+ * merchant's settings now: kept with the session, so a later change applies to sessions opened after it.
+ */
+const rtpInForce = (merchant: Merchant, claims: LaunchClaims): Record<string, string> =>
+  Object.fromEntries(
+    (claims.lobby ? Games.allRules.map((rules) => rules.id) : [claims.gid]).map((gameId) => [
+      gameId,
+      Games.formatRtp(Games.rtpFor(gameId, merchant.MerchantSettings))
+    ])
+  )
 
 /** The launch rules again at redemption, with the operator's Details URL: the player's balance, or why not. */
 const recheck = Effect.fnUntraced(function*(merchant: Merchant, url: string, claims: LaunchClaims) {

@@ -1,7 +1,8 @@
 import { Effect } from "effect"
+import { sessionRefOf, type SettledRound } from "../Callback.ts"
 import { commitmentOf } from "../Fairness.ts"
 import { NoFreeRounds } from "../FreeRound.ts"
-import type { GameSession } from "../GameSession.ts"
+import { type GameSession, rtpInSession } from "../GameSession.ts"
 import * as Draws from "../games/Draws.ts"
 import * as Games from "../games/Games.ts"
 import type { Merchant } from "../Merchant.ts"
@@ -16,7 +17,8 @@ import { webhookUrlFor, WebhookUrlNotSet } from "../Wallet.ts"
  * Plays one of the session's player's free rounds of a game (CONTRACT §13): taken from the grant that expires
  * first, at its stake, in the same transaction that records the round, so a grant is never played more often
  * than it gives. No debit is sent; a win is a credit with `freeRound: {campaignId, grantId}` and no
- * `refTransactionId`, queued with the round; a loss sends nothing. A demo session has no free rounds.
+ * `refTransactionId`, queued with the round; a loss sends nothing. With a `callbackUrl`, the round's
+ * `round.settled` is queued with it, win or loss (CONTRACT §10). A demo session has no free rounds.
  */
 export const playFreeRound = Effect.fnUntraced(function*(
   session: GameSession,
@@ -31,14 +33,15 @@ export const playFreeRound = Effect.fnUntraced(function*(
   const roundId = yield* ids.uuid
   const creditId = yield* ids.uuid
   const gameId = rules.id
-  const rtp = Games.rtpFor(gameId, merchant.MerchantSettings)
+  const selectionJson = JSON.stringify(selection)
+  const rtp = rtpInSession(session, gameId, merchant.MerchantSettings)
   const { decision, seed, taken } = yield* (yield* FreeRounds).play({
     roundId,
     sessionId: session.id,
     merchantId: merchant.id,
     playerId: session.playerId,
     gameId,
-    selection: JSON.stringify(selection)
+    selection: selectionJson
   }, (seed, taken) => {
     const { outcome, payout } = rules.play(
       selection,
@@ -46,6 +49,7 @@ export const playFreeRound = Effect.fnUntraced(function*(
       Draws.forRound(fair, seed.serverSeed, seed.clientSeed, seed.nonce),
       rtp
     )
+    const outcomeJson = JSON.stringify(outcome)
     const credit = payout <= 0n ? undefined : {
       type: "transaction.credit" as const,
       transactionId: creditId,
@@ -56,9 +60,18 @@ export const playFreeRound = Effect.fnUntraced(function*(
       sessionId: session.operatorSessionId,
       gameId,
       amount: Money.make(payout, session.currency),
+      ...(session.shop === undefined ? {} : { shopId: session.shop.shopId }),
       freeRound: { campaignId: taken.campaignId, grantId: taken.grantId }
     }
-    return { outcome, outcomeJson: JSON.stringify(outcome), payout, credit }
+    const reported: SettledRound | undefined = merchant.MerchantSettings.callbackUrl === undefined ? undefined : {
+      roundId,
+      session: sessionRefOf(session, gameId),
+      stake: taken.stake,
+      payout,
+      selection: selectionJson,
+      outcome: outcomeJson
+    }
+    return { outcome, outcomeJson, payout, credit, reported }
   })
   return new RoundResult({
     roundId,

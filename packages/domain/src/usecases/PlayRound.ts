@@ -4,7 +4,7 @@ import type { NoFreeRounds } from "../FreeRound.ts"
 import type { FreeRounds } from "../ports/FreeRounds.ts"
 import { playFreeRound } from "./PlayFreeRound.ts"
 import type { CurrencyCode } from "../Currency.ts"
-import type { GameSession, SessionExpired } from "../GameSession.ts"
+import { type GameSession, rtpInSession, type SessionExpired } from "../GameSession.ts"
 import type { SessionEnded } from "../SessionControl.ts"
 import type { AutoplayLimitReached } from "../Autoplay.ts"
 import type { Merchant, MerchantNotFound } from "../Merchant.ts"
@@ -12,6 +12,7 @@ import { stakeLimitMinor } from "../MerchantSettings.ts"
 import * as Money from "../Money.ts"
 import { commitmentOf, type RoundSeed } from "../Fairness.ts"
 import { type GameNotFound, GameRetired } from "../Game.ts"
+import { sessionRefOf } from "../Callback.ts"
 import * as Draws from "../games/Draws.ts"
 import * as Games from "../games/Games.ts"
 import { FairRandom } from "../ports/FairRandom.ts"
@@ -86,7 +87,11 @@ export const checkStake = (
  * unlisted game GameNotFound; a game without an engine is ValidationFailed
  * naming `gameId`.
  */
-const gameOf = Effect.fn("gameOf")(function*(session: GameSession, requested: string | undefined) {
+const gameOf = Effect.fnUntraced(function*(
+  catalog: GameCatalog["Service"],
+  session: GameSession,
+  requested: string | undefined
+) {
   const gameId = requested ?? session.gameId
   if (gameId !== session.gameId && !session.lobby) {
     return yield* new Forbidden({
@@ -94,7 +99,7 @@ const gameOf = Effect.fn("gameOf")(function*(session: GameSession, requested: st
     })
   }
   const rules = Games.rulesOf(gameId)
-  yield* (yield* GameCatalog).find(gameId).pipe(
+  yield* catalog.find(gameId).pipe(
     Effect.catchTag("GameNotFound", (notFound): Effect.Effect<never, GameNotFound | GameRetired> =>
       gameId === session.gameId || rules !== undefined ? Effect.fail(new GameRetired({ gameId })) : Effect.fail(notFound))
   )
@@ -114,21 +119,7 @@ const draw = (
   rtpBp: number
 ) => rules.play(selection, stake, Draws.forRound(fair, seed.serverSeed, seed.clientSeed, seed.nonce), rtpBp)
 
-/**
- * Plays one round: the stake is debited synchronously from the operator's
- * wallet (demo sessions: from the virtual balance), the game draws from the
- * session's committed seeds and next nonce, and the credit — of the win, or
- * `0.00` to close a lost round — is queued in the same transaction as the
- * ledger. A refused debit, or one not sent because the operator's circuit
- * is open (OperatorUnavailable), sends nothing more; a debit with an unknown
- * outcome rejects the bet and queues its refund. A nonce taken by a round
- * that was then refused is not given again.
- */
-export const playRound = Effect.fn("playRound")(function*(
-  sessionToken: string,
-  request: PlayRequest
-): Effect.fn.Return<
-  RoundResult,
+type PlayRoundError =
   | SessionExpired
   | SessionEnded
   | AutoplayLimitReached
@@ -142,74 +133,87 @@ export const playRound = Effect.fn("playRound")(function*(
   | WalletUnavailable
   | OperatorUnavailable
   | WebhookUrlNotSet
-  | NoFreeRounds,
-  GameSessionRepo | MerchantRepo | GameCatalog | FairRandom | WalletClient | RoundLedger | Ids | FreeRounds
-> {
+  | NoFreeRounds
+
+/** The services a round uses. */
+type PlayRoundServices = GameSessionRepo | MerchantRepo | GameCatalog | FairRandom | WalletClient | RoundLedger | Ids | FreeRounds
+
+/**
+ * Builds {@link playRound} once, with its services resolved: the function it returns needs none, so the bet
+ * path (every bet of every player) looks no service up and adds nothing to the request's context.
+ */
+export const makePlayRound = Effect.gen(function*() {
+  const services = yield* Effect.context<PlayRoundServices>()
   const sessions = yield* GameSessionRepo
-  // From memory when seen before: taking the round's nonce (nextSeed, or begin for real money), before anything is
-  // stored or any money moves, checks that it is still live.
-  const session = yield* sessions.recall(sessionToken)
-  const merchant = yield* (yield* MerchantRepo).findById(session.merchantId)
-  if (merchant.accountStatus !== "active") {
-    return yield* new Forbidden({ detail: `merchant account is ${merchant.accountStatus}` })
-  }
-  const rules = yield* gameOf(session, request.gameId)
-  const gameId = rules.id
-  if (request.freeRound === true) {
-    if (request.stake !== undefined) {
-      return yield* new ValidationFailed({ field: "stake", detail: "must be left out of a free round: it plays its grant's stake" })
-    }
-    return yield* playFreeRound(session, merchant, rules, yield* Effect.fromResult(rules.decodeSelection(request.selection)))
-  }
-  if (request.stake === undefined) {
-    return yield* new ValidationFailed({ field: "stake", detail: "is required (unless freeRound is true)" })
-  }
-  const stake = yield* Effect.fromResult(checkStake(request.stake, session, merchant))
-  const selection = yield* Effect.fromResult(rules.decodeSelection(request.selection))
-  const selectionJson = JSON.stringify(selection)
-  const autoplay = request.autoplay === true
-  if (autoplay) yield* sessions.takeAutoplayRound(session.id)
-  const rtp = Games.rtpFor(gameId, merchant.MerchantSettings)
+  const merchants = yield* MerchantRepo
+  const catalog = yield* GameCatalog
   const fair = yield* FairRandom
   const ids = yield* Ids
-  const roundId = yield* ids.uuid
-  const format = (minor: bigint) => Money.format(Money.make(minor, session.currency))
-
-  if (session.mode === "demo") {
-    const seed = yield* sessions.nextSeed(session.id)
-    const fairness = commitmentOf(seed)
-    const { outcome, payout } = draw(fair, rules, selection, stake, seed, rtp)
-    const balance = yield* sessions.settleDemo(session.id, {
-      roundId,
-      gameId,
-      stake,
-      selection: selectionJson,
-      outcome: JSON.stringify(outcome),
-      payout,
-      seed
-    })
-    if (autoplay) yield* sessions.countAutoplayLoss(session.id, stake - payout)
-    return new RoundResult({ roundId, gameId, outcome, payout: format(payout), balance: format(balance), fairness })
-  }
-
-  if (webhookUrlFor(merchant.MerchantSettings, "transaction.debit") === undefined) return yield* new WebhookUrlNotSet()
-  const transaction = (type: WalletTransaction["type"], transactionId: string, amount: bigint, roundClosed: boolean,
-    refTransactionId?: string): WalletTransaction => ({
-    type,
-    transactionId,
-    refTransactionId,
-    roundId,
-    roundClosed,
-    merchantId: merchant.id,
-    playerId: session.playerId,
-    sessionId: session.operatorSessionId,
-    gameId,
-    amount: Money.make(amount, session.currency),
-    ...(session.shop === undefined ? {} : { shopId: session.shop.shopId })
-  })
-  const debit = transaction("transaction.debit", yield* ids.uuid, stake, false)
   const ledger = yield* RoundLedger
   const wallet = yield* WalletClient
+  return Effect.fnUntraced(function*(sessionToken: string, request: PlayRequest): Effect.fn.Return<RoundResult, PlayRoundError> {
+    // From memory when seen before: taking the round's nonce (nextSeed, or begin for real money), before anything is
+    // stored or any money moves, checks that it is still live.
+    const session = yield* sessions.recall(sessionToken)
+    const merchant = yield* merchants.findById(session.merchantId)
+    if (merchant.accountStatus !== "active") {
+      return yield* new Forbidden({ detail: `merchant account is ${merchant.accountStatus}` })
+    }
+    const rules = yield* gameOf(catalog, session, request.gameId)
+    const gameId = rules.id
+    if (request.freeRound === true) {
+      if (request.stake !== undefined) {
+        return yield* new ValidationFailed({ field: "stake", detail: "must be left out of a free round: it plays its grant's stake" })
+      }
+      const selection = yield* Effect.fromResult(rules.decodeSelection(request.selection))
+      return yield* playFreeRound(session, merchant, rules, selection).pipe(Effect.provideContext(services))
+    }
+    if (request.stake === undefined) {
+      return yield* new ValidationFailed({ field: "stake", detail: "is required (unless freeRound is true)" })
+    }
+    const stake = yield* Effect.fromResult(checkStake(request.stake, session, merchant))
+    const selection = yield* Effect.fromResult(rules.decodeSelection(request.selection))
+    const selectionJson = JSON.stringify(selection)
+    const autoplay = request.autoplay === true
+    if (autoplay) yield* sessions.takeAutoplayRound(session.id)
+    // The RTP in force when the session opened (a later change applies to later sessions only).
+    const rtp = rtpInSession(session, gameId, merchant.MerchantSettings)
+    const roundId = yield* ids.uuid
+    const format = (minor: bigint) => Money.format(Money.make(minor, session.currency))
+
+    if (session.mode === "demo") {
+      const seed = yield* sessions.nextSeed(session.id)
+      const fairness = commitmentOf(seed)
+      const { outcome, payout } = draw(fair, rules, selection, stake, seed, rtp)
+      const balance = yield* sessions.settleDemo(session.id, {
+        roundId,
+        gameId,
+        stake,
+        selection: selectionJson,
+        outcome: JSON.stringify(outcome),
+        payout,
+        seed
+      })
+      if (autoplay) yield* sessions.countAutoplayLoss(session.id, stake - payout)
+      return new RoundResult({ roundId, gameId, outcome, payout: format(payout), balance: format(balance), fairness })
+    }
+
+    if (webhookUrlFor(merchant.MerchantSettings, "transaction.debit") === undefined) return yield* new WebhookUrlNotSet()
+    const transaction = (type: WalletTransaction["type"], transactionId: string, amount: bigint, roundClosed: boolean,
+      refTransactionId?: string): WalletTransaction => ({
+      type,
+      transactionId,
+      refTransactionId,
+      roundId,
+      roundClosed,
+      merchantId: merchant.id,
+      playerId: session.playerId,
+      sessionId: session.operatorSessionId,
+      gameId,
+      amount: Money.make(amount, session.currency),
+      ...(session.shop === undefined ? {} : { shopId: session.shop.shopId })
+  })
+  const debit = transaction("transaction.debit", yield* ids.uuid, stake, false)
   const booked = Effect.gen(function*() {
     const seed = yield* ledger.begin({ roundId, sessionId: session.id, gameId, stake, selection: selectionJson, debit })
     const accepted = yield* wallet.debit(merchant, debit).pipe(
@@ -234,13 +238,7 @@ export const playRound = Effect.fn("playRound")(function*(
       transaction("transaction.credit", creditId, decided.payout, true, debit.transactionId),
       merchant.MerchantSettings.callbackUrl === undefined ? undefined : {
         roundId,
-        session: {
-          merchantId: merchant.id,
-          playerId: session.playerId,
-          sessionId: session.operatorSessionId,
-          gameId,
-          currency: session.currency
-        },
+        session: sessionRefOf(session, gameId),
         stake,
         payout: decided.payout,
         selection: selectionJson,
@@ -263,4 +261,18 @@ export const playRound = Effect.fn("playRound")(function*(
     balance,
     fairness
   })
+  })
 })
+
+/**
+ * Plays one round: the stake is debited synchronously from the operator's
+ * wallet (demo sessions: from the virtual balance), the game draws from the
+ * session's committed seeds and next nonce, and the credit — of the win, or
+ * `0.00` to close a lost round — is queued in the same transaction as the
+ * ledger. A refused debit, or one not sent because the operator's circuit
+ * is open (OperatorUnavailable), sends nothing more; a debit with an unknown
+ * outcome rejects the bet and queues its refund. A nonce taken by a round
+ * that was then refused is not given again.
+ */
+export const playRound = (sessionToken: string, request: PlayRequest): Effect.Effect<RoundResult, PlayRoundError, PlayRoundServices> =>
+  Effect.flatMap(makePlayRound, (play) => play(sessionToken, request))
