@@ -1,16 +1,19 @@
-import { Array as Arr } from "effect"
 import { definitions } from "./games/Definitions.ts"
 
-/**
- * The games the gateway ships, from their definitions (`games/Definitions.ts`):
- * listed in every catalogue from the first migration, launched at
- * `<PUBLIC_BASE_URL>/play/<id>` with the image `/static/games/<id>.svg`.
- * Categories: 1 number games, 2 colour games, 3 draw (lottery) games.
- */
-export const builtinGames = Arr.map(definitions, ({ category, id, name }) => ({ id, name, category }))
+const entryOf = ({ category, id, name }: typeof definitions[number]) => ({ id, name, category })
 
 /** A built-in game. */
-export type BuiltinGame = typeof builtinGames[number]
+export type BuiltinGame = ReturnType<typeof entryOf>
+
+const [first, ...rest] = definitions
+
+/**
+ * The games the gateway ships, from their definitions (`games/Definitions.ts`), in the catalogue's order:
+ * listed in every catalogue from the first migration, launched at `<PUBLIC_BASE_URL>/play/<id>` with the image
+ * `/static/games/<id>.svg`. Categories: 1 number games, 2 colour games, 3 draw (lottery) games. Free of
+ * `effect`, as the definitions are, so a browser page may import it.
+ */
+export const builtinGames: readonly [BuiltinGame, ...Array<BuiltinGame>] = [entryOf(first), ...rest.map(entryOf)]
 
 /** The id of a built-in game. */
 export type BuiltinGameId = BuiltinGame["id"]

@@ -1,4 +1,4 @@
-import type { GameRules } from "./GameRules.ts"
+import type { EngineRules } from "./GameRules.ts"
 import type { DrawSpec } from "./Throws.ts"
 
 /** How the page shows a round: one big ball, two dice, three colour cubes, or `draw` balls revealed every `ms`. */
@@ -41,7 +41,8 @@ export interface GameDefinition<Id extends string = string, Field extends string
   readonly category: number
   /** The merchant setting holding the game's house edge in percent, e.g. `oddEvenGameProfit`. */
   readonly profitField: Field
-  readonly rules: GameRules
+  /** The engine: its decoder comes from `rules.selection` (see `Games`). */
+  readonly rules: EngineRules
   readonly draw: DrawSpec
   readonly controls: ControlsSpec
   readonly art: GameArt

@@ -2,9 +2,10 @@ import { Schema } from "effect"
 import { definitions } from "./Definitions.ts"
 import type { GameDefinition } from "./GameDefinition.ts"
 import type { GameRules } from "./GameRules.ts"
+import { decoderOf } from "./Selection.ts"
 import { defaultProfit, GameProfit, maxProfit, minProfit, profitBp, StoredProfit } from "./Rtp.ts"
 
-export type { GameOutcome, GameRules, Played } from "./GameRules.ts"
+export type { EngineRules, GameOutcome, GameRules, Played, SelectionSpec } from "./GameRules.ts"
 export type { ControlsSpec, GameArt, GameDefinition, StageSpec } from "./GameDefinition.ts"
 export type { ExpectedMultiplier, PayoutLine } from "./PayTable.ts"
 export type { DrawSpec } from "./Throws.ts"
@@ -19,15 +20,18 @@ export type BuiltinGameId = Definition["id"]
 /** A merchant setting holding a game's house edge in percent. */
 export type ProfitField = Definition["profitField"]
 
-/** The rules of the built-in games, in the catalogue's order. */
-export const allRules: ReadonlyArray<GameRules> = definitions.map((definition) => definition.rules)
+/** The rules of the built-in games, in the catalogue's order, each with the decoder its selection spec gives. */
+export const allRules: ReadonlyArray<GameRules> = definitions.map(({ rules }) => ({
+  ...rules,
+  decodeSelection: decoderOf(rules.selection)
+}))
 
 const byId: ReadonlyMap<string, GameDefinition> = new Map(definitions.map((definition) => [definition.id, definition]))
 
 /** The definition of a built-in game, if `gameId` is one. */
 export const definitionOf = (gameId: string): GameDefinition | undefined => byId.get(gameId)
 
-const rulesById: ReadonlyMap<string, GameRules> = new Map(definitions.map((definition) => [definition.id, definition.rules]))
+const rulesById: ReadonlyMap<string, GameRules> = new Map(allRules.map((rules) => [rules.id, rules]))
 
 /** The rules of a built-in game, if `gameId` is one. */
 export const rulesOf = (gameId: string): GameRules | undefined => rulesById.get(gameId)

@@ -1,17 +1,14 @@
 import { cube } from "../Art.ts"
 import { defineGame } from "../GameDefinition.ts"
-import { Schema } from "effect"
-import type { GameRules } from "../GameRules.ts"
+import { dialect, type EngineRules } from "../GameRules.ts"
 import * as PayTable from "../PayTable.ts"
-import { decoder, dialect } from "../Selection.ts"
 import { colourDice, colours } from "../Throws.ts"
 
 /** The six colours, in the order `int(6)` picks them: 0 is red, 5 is pink. */
 export { colours }
 
 /** A colour to bet on. */
-export const Selection = Schema.Literals(colours)
-export type Selection = typeof Selection.Type
+export type Selection = typeof colours[number]
 
 /** A round: the colours the three dice show, and how many match the bet. */
 export type Outcome = {
@@ -40,7 +37,7 @@ const examples = ["red", "pink"]
  * Color Game: three dice with one colour per face are thrown (`int(6)` each,
  * in order); a bet pays by how many dice show its colour.
  */
-export const rules: GameRules<Selection, Outcome> = {
+export const rules: EngineRules<Selection, Outcome> = {
   id: "color-game",
   name: "Color Game",
   description: "Three dice are thrown, each with six coloured faces: red, green, blue, yellow, white and pink. " +
@@ -54,7 +51,7 @@ export const rules: GameRules<Selection, Outcome> = {
     examples
   },
   examples,
-  decodeSelection: decoder(Selection, `must be one of ${colours.map((c) => `"${c}"`).join(", ")}`),
+  selection: { kind: "oneOf", values: colours, expectation: `must be one of ${colours.map((c) => `"${c}"`).join(", ")}` },
   play: (selection, stake, draws, rtpBp) => {
     const { dice } = colourDice(draws)
     const matches = dice.filter((c) => c === selection).length

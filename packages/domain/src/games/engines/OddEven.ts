@@ -1,17 +1,14 @@
 import { ball } from "../Art.ts"
 import { defineGame } from "../GameDefinition.ts"
-import { Schema } from "effect"
-import type { GameRules } from "../GameRules.ts"
+import { dialect, type EngineRules } from "../GameRules.ts"
 import * as PayTable from "../PayTable.ts"
-import { decoder, dialect } from "../Selection.ts"
 import { number36 } from "../Throws.ts"
 
 /** The selections of odd-even. */
 export const selections = ["odd", "even"] as const
 
 /** A parity to bet on. */
-export const Selection = Schema.Literals(selections)
-export type Selection = typeof Selection.Type
+export type Selection = typeof selections[number]
 
 /** A round: the number drawn (1…36) and its parity. */
 export type Outcome = { readonly number: number; readonly parity: Selection; readonly summary: string }
@@ -28,7 +25,7 @@ const examples = ["odd", "even"]
  * Odd Even: a number from 1 to 36 is drawn (`int(36) + 1`); the parity bet
  * on wins 2 × RTP (1.95× at 97.50 %).
  */
-export const rules: GameRules<Selection, Outcome> = {
+export const rules: EngineRules<Selection, Outcome> = {
   id: "odd-even",
   name: "Odd Even",
   description: "A number from 1 to 36 is drawn. Bet on whether it is odd or even: " +
@@ -42,7 +39,7 @@ export const rules: GameRules<Selection, Outcome> = {
     examples
   },
   examples,
-  decodeSelection: decoder(Selection, "must be \"odd\" or \"even\""),
+  selection: { kind: "oneOf", values: selections, expectation: "must be \"odd\" or \"even\"" },
   play: (selection, stake, draws, rtpBp) => {
     const { number } = number36(draws)
     const parity = number % 2 === 1 ? "odd" : "even"

@@ -1,17 +1,14 @@
 import { die } from "../Art.ts"
 import { defineGame } from "../GameDefinition.ts"
-import { Schema } from "effect"
-import type { GameRules } from "../GameRules.ts"
+import { dialect, type EngineRules } from "../GameRules.ts"
 import * as PayTable from "../PayTable.ts"
-import { decoder, dialect } from "../Selection.ts"
 import { twoDice } from "../Throws.ts"
 
 /** The selections of under-over: the total of two dice under 7, exactly 7, or over 7. */
 export const selections = ["under", "seven", "over"] as const
 
 /** A range of totals to bet on. */
-export const Selection = Schema.Literals(selections)
-export type Selection = typeof Selection.Type
+export type Selection = typeof selections[number]
 
 /** A round: the two dice (1…6 each), their total and where it falls. */
 export type Outcome = {
@@ -36,7 +33,7 @@ const examples = ["under", "seven", "over"]
  * Under Over: two dice are thrown (`int(6) + 1` each, in order); under and
  * over win 36/15 × RTP (2.34× at 97.50 %), seven 6 × RTP (5.85×).
  */
-export const rules: GameRules<Selection, Outcome> = {
+export const rules: EngineRules<Selection, Outcome> = {
   id: "under-over",
   name: "Under Over",
   description: "Two dice are thrown. Bet on their total: under 7 (2 to 6), exactly 7, or over 7 (8 to 12). " +
@@ -50,7 +47,7 @@ export const rules: GameRules<Selection, Outcome> = {
     examples
   },
   examples,
-  decodeSelection: decoder(Selection, "must be \"under\", \"seven\" or \"over\""),
+  selection: { kind: "oneOf", values: selections, expectation: "must be \"under\", \"seven\" or \"over\"" },
   play: (selection, stake, draws, rtpBp) => {
     const [a, b] = twoDice(draws).dice
     const total = a + b
