@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { definitions } from "./Definitions.ts"
 import type { GameDefinition } from "./GameDefinition.ts"
 import type { GameRules } from "./GameRules.ts"
+import { type ProfitField, profitFields } from "./ProfitFields.ts"
 import { decoderOf } from "./Selection.ts"
 import { defaultProfit, GameProfit, maxProfit, minProfit, profitBp, StoredProfit } from "./Rtp.ts"
 
@@ -11,14 +12,13 @@ export type { ExpectedMultiplier, PayoutLine } from "./PayTable.ts"
 export type { DrawSpec } from "./Throws.ts"
 export { formatRtp } from "./Rtp.ts"
 export { definitions }
+export { type ProfitField, profitFields } from "./ProfitFields.ts"
 
 type Definition = typeof definitions[number]
 
 /** The id of a built-in game. */
 export type BuiltinGameId = Definition["id"]
 
-/** A merchant setting holding a game's house edge in percent. */
-export type ProfitField = Definition["profitField"]
 
 /** The rules of the built-in games, in the catalogue's order, each with the decoder its selection spec gives. */
 export const allRules: ReadonlyArray<GameRules> = definitions.map(({ rules }) => ({
@@ -36,10 +36,6 @@ const rulesById: ReadonlyMap<string, GameRules> = new Map(allRules.map((rules) =
 /** The rules of a built-in game, if `gameId` is one. */
 export const rulesOf = (gameId: string): GameRules | undefined => rulesById.get(gameId)
 
-/** The merchant setting holding each built-in game's house edge, by game id. */
-export const profitFields: Readonly<Record<string, ProfitField>> = Object.fromEntries(
-  definitions.map((definition) => [definition.id, definition.profitField])
-)
 
 const fieldOf: ReadonlyMap<string, ProfitField> = new Map(Object.entries(profitFields))
 
