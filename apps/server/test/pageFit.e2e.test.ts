@@ -139,6 +139,38 @@ const allText = (page: Page): Promise<string> =>
     .filter((e) => !e.closest("[hidden]"))
     .map((e) => [e.getAttribute("aria-label"), e.getAttribute("placeholder"), e.getAttribute("alt")].filter(Boolean).join(" "))].join("\\n"))()`)
 
+/**
+ * The information tabs' row: how many rows its visible items take, the tabs whose text wraps or is cut, and
+ * whether every tab can be seen (the row fits, or scrolls sideways to it).
+ */
+const tabsRow = (page: Page) =>
+  page.evaluate(`(() => {
+    const bar = document.getElementById("tabs")
+    const items = [...bar.children].filter((e) => e.checkVisibility())
+    let rows = 0, bottom = -Infinity
+    for (const r of items.map((e) => e.getBoundingClientRect()).sort((a, b) => a.top - b.top)) {
+      if (r.top >= bottom - 1) rows += 1
+      bottom = Math.max(bottom, r.bottom)
+    }
+    const lines = (e) => { const r = document.createRange(); r.selectNodeContents(e); return new Set([...r.getClientRects()].filter((q) => q.width > 0).map((q) => Math.round(q.top))).size }
+    const wrapped = [...bar.querySelectorAll("button")].filter((b) => b.checkVisibility() && b.textContent.trim() !== "")
+      .filter((b) => lines(b) > 1 || b.scrollWidth > b.clientWidth + 1).map((b) => b.id)
+    const reachable = bar.scrollWidth <= bar.clientWidth + 1 || /auto|scroll/.test(getComputedStyle(bar).overflowX)
+    return { rows, wrapped, reachable }
+  })()`)
+
+/** The fonts Chromium drew an element's text with (DevTools protocol `CSS.getPlatformFontsForNode`). */
+const fontsOf = async (page: Page, selector: string): Promise<Array<string>> => {
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send("DOM.enable")
+  await cdp.send("CSS.enable")
+  const { root } = await cdp.send("DOM.getDocument")
+  const { nodeId } = await cdp.send("DOM.querySelector", { nodeId: root.nodeId, selector })
+  const { fonts } = await cdp.send("CSS.getPlatformFontsForNode", { nodeId })
+  await cdp.detach()
+  return fonts.map((f) => f.familyName)
+}
+
 describe("the page in the launch's language, with its exit and reality check (CONTRACT §3, §12)", () => {
   const lobbyUrl = "https://casino.example/lobby?from=game"
   it("speaks English, French, Amharic and Swahili with no untranslated key, leads back to the casino, and checks in every 5 minutes", async () => {
@@ -147,6 +179,8 @@ describe("the page in the launch's language, with its exit and reality check (CO
     await page.clock.install()
     const seen: Record<string, string> = {}
     const found: Record<string, Array<string>> = {}
+    const tabs: Record<string, unknown> = {}
+    let ethiopic: Array<string> = []
     for (const language of ["en", "fr", "am", "sw"]) {
       await page.goto(await launch(`&language=${language}&lobbyUrl=${encodeURIComponent(lobbyUrl)}&realityCheckMinutes=5`))
       await page.locator("#game:not([hidden]) #play").waitFor()
@@ -191,8 +225,16 @@ describe("the page in the launch's language, with its exit and reality check (CO
       }
       const misfit = await misfits(page)
       if (misfit.length > 0) found[language] = misfit
+      tabs[language] = await tabsRow(page)
+      if (language === "am") ethiopic = await fontsOf(page, "#tab-history")
       await page.screenshot({ path: join(resultsDir, `page-language-${language}.png`) })
     }
+    // At 360 px the tabs stay one row, every tab's text on one line and whole (the row scrolls if it must).
+    for (const language of ["en", "fr", "am", "sw"]) {
+      assert.deepStrictEqual(tabs[language], { rows: 1, wrapped: [], reachable: true }, `tabs in ${language}`)
+    }
+    // Amharic is drawn with an Ethiopic font the stack names (Noto Sans Ethiopic: .ci/run installs fonts-noto-core), not tofu.
+    assert.include(ethiopic, "Noto Sans Ethiopic", `the fonts Chromium drew Amharic with: ${ethiopic.join(", ")}`)
     for (const language of ["fr", "am", "sw"]) {
       const en = new Set((seen["en"] ?? "").split(/\s+/))
       const words = (seen[language] ?? "").split(/\s+/).filter((w) => /\p{L}{4,}/u.test(w))

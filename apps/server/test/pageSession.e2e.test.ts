@@ -129,6 +129,37 @@ describe("a session survives a reload (CONTRACT §6)", () => {
   })
 })
 
+describe("game recall across sessions (CONTRACT §6)", () => {
+  it("a new session of the player shows their last rounds of the game from the earlier one, with what they picked", async () => {
+    const recallLaunch = await demoLauncher(gw, "Recall")
+    const first = await browser.context.newPage()
+    await first.emulateMedia({ reducedMotion: "reduce" })
+    await first.goto(await recallLaunch())
+    for (let i = 0; i < 3; i++) {
+      await first.locator("#game:not([hidden]) #play:not([disabled])").waitFor()
+      await first.locator("#result").evaluate((e) => e.removeAttribute("class"))
+      await first.locator("#play").click()
+      await first.locator("#result.win, #result.loss").waitFor({ timeout: 10_000 })
+    }
+    const played = await first.locator("#rounds > li").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-round-id")))
+    await first.close()
+    // The operator opens a new session for the same player (a new launch, another tab, another day).
+    const second = await browser.context.newPage()
+    await second.goto(await recallLaunch())
+    await resumed(second, 3)
+    assert.strictEqual(await second.locator("#f-nonce").textContent(), "0", "a new session")
+    assert.deepStrictEqual(
+      await second.locator("#rounds > li").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-round-id"))),
+      played
+    )
+    await second.locator("#tab-history").click()
+    await second.locator("#rounds > li .rhead").first().click()
+    assert.match(await second.locator("#rounds > li").first().innerText(), /Your pick: (Odd|Even)/)
+    await second.screenshot({ path: join(resultsDir, "page-session-recall-360x640.png") })
+    await second.close()
+  })
+})
+
 /** Polls an expression in the page (its CSP refuses the eval that `waitForFunction` needs). */
 const until = async (p: Page, expression: string, ms = 30_000) => {
   const deadline = Date.now() + ms

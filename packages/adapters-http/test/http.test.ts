@@ -489,6 +489,7 @@ describe("routing, probes and documents", () => {
       "/api/v1.1/game-api/fairness",
       "/api/v1.1/game-api/games",
       "/api/v1.1/game-api/games/{gameId}/rules",
+      "/api/v1.1/game-api/recall",
       "/api/v1.1/game-api/rounds",
       "/api/v1.1/game-api/rounds/{roundId}",
       "/api/v1.1/game-api/sessions",

@@ -1,6 +1,6 @@
 import { CurrencyCode } from "@gateway/domain/Currency"
 import * as Money from "@gateway/domain/Money"
-import type { PendingRound } from "@gateway/domain/ports/RoundLedger"
+import type { PendingRound, RecallKey } from "@gateway/domain/ports/RoundLedger"
 import { RoundLedger } from "@gateway/domain/ports/RoundLedger"
 import { type SettledRound, roundSettledBody } from "@gateway/domain/Callback"
 import { RoundLinks } from "@gateway/domain/ports/RoundLinks"
@@ -252,8 +252,26 @@ export const make = Effect.gen(function*() {
     return { rounds, total: counted?.total ?? 0 }
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
-  return RoundLedger.of({ begin, settle, refuse, fail, find, details, history })
+  // Game recall: the player's latest sessions of the mode (game_sessions_player_recent_idx, migration 0023), at most
+  // `limit` rounds of the game from each (rounds_session_idx, newest first), then the newest `limit` of those.
+  const recall = Effect.fn("RoundLedger.recall")(function*(key: RecallKey, limit: number) {
+    const ids = yield* sql<{ readonly id: string }>`
+      SELECT r.id::text AS id
+      FROM (SELECT id FROM game_sessions
+            WHERE merchant_id = ${key.merchantId} AND player_id = ${key.playerId} AND mode = ${key.mode}
+            ORDER BY created_at DESC LIMIT ${recallSessions}) s
+      CROSS JOIN LATERAL (SELECT id, created_at, nonce FROM rounds WHERE session_id = s.id AND game_id = ${key.gameId}
+            ORDER BY created_at DESC LIMIT ${limit}) r
+      ORDER BY r.created_at DESC, r.nonce DESC
+      LIMIT ${limit}`
+    return ids.length === 0 ? [] : yield* views(sql`r.id IN ${sql.in(ids.map((row) => row.id))}`, limit)
+  }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+
+  return RoundLedger.of({ begin, settle, refuse, fail, find, details, history, recall })
 })
+
+/** How many of a player's most recent sessions game recall looks in. */
+export const recallSessions = 50
 
 /** The ledger on the database of the `SqlClient`. */
 export const layer: Layer.Layer<RoundLedger, never, SqlClient> = Layer.effect(RoundLedger, make)

@@ -2,6 +2,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { type GameSession, SessionExpired } from "@gateway/domain/GameSession"
 import * as PayTable from "@gateway/domain/games/PayTable"
 import * as Money from "@gateway/domain/Money"
+import { GameSessionRepo } from "@gateway/domain/ports/GameSessionRepo"
 import { RoundLedger } from "@gateway/domain/ports/RoundLedger"
 import { toWebhookBody, type WalletTransaction } from "@gateway/domain/Wallet"
 import { Effect, Exit, Layer } from "effect"
@@ -9,7 +10,7 @@ import { SqlClient } from "effect/sql/SqlClient"
 import { randomUUID } from "node:crypto"
 import * as Outbox from "../src/db/Outbox.ts"
 import * as StaleDebits from "../src/jobs/StaleDebits.ts"
-import { openSession, transaction, walletLayer } from "./walletFixtures.ts"
+import { demoRound, merchant, openSession, realRound, sessionOf, transaction, walletLayer } from "./walletFixtures.ts"
 
 interface Ledger {
   readonly kind: string
@@ -301,5 +302,34 @@ describe("RoundLedgerPg", () => {
         }
         assert.strictEqual(status, "failed")
       }).pipe(Effect.scoped))
+
+    it.effect("recall: the player's last rounds of the game in the mode, newest first, across sessions, at most the limit", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient
+        const ledger = yield* RoundLedger
+        const sessionsRepo = yield* GameSessionRepo
+        const m = yield* merchant
+        const older = yield* sessionOf(m, "p-recall", "op-1")
+        const newer = yield* sessionOf(m, "p-recall", "op-2")
+        const demo = yield* sessionOf(m, "p-recall", "op-3", "demo")
+        const someoneElse = yield* sessionOf(m, "p-other", "op-4")
+        const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000)
+        const playedIn = (session: GameSession, from: number, count: number) =>
+          Effect.forEach(Array.from({ length: count }, (_, i) => from - i), (n) =>
+            Effect.map(realRound(session, 100n, "settle", 0n, minutesAgo(n)), (r) => r.roundId))
+        const fromOlder = yield* playedIn(older, 30, 8)
+        const fromNewer = yield* playedIn(newer, 10, 4)
+        const lotto = (yield* realRound(newer, 100n, "settle", 0n, minutesAgo(1))).roundId
+        yield* sql`UPDATE rounds SET game_id = 'lotto' WHERE id = ${lotto}`
+        yield* playedIn(someoneElse, 1, 2)
+        yield* sessionsRepo.settleDemo(demo.id, { ...demoRound(100n, 0n), seed: yield* sessionsRepo.nextSeed(demo.id) })
+        const key = { merchantId: m.id, playerId: "p-recall", gameId: older.gameId, mode: "real" as const }
+        const recalled = yield* ledger.recall(key, 10)
+        assert.deepStrictEqual(recalled.map((r) => r.roundId), [...[...fromNewer].reverse(), ...[...fromOlder].reverse()].slice(0, 10))
+        assert.deepStrictEqual((yield* ledger.recall({ ...key, gameId: "lotto" }, 10)).map((r) => r.roundId), [lotto])
+        assert.lengthOf(yield* ledger.recall({ ...key, mode: "demo" }, 10), 1)
+        assert.lengthOf(yield* ledger.recall({ ...key, playerId: "p-nobody" }, 10), 0)
+        assert.lengthOf(yield* ledger.recall(key, 3), 3)
+      }))
   })
 })

@@ -1,21 +1,19 @@
-/**
- * The games the gateway ships: listed in every catalogue from the first
- * migration, launched at `<PUBLIC_BASE_URL>/play/<id>` with the image
- * `/static/games/<id>.svg`. Categories: 1 number games, 2 colour games,
- * 3 draw (lottery) games. Append-only, like migrations: a released id, name
- * or category never changes.
- */
-export const builtinGames = [
-  { id: "odd-even", name: "Odd Even", category: 1 },
-  { id: "under-over", name: "Under Over", category: 1 },
-  { id: "color-game", name: "Color Game", category: 2 },
-  { id: "lotto", name: "Lotto", category: 3 },
-  { id: "mega-ten", name: "Mega Ten", category: 3 },
-  { id: "single", name: "Single", category: 1 }
-] as const
+import { definitions } from "./games/Definitions.ts"
+
+const entryOf = ({ category, id, name }: typeof definitions[number]) => ({ id, name, category })
 
 /** A built-in game. */
-export type BuiltinGame = typeof builtinGames[number]
+export type BuiltinGame = ReturnType<typeof entryOf>
+
+const [first, ...rest] = definitions
+
+/**
+ * The games the gateway ships, from their definitions (`games/Definitions.ts`), in the catalogue's order:
+ * listed in every catalogue from the first migration, launched at `<PUBLIC_BASE_URL>/play/<id>` with the image
+ * `/static/games/<id>.svg`. Categories: 1 number games, 2 colour games, 3 draw (lottery) games. Free of
+ * `effect`, as the definitions are, so a browser page may import it.
+ */
+export const builtinGames: readonly [BuiltinGame, ...Array<BuiltinGame>] = [entryOf(first), ...rest.map(entryOf)]
 
 /** The id of a built-in game. */
 export type BuiltinGameId = BuiltinGame["id"]

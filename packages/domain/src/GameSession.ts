@@ -1,6 +1,6 @@
 import { SessionFreeRounds } from "./FreeRound.ts"
 import { Schema } from "effect"
-import { type ProfitField, rtpFor } from "./games/Rtp.ts"
+import { type ProfitField, rtpFor } from "./games/Games.ts"
 import type { SettingsValues } from "./MerchantSettings.ts"
 import { CurrencyCode } from "./Currency.ts"
 import { Fairness } from "./Fairness.ts"

@@ -1,8 +1,8 @@
 import { Result, Schema, SchemaTransformation, Struct } from "effect"
 import { type CurrencyCode, minorUnits } from "./Currency.ts"
-import { GameProfit } from "./games/Rtp.ts"
+import { profitChanges, profitSettings } from "./games/Games.ts"
 import * as Money from "./Money.ts"
-import { checkShares, parties, shareFields, sharesOf } from "./RevenueShare.ts"
+import { checkShares, parties, shareFields, shareSettings, sharesOf } from "./RevenueShare.ts"
 import { isStorableText, UtcTimestamp, ValidationFailed } from "./Validation.ts"
 
 /**
@@ -15,8 +15,6 @@ export const HttpUrl = Schema.String.check(
   isStorableText,
   Schema.isPattern(/^[Hh][Tt][Tt][Pp][Ss]?:\/\/[^\s/?#@]+(?:[/?#]\S*)?$/u, { message: "must be an absolute http(s) URL" })
 ).annotate({ format: "uri" })
-
-const Share = Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 100 }))
 
 const frameSource = String.raw`(?:\*|'self'|https?:|(?:https?://)?(?:\*\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::(?:[0-9]{1,5}|\*))?(?:/[!#-+\--:<-~]*)?)`
 
@@ -72,10 +70,8 @@ const StakeText = Schema.String.check(
 /** A stake limit on input: a JSON number, or the same as a decimal string. */
 const StakeInput = Schema.Union([Stake, StakeText])
 
-const settingsSchemas = {
-  agentPercentProfit: Share.annotate({ description: "The agent's share of the GGR in percent, 0 to 100 (the admins' to set; all five add up to at most 100)" }),
+const ownSchemas = {
   callbackUrl: HttpUrl.annotate({ description: "Where the gateway sends the non-money events (`session.started`, `session.ended`, `round.settled`), signed and retried like wallet webhooks; unset: none are sent" }),
-  colorGameProfit: Share.annotate({ description: "The house edge of color-game in percent, 1 to 15 (its RTP is 100 − this); default the game's own" }),
   cupImageUrl: HttpUrl.annotate({ description: "The merchant's cup image, shown by the game page" }),
   fontFamilyUrl: HttpUrl.annotate({ description: "A web font for the game page" }),
   frameAncestors: FrameAncestors,
@@ -84,23 +80,50 @@ const settingsSchemas = {
   logo2xUrl: HttpUrl.annotate({ description: "The merchant's logo for high-density screens" }),
   minimumStake: Stake.annotate({ description: "The smallest stake a round may have, in major units of the merchant's currency" }),
   maximumStake: Stake.annotate({ description: "The largest stake a round may have, in major units of the merchant's currency" }),
-  lottoGameProfit: Share.annotate({ description: "The house edge of lotto in percent, 1 to 15 (its RTP is 100 − this); default the game's own" }),
-  megaTenGameProfit: Share.annotate({ description: "The house edge of mega-ten in percent, 1 to 15 (its RTP is 100 − this); default the game's own" }),
-  merchantPercentProfit: Share.annotate({ description: "The merchant's share of the GGR in percent, 0 to 100 (the admins' to set; all five add up to at most 100)" }),
-  oddEvenGameProfit: Share.annotate({ description: "The house edge of odd-even in percent, 1 to 15 (its RTP is 100 − this); default the game's own" }),
-  providerPercentProfit: Share.annotate({ description: "The provider's share of the GGR in percent, 0 to 100 (the admins' to set; all five add up to at most 100)" }),
   shopDetailsUrl: HttpUrl.annotate({ description: "The merchant's shop details URL (kept for the back office; the gateway does not call it)" }),
-  singleGameProfit: Share.annotate({ description: "The house edge of single in percent, 1 to 15 (its RTP is 100 − this); default the game's own" }),
-  superProviderPercentProfit: Share.annotate({ description: "The super provider's share of the GGR in percent, 0 to 100 (the admins' to set; all five add up to at most 100)" }),
-  underOverGameProfit: Share.annotate({ description: "The house edge of under-over in percent, 1 to 15 (its RTP is 100 − this); default the game's own" }),
   userDetailsUrl: HttpUrl.annotate({ description: "The Details URL: the gateway asks it who a player is at each real-mode launch" }),
-  userPercentProfit: Share.annotate({ description: "The user's share of the GGR in percent, 0 to 100 (the admins' to set; all five add up to at most 100)" }),
   webhookUrl: HttpUrl.annotate({ description: "The wallet webhook URL: debits, credits, refunds and test pings are POSTed to it" }),
   creditWebhookUrl: HttpUrl.annotate({ description: "Where credits go instead of `webhookUrl`, when `isSeperateWebhookUrl`" }),
   debitWebhookUrl: HttpUrl.annotate({ description: "Where debits go instead of `webhookUrl`, when `isSeperateWebhookUrl`" }),
   refundWebhookUrl: HttpUrl.annotate({ description: "Where refunds go instead of `webhookUrl`, when `isSeperateWebhookUrl`" }),
   isSeperateWebhookUrl: Schema.Boolean.annotate({ description: "Whether debits, credits and refunds each go to their own URL (the name is spelt so for compatibility)" })
 } as const
+
+const fieldSchemas = { ...ownSchemas, ...shareSettings, ...profitSettings }
+
+/**
+ * The order the fields were released in, which every answer and the OpenAPI
+ * document keep; the profit fields of games added since follow, in the
+ * games' order (`games/Definitions.ts`).
+ */
+const releasedOrder = [
+  "agentPercentProfit", "callbackUrl", "colorGameProfit", "cupImageUrl", "fontFamilyUrl", "frameAncestors", "hideBalance",
+  "logo1xUrl", "logo2xUrl", "minimumStake", "maximumStake", "lottoGameProfit", "megaTenGameProfit", "merchantPercentProfit",
+  "oddEvenGameProfit", "providerPercentProfit", "shopDetailsUrl", "singleGameProfit", "superProviderPercentProfit",
+  "underOverGameProfit", "userDetailsUrl", "userPercentProfit", "webhookUrl", "creditWebhookUrl", "debitWebhookUrl",
+  "refundWebhookUrl", "isSeperateWebhookUrl"
+] as const satisfies ReadonlyArray<keyof typeof fieldSchemas>
+
+type FieldSchemas = typeof fieldSchemas
+
+const released: ReadonlySet<string> = new Set(releasedOrder)
+
+const isComplete = (fields: Partial<FieldSchemas>): fields is FieldSchemas =>
+  Struct.keys(fieldSchemas).every((field) => Object.hasOwn(fields, field))
+
+/** Every field's schema, in {@link releasedOrder}. */
+const inReleasedOrder = (): FieldSchemas => {
+  const fields: Partial<FieldSchemas> = {}
+  const add = <K extends keyof FieldSchemas>(field: K) => {
+    fields[field] = fieldSchemas[field]
+  }
+  for (const field of releasedOrder) add(field)
+  for (const field of Struct.keys(profitSettings)) if (!released.has(field)) add(field)
+  if (!isComplete(fields)) throw new Error("a settings field is missing from the released order")
+  return fields
+}
+
+const settingsSchemas = inReleasedOrder()
 
 /** The settings fields an operator or admin may change, every one optional, named exactly as in the seed. */
 export const SettingsFields = Struct.map(settingsSchemas, Schema.optionalKey)
@@ -140,12 +163,7 @@ export const SettingsChange = Schema.Struct({
     description: "The largest stake, in major units: a JSON number or a decimal string; null clears it"
   }),
   // A game's house edge is bounded when it is set (a value stored before the bound is clamped when played).
-  oddEvenGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit.annotate({ description: "The house edge of odd-even in percent, 1 to 15 (its RTP is 100 − this); default the game's own" }))),
-  underOverGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit.annotate({ description: "The house edge of under-over in percent, 1 to 15 (its RTP is 100 − this); default the game's own" }))),
-  colorGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit.annotate({ description: "The house edge of color-game in percent, 1 to 15 (its RTP is 100 − this); default the game's own" }))),
-  lottoGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit.annotate({ description: "The house edge of lotto in percent, 1 to 15 (its RTP is 100 − this); default the game's own" }))),
-  megaTenGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit.annotate({ description: "The house edge of mega-ten in percent, 1 to 15 (its RTP is 100 − this); default the game's own" }))),
-  singleGameProfit: Schema.optionalKey(Schema.NullOr(GameProfit.annotate({ description: "The house edge of single in percent, 1 to 15 (its RTP is 100 − this); default the game's own" })))
+  ...profitChanges
 }).annotate({ identifier: "SettingsChange" })
 export type SettingsChange = typeof SettingsChange.Type
 

@@ -1,6 +1,5 @@
-import { Result } from "effect"
+import { Result, Schema } from "effect"
 import { Forbidden } from "./Auth.ts"
-import type { SettingsChange, SettingsField, SettingsValues } from "./MerchantSettings.ts"
 import { decimalText } from "./Money.ts"
 import { ValidationFailed } from "./Validation.ts"
 
@@ -18,7 +17,28 @@ export const shareFields = {
   agent: "agentPercentProfit",
   merchant: "merchantPercentProfit",
   user: "userPercentProfit"
-} as const satisfies Record<Party, SettingsField>
+} as const satisfies Record<Party, string>
+
+/** A setting holding a party's share. */
+export type ShareField = typeof shareFields[Party]
+
+/** The shares as settings hold them: a percentage per field, absent when not set. */
+export type ShareValues = { readonly [K in ShareField]?: number }
+
+const Share = Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 100 }))
+const shareOf = (whose: string) =>
+  Share.annotate({
+    description: `${whose} share of the GGR in percent, 0 to 100 (the admins' to set; all five add up to at most 100)`
+  })
+
+/** The settings fields of the shares, as stored and answered (MerchantSettings spreads them). */
+export const shareSettings = {
+  agentPercentProfit: shareOf("The agent's"),
+  merchantPercentProfit: shareOf("The merchant's"),
+  providerPercentProfit: shareOf("The provider's"),
+  superProviderPercentProfit: shareOf("The super provider's"),
+  userPercentProfit: shareOf("The user's")
+} as const satisfies Record<ShareField, unknown>
 
 /**
  * The shares decide what the merchant owes the other parties, so only the
@@ -29,7 +49,7 @@ export const shareFields = {
  * applies the shares in force when it is asked. Forbidden names the first
  * share the change gives (a value or `null`); a change without one passes.
  */
-export const refuseOwnShareChange = (change: SettingsChange): Forbidden | undefined => {
+export const refuseOwnShareChange = (change: { readonly [field: string]: unknown }): Forbidden | undefined => {
   const field = parties.map((party) => shareFields[party]).find((name) => change[name] !== undefined)
   return field === undefined ? undefined : new Forbidden({
     detail: `${field} is a revenue share: only the provider's admins may set it ` +
@@ -86,7 +106,7 @@ const unitsAt = (p: Percent, scale: number): bigint => p.units * 10n ** BigInt(s
 const commonScale = (shares: Shares): number => Math.max(...parties.map((party) => shares[party].scale))
 
 /** The shares of the settings; a share not set is 0. */
-export const sharesOf = (settings: SettingsValues): Shares =>
+export const sharesOf = (settings: ShareValues): Shares =>
   byParty((party) => percent(settings[shareFields[party]] ?? 0))
 
 /** The sum of the shares, exactly. */
@@ -104,7 +124,7 @@ export const fitIn100 = (shares: Shares): boolean => {
 const fieldList = parties.map((party) => shareFields[party]).join(" + ")
 
 /** Refuses shares over 100 %, naming `field` and every share field with the sum they would have. */
-export const checkShares = (shares: Shares, field: SettingsField): ValidationFailed | undefined =>
+export const checkShares = (shares: Shares, field: string): ValidationFailed | undefined =>
   fitIn100(shares) ? undefined : new ValidationFailed({
     field,
     detail: `${fieldList} are percentages of GGR and must add up to at most 100, got ${percentText(total(shares))}`

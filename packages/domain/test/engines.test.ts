@@ -598,7 +598,7 @@ describe("RTP", () => {
     assert.strictEqual(Rtp.profitBp(Number.NaN), 250)
     assert.strictEqual(Rtp.clampRtpBp(10_000), 9900)
     assert.strictEqual(Rtp.clampRtpBp(0), 8500)
-    assert.deepStrictEqual(Rtp.profitFields["mega-ten"], "megaTenGameProfit")
+    assert.deepStrictEqual(Games.profitFields["mega-ten"], "megaTenGameProfit")
   })
 
   it("formats basis points as a percentage with 2 decimals", () => {

@@ -24,4 +24,20 @@ describe("domain purity", () => {
       }
     }
   })
+
+  it("keeps the games' definitions and the catalogue free of effect (type imports aside), so a browser page may import them", () => {
+    const runtime = (file: string) =>
+      [...readFileSync(file, "utf8").matchAll(/^import (?!type )[^;]*?from\s+"([^"]+)"/gm)].map((m) => m[1] ?? "")
+    const seen = new Set<string>()
+    const visit = (file: string): void => {
+      if (seen.has(file)) return
+      seen.add(file)
+      for (const specifier of runtime(file)) {
+        assert.notStrictEqual(specifier, "effect", `${file} imports effect`)
+        visit(join(file, "..", specifier))
+      }
+    }
+    for (const file of ["BuiltinGames.ts", "games/ProfitFields.ts", "games/RtpRange.ts"]) visit(join(src, file))
+    assert.include([...seen], join(src, "games", "engines", "MegaTen.ts"))
+  })
 })

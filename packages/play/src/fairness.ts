@@ -1,6 +1,7 @@
 import { t } from "./i18n/index.ts"
 import * as Draws from "@gateway/domain/games/Draws"
-import { throwsOf } from "@gateway/domain/games/Throws"
+import { throwOf } from "@gateway/domain/games/Throws"
+import { builtin } from "./games/builtin.ts"
 import { call, problem } from "./api.ts"
 import { $, $input, $select } from "./dom.ts"
 import { renderHistory } from "./history.ts"
@@ -35,8 +36,9 @@ export const recompute = async (
   clientSeed: string,
   nonce: number
 ): Promise<Readonly<Record<string, unknown>> | undefined> => {
-  const draw = throwsOf[gameId]
-  if (draw === undefined) return undefined
+  const spec = builtin[gameId]?.draw
+  if (spec === undefined) return undefined
+  const draw = throwOf(spec)
   const key = await crypto.subtle.importKey("raw", enc.encode(serverSeed), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
   const blocks: Array<Uint8Array> = []
   for (;;) {

@@ -98,11 +98,26 @@ export const addRound = (rd: Round): void => {
   renderHistory()
 }
 
-/** This session's earlier rounds from the server. */
+/**
+ * The earlier rounds from the server: this session's, and the player's last rounds of the game on show from
+ * their earlier sessions too (game recall, `GET recall`), newest first.
+ */
 export const loadHistory = async (): Promise<void> => {
-  const r = await call<{ readonly data: ReadonlyArray<Round> }>("GET", "/rounds?limit=" + RECALL)
-  if (!r.ok || r.body === null || !Array.isArray(r.body.data)) return
+  const lists = await Promise.all([
+    call<{ readonly data: ReadonlyArray<Round> }>("GET", "/rounds?limit=" + RECALL),
+    call<{ readonly data: ReadonlyArray<Round> }>("GET", "/recall?gameId=" + encodeURIComponent(S.game))
+  ])
   const known = new Set(S.rounds.map((x) => x.roundId))
-  S.rounds = [...S.rounds, ...r.body.data.filter((x) => !known.has(x.roundId))]
+  for (const r of lists) {
+    if (!r.ok || r.body === null || !Array.isArray(r.body.data)) continue
+    for (const x of r.body.data) {
+      if (known.has(x.roundId)) continue
+      known.add(x.roundId)
+      S.rounds.push(x)
+    }
+  }
+  // A round just played, not yet read back, has no time: it is the newest.
+  const at = (x: Round) => x.createdAt ?? "9999"
+  S.rounds.sort((a, b) => at(b).localeCompare(at(a)))
   renderHistory()
 }

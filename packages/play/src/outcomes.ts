@@ -1,8 +1,7 @@
 import { isKey, t } from "./i18n/index.ts"
+import { builtin } from "./games/builtin.ts"
 import type { Outcome, PayLine } from "./types.ts"
 
-/** The built-in games, whose names and rules the catalogues translate. */
-const GAMES = new Set(["odd-even", "under-over", "color-game", "lotto", "mega-ten", "single"])
 /** The built-in games' picks and results that the catalogues translate. */
 const WORDS = new Set(["odd", "even", "under", "seven", "over", "red", "green", "blue", "yellow", "white", "pink"])
 
@@ -49,8 +48,8 @@ export const conditionOf = (game: string, p: PayLine): string => {
 }
 
 /** A game's name and description in the page's language (a game the page does not know: its rules' own). */
-export const gameName = (id: string, fallback: string): string => (GAMES.has(id) && isKey(id) ? t(id) : fallback)
+export const gameName = (id: string, fallback: string): string => (Object.hasOwn(builtin, id) && isKey(id) ? t(id) : fallback)
 export const gameDescription = (id: string, fallback: string): string => {
   const k = id + ".desc"
-  return GAMES.has(id) && isKey(k) ? t(k) : fallback
+  return Object.hasOwn(builtin, id) && isKey(k) ? t(k) : fallback
 }

@@ -16,6 +16,7 @@ import {
   playRound,
   rotateSeed,
   roundHistory,
+  roundRecall,
   RoundLedger,
   roundOf,
   startAutoplay,
@@ -69,6 +70,7 @@ export const GameSessionsLive = HttpApiBuilder.group(
           (request) => run(gameRules(params.gameId, bearerOf(request.headers["authorization"])))
         ),
       rounds: ({ query }) => withToken((token) => roundHistory(token, query)).pipe(Effect.map(fresh)),
+      recall: ({ query }) => withToken((token) => roundRecall(token, query.gameId)).pipe(Effect.map(fresh)),
       round: ({ params }) => withToken((token) => roundOf(token, params.roundId)).pipe(Effect.map(fresh)),
       fairness: ({ payload }) => withToken((token) => rotateSeed(token, payload.clientSeed)).pipe(Effect.map(fresh)),
       autoplay: ({ payload }) => withToken((token) => startAutoplay(token, payload)).pipe(Effect.map(fresh))

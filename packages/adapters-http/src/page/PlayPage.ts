@@ -1,6 +1,7 @@
 import { Context } from "effect"
 import { randomBytes } from "node:crypto"
 import { escapeHtml } from "./Escape.ts"
+import { pageGames } from "./PageGames.ts"
 
 /**
  * The page's code: the script and style sheet of the player's page, built
@@ -112,6 +113,8 @@ const inlined = (code: string, tag: "script" | "style"): string => code.replace(
  * whose inline style and script carry the response's nonce. The token, game
  * id and name are passed as escaped `data-` attributes, never as code.
  */
+const games = pageGames()
+
 export const renderPage = (input: PageInput, assets: PageAssets): string => {
   const attr = (name: string, value: string) => ` data-${name}="${escapeHtml(value)}"`
   const name = escapeHtml(input.gameName)
@@ -119,7 +122,7 @@ export const renderPage = (input: PageInput, assets: PageAssets): string => {
 <html lang="${escapeHtml(input.language ?? "en")}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer"><meta name="color-scheme" content="dark"><link rel="icon" href="data:,"><title>${name}</title>
 <style nonce="${input.nonce}">${inlined(assets.style, "style")}</style></head>
-<body${attr("game", input.gameId)}${attr("name", input.gameName)}${attr("token", input.token ?? "")}${
+<body${attr("game", input.gameId)}${attr("name", input.gameName)}${attr("token", input.token ?? "")}${attr("games", games)}${
     attr("lang", input.language ?? "en")
   }${input.lobbyUrl === undefined ? "" : attr("exit", input.lobbyUrl)}>
 ${markup}

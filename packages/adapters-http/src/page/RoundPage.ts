@@ -1,7 +1,8 @@
 import { Context, DateTime } from "effect"
 import type { RoundDetails } from "@gateway/domain/Round"
-import { builtinGame } from "@gateway/domain/BuiltinGames"
+import { definitionOf } from "@gateway/domain/games/Games"
 import { escapeHtml } from "./Escape.ts"
+import { pageGames } from "./PageGames.ts"
 
 /**
  * The round page's code (packages/play `src/round.ts`, `style/round.css`,
@@ -32,7 +33,8 @@ const summaryOf = (outcome: unknown): string =>
 
 /** The round's page for people: what was played and drawn, and its proof with a button to verify it once revealed. */
 export const renderRoundPage = (round: RoundDetails): string => {
-  const game = builtinGame(round.gameId)?.name ?? round.gameId
+  const definition = definitionOf(round.gameId)
+  const game = definition?.name ?? round.gameId
   const f = round.fairness
   const played = [
     row("Game", escapeHtml(game)),
@@ -65,7 +67,7 @@ export const renderRoundPage = (round: RoundDetails): string => {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer"><title>Round ${escapeHtml(round.roundId)} · ${escapeHtml(game)}</title>
 <link rel="stylesheet" href="/static/round-details.css"></head>
-<body><main><h1>${escapeHtml(game)}: ${escapeHtml(round.outcome === undefined ? round.status : summaryOf(round.outcome))}</h1>
+<body data-games="${escapeHtml(pageGames(definition === undefined ? [] : [definition], false))}"><main><h1>${escapeHtml(game)}: ${escapeHtml(round.outcome === undefined ? round.status : summaryOf(round.outcome))}</h1>
 <p class="sub">Round <code>${escapeHtml(round.roundId)}</code></p>
 <h2>The round</h2><dl>${played}</dl>
 <h2>Provably fair</h2>${proof}

@@ -169,6 +169,23 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
         "Also with the token of a session that has expired (one the operator ended: 401 SESSION_ENDED). Each round carries its fairness, with `serverSeed` " +
           "once revealed (rotation or the end of the session)."
       ),
+    HttpApiEndpoint.get("recall", "/recall", {
+      query: {
+        gameId: Schema.optionalKey(GameIdParam.check(Schema.isNonEmpty()).annotate({
+          description: "the game whose rounds to show; default the session's own game"
+        }))
+      },
+      success: HttpApiSchema.WithHeaders(Round.RoundList, noStore),
+      error: Problem.responses("UNAUTHORIZED", "SESSION_EXPIRED", "SESSION_ENDED")
+    })
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Game recall: the player's last 10 rounds of a game, from every session")
+      .annotate(
+        OpenApi.Description,
+        "The session's player's last 10 rounds of the game, in the session's mode at its merchant, newest first, " +
+          "from this session and earlier ones (its 50 most recent sessions), each with its selection, outcome, " +
+          "payout and fairness (`serverSeed` once revealed), as GLI-19 and UKGC RTS 7 require (CONTRACT §6). One page."
+      ),
     HttpApiEndpoint.get("round", "/rounds/:roundId", {
       params: { roundId: RoundIdParam },
       success: HttpApiSchema.WithHeaders(Round.RoundView, noStore),

@@ -2,7 +2,12 @@ import type { Result } from "effect"
 import type { ValidationFailed } from "../Validation.ts"
 import type { Draws } from "./Draws.ts"
 import type { ExpectedMultiplier, PayoutLine } from "./PayTable.ts"
-import type { JsonSchema } from "./Selection.ts"
+
+/** A JSON Schema (draft 2020-12) document, as published for a game's selection. */
+export type JsonSchema = { readonly [keyword: string]: unknown }
+
+/** The dialect every selection schema declares. */
+export const dialect = "https://json-schema.org/draft/2020-12/schema"
 
 /** What a round showed the player: a JSON object with at least a one-line `summary`. */
 export type GameOutcome = { readonly summary: string; readonly [field: string]: unknown }
@@ -36,3 +41,18 @@ export interface GameRules<Selection = unknown, Outcome extends GameOutcome = Ga
   /** The exact expected multiplier of every pay-table row at an RTP, from the published multipliers. */
   expectedMultiplier(rtpBp: number): ReadonlyArray<ExpectedMultiplier>
 }
+
+/**
+ * How a game's selection is written, as data (no `effect`): one of a few strings, a whole number in a range, or
+ * 1 to `most` distinct numbers of 1…`total`. `expectation` opens every refusal's detail. `Games` builds the
+ * decoder from it (`Selection.decoderOf`), in agreement with the published JSON Schema.
+ */
+export type SelectionSpec =
+  | { readonly kind: "oneOf"; readonly values: ReadonlyArray<string>; readonly expectation: string }
+  | { readonly kind: "integer"; readonly minimum: number; readonly maximum: number; readonly expectation: string }
+  | { readonly kind: "numbers"; readonly total: number; readonly most: number; readonly expectation: string }
+
+/** A game's rules as its module writes them: everything but the decoder, which its {@link SelectionSpec} gives. */
+export type EngineRules<Selection = unknown, Outcome extends GameOutcome = GameOutcome> =
+  & Omit<GameRules<Selection, Outcome>, "decodeSelection">
+  & { readonly selection: SelectionSpec }

@@ -1,4 +1,4 @@
-import { clampRtpBp } from "./Rtp.ts"
+import { clampRtpBp } from "./RtpRange.ts"
 
 /**
  * Multipliers are integers of ten-thousandths of the stake (19500n is

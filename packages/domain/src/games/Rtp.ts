@@ -1,38 +1,14 @@
 import { Schema } from "effect"
-import type { BuiltinGameId } from "../BuiltinGames.ts"
-import type { SettingsField, SettingsValues } from "../MerchantSettings.ts"
 import * as Money from "../Money.ts"
+import { defaultProfit, maxProfit, minProfit } from "./RtpRange.ts"
 
-/** The merchant setting holding each built-in game's house edge, in percent. */
-export const profitFields = {
-  "odd-even": "oddEvenGameProfit",
-  "under-over": "underOverGameProfit",
-  "color-game": "colorGameProfit",
-  "lotto": "lottoGameProfit",
-  "mega-ten": "megaTenGameProfit",
-  "single": "singleGameProfit"
-} as const satisfies Record<BuiltinGameId, SettingsField>
+export * from "./RtpRange.ts"
 
-/** A setting holding a game's house edge. */
-export type ProfitField = typeof profitFields[BuiltinGameId]
-
-/** The smallest house edge a game plays with, in percent: RTP at most 99.00 %. */
-export const minProfit = 1
-
-/** The largest house edge a game plays with, in percent: RTP at least 85.00 %. */
-export const maxProfit = 15
-
-/** The house edge of a game whose setting is unset, in percent: RTP 97.50 % (odd-even pays 1.95×). */
-export const defaultProfit = 2.5
-
-/** The lowest RTP in basis points (85.00 %). */
-export const minRtpBp = 10_000 - maxProfit * 100
-
-/** The highest RTP in basis points (99.00 %). */
-export const maxRtpBp = 10_000 - minProfit * 100
-
-/** The RTP in basis points of an unset setting (97.50 %). */
-export const defaultRtpBp = 10_000 - defaultProfit * 100
+/**
+ * A game's house edge as stored and answered: any percentage from 0 to 100 (a value
+ * stored before {@link GameProfit} bounded changes still reads back; it plays clamped).
+ */
+export const StoredProfit = Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 100 }))
 
 /**
  * A game's house edge as a merchant may set it: a number of percent from
@@ -58,25 +34,3 @@ export const profitBp = (profit: number): number => {
   const digits = fraction.padEnd(3, "0")
   return Number(whole) * 100 + Number(digits.slice(0, 2)) + (digits[2] !== undefined && digits[2] >= "5" ? 1 : 0)
 }
-
-/** An RTP in basis points brought into [{@link minRtpBp}, {@link maxRtpBp}] (a non-integer rounds down). */
-export const clampRtpBp = (rtpBp: number): number =>
-  Number.isNaN(rtpBp) ? defaultRtpBp : Math.min(maxRtpBp, Math.max(minRtpBp, Math.floor(rtpBp)))
-
-const fieldOf: ReadonlyMap<string, ProfitField> = new Map(Object.entries(profitFields))
-
-/**
- * The RTP a merchant's game plays at, in basis points: 10000 − the house
- * edge of its `<game>GameProfit` setting ({@link profitBp}: default 2.5,
- * clamped to 1…15, rounded to 2 decimals). An unknown game or missing
- * settings play at the default.
- */
-export const rtpFor = (gameId: string, settings: Pick<SettingsValues, ProfitField> | undefined): number => {
-  const field = fieldOf.get(gameId)
-  const profit = field === undefined ? undefined : settings?.[field]
-  return 10_000 - profitBp(profit ?? defaultProfit)
-}
-
-/** An RTP in basis points as a percentage with 2 decimals: 9750 → `"97.50"`. */
-export const formatRtp = (bp: number): string =>
-  `${Math.trunc(bp / 100)}.${String(Math.abs(bp % 100)).padStart(2, "0")}`

@@ -1,11 +1,8 @@
 import { Result, Schema, SchemaIssue } from "effect"
 import { ValidationFailed } from "../Validation.ts"
+import type { SelectionSpec } from "./GameRules.ts"
 
-/** A JSON Schema (draft 2020-12) document, as published for a game's selection. */
-export type JsonSchema = { readonly [keyword: string]: unknown }
-
-/** The dialect every selection schema declares. */
-export const dialect = "https://json-schema.org/draft/2020-12/schema"
+export { dialect, type JsonSchema } from "./GameRules.ts"
 
 const where = (path: ReadonlyArray<PropertyKey>): string =>
   path.length === 0 ? "" : `at ${path.map((key) => `[${String(key)}]`).join("")}: `
@@ -35,5 +32,22 @@ export const decoder = <S extends Schema.Decoder<unknown>>(
     }
     const decoded = decode(input)
     return Result.isSuccess(decoded) ? Result.succeed(decoded.success) : refuse(detailOf(decoded.failure.issue))
+  }
+}
+
+/** The decoder of a game's {@link SelectionSpec}. */
+export const decoderOf = (spec: SelectionSpec) => {
+  switch (spec.kind) {
+    case "oneOf":
+      return decoder(Schema.Literals(spec.values), spec.expectation)
+    case "integer":
+      return decoder(Schema.Int.check(Schema.isBetween({ minimum: spec.minimum, maximum: spec.maximum })), spec.expectation)
+    case "numbers":
+      return decoder(
+        Schema.Array(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: spec.total })))
+          .check(Schema.isBetweenLength(1, spec.most), Schema.isUnique()),
+        spec.expectation,
+        spec.most
+      )
   }
 }

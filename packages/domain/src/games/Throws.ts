@@ -33,12 +33,26 @@ export const numbersDrawn = (drawn: number, total: number) => (draws: Draws): { 
   drawn: draws.sample(drawn, total).map((n) => n + 1)
 })
 
-/** The draw of each built-in game, by id: the fields of its outcome that come from the round's draws alone. */
-export const throwsOf: Readonly<Record<string, (draws: Draws) => Readonly<Record<string, unknown>>>> = {
-  "odd-even": number36,
-  "under-over": twoDice,
-  "color-game": colourDice,
-  "lotto": numbersDrawn(6, 49),
-  "mega-ten": numbersDrawn(20, 80),
-  "single": number36
+/**
+ * How a game draws, as data: the page is sent it with the game's controls and
+ * recomputes the round with {@link throwOf}, the code the engine plays.
+ */
+export type DrawSpec =
+  | { readonly throw: "number36" }
+  | { readonly throw: "twoDice" }
+  | { readonly throw: "colourDice" }
+  | { readonly throw: "numbers"; readonly drawn: number; readonly total: number }
+
+/** The draw a {@link DrawSpec} names: the fields of a round's outcome that come from its draws alone. */
+export const throwOf = (spec: DrawSpec): (draws: Draws) => Readonly<Record<string, unknown>> => {
+  switch (spec.throw) {
+    case "number36":
+      return number36
+    case "twoDice":
+      return twoDice
+    case "colourDice":
+      return colourDice
+    case "numbers":
+      return numbersDrawn(spec.drawn, spec.total)
+  }
 }

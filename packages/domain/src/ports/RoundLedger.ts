@@ -20,6 +20,14 @@ export interface PendingRound {
   readonly debit: WalletTransaction
 }
 
+/** Whose rounds game recall shows: one player's, of one game, in one mode, at one merchant (CONTRACT §6). */
+export interface RecallKey {
+  readonly merchantId: number
+  readonly playerId: string
+  readonly gameId: string
+  readonly mode: "real" | "demo"
+}
+
 /**
  * Rounds, the append-only ledger and the transactional outbox. Every
  * message that must reach the operator (credits, refunds) is written in the
@@ -54,4 +62,9 @@ export class RoundLedger extends Context.Service<RoundLedger, {
   details(roundId: string): Effect.Effect<RoundDetails, RoundNotFound>
   /** A page of the session's rounds, newest first, and how many it has. */
   history(sessionId: string, page: PageRequest): Effect.Effect<{ readonly rounds: ReadonlyArray<RoundView>; readonly total: number }>
+  /**
+   * The player's last `limit` rounds of the game in the mode at the merchant, newest first, across their sessions
+   * (game recall): looked for in their most recent sessions only, so the cost is bounded whatever their past.
+   */
+  recall(key: RecallKey, limit: number): Effect.Effect<ReadonlyArray<RoundView>>
 }>()("@gateway/domain/ports/RoundLedger") {}

@@ -1,15 +1,14 @@
-import { Schema } from "effect"
-import type { GameRules } from "../GameRules.ts"
+import { cube } from "../Art.ts"
+import { defineGame } from "../GameDefinition.ts"
+import { dialect, type EngineRules } from "../GameRules.ts"
 import * as PayTable from "../PayTable.ts"
-import { decoder, dialect } from "../Selection.ts"
 import { colourDice, colours } from "../Throws.ts"
 
 /** The six colours, in the order `int(6)` picks them: 0 is red, 5 is pink. */
 export { colours }
 
 /** A colour to bet on. */
-export const Selection = Schema.Literals(colours)
-export type Selection = typeof Selection.Type
+export type Selection = typeof colours[number]
 
 /** A round: the colours the three dice show, and how many match the bet. */
 export type Outcome = {
@@ -38,7 +37,7 @@ const examples = ["red", "pink"]
  * Color Game: three dice with one colour per face are thrown (`int(6)` each,
  * in order); a bet pays by how many dice show its colour.
  */
-export const rules: GameRules<Selection, Outcome> = {
+export const rules: EngineRules<Selection, Outcome> = {
   id: "color-game",
   name: "Color Game",
   description: "Three dice are thrown, each with six coloured faces: red, green, blue, yellow, white and pink. " +
@@ -52,7 +51,7 @@ export const rules: GameRules<Selection, Outcome> = {
     examples
   },
   examples,
-  decodeSelection: decoder(Selection, `must be one of ${colours.map((c) => `"${c}"`).join(", ")}`),
+  selection: { kind: "oneOf", values: colours, expectation: `must be one of ${colours.map((c) => `"${c}"`).join(", ")}` },
   play: (selection, stake, draws, rtpBp) => {
     const { dice } = colourDice(draws)
     const matches = dice.filter((c) => c === selection).length
@@ -64,3 +63,20 @@ export const rules: GameRules<Selection, Outcome> = {
   payouts: (rtpBp) => PayTable.published(variant, rtpBp),
   expectedMultiplier: (rtpBp) => [PayTable.expected(variant, rtpBp)]
 }
+
+/** Color Game: a colour game (category 2) with its house edge in `colorGameProfit`. */
+export const definition = defineGame({
+  id: "color-game",
+  name: "Color Game",
+  category: 2,
+  profitField: "colorGameProfit",
+  rules,
+  draw: { throw: "colourDice" },
+  controls: { kind: "choices", choices: colours.map((c) => [c, `c-${c}`] as const), hint: "colorHint", stage: "cubes" },
+  art: {
+    from: "#7f1d1d",
+    to: "#f59e0b",
+    body: cube(58, 40, 66, "#fca5a5", "#b91c1c", "#dc2626") + cube(128, 26, 66, "#86efac", "#15803d", "#16a34a") +
+      cube(198, 40, 66, "#93c5fd", "#1d4ed8", "#2563eb")
+  }
+})

@@ -1,3 +1,5 @@
+import { ball } from "../Art.ts"
+import { defineGame } from "../GameDefinition.ts"
 import * as NumberDraw from "./NumberDraw.ts"
 
 /**
@@ -23,4 +25,20 @@ export const rules = NumberDraw.make({
   drawn: 6,
   weights,
   examples: [[7], [3, 14, 25, 36, 41, 49], [49, 1, 22]]
+})
+
+/** Lotto: a draw game (category 3) with its house edge in `lottoGameProfit`. */
+export const definition = defineGame({
+  id: "lotto",
+  name: "Lotto",
+  category: 3,
+  profitField: "lottoGameProfit",
+  rules,
+  draw: { throw: "numbers", drawn: 6, total: 49 },
+  controls: { kind: "numbers", total: 49, most: 6, cols: 7, stage: { draw: 6, size: "", ms: 320 } },
+  art: {
+    from: "#78350f",
+    to: "#eab308",
+    body: [7, 12, 23, 31, 38, 45].map((n, i) => ball(50 + i * 44, 72 + (i % 2 ? -12 : 12), 20, n, "#fde68a")).join("")
+  }
 })

@@ -1,3 +1,5 @@
+import { ball, grid } from "../Art.ts"
+import { defineGame } from "../GameDefinition.ts"
 import * as NumberDraw from "./NumberDraw.ts"
 
 /**
@@ -29,4 +31,16 @@ export const rules = NumberDraw.make({
   drawn: 20,
   weights,
   examples: [[42], [1, 12, 23, 34, 45, 56, 67, 78, 5, 80], [80, 7, 33]]
+})
+
+/** Mega Ten: a draw game (category 3) with its house edge in `megaTenGameProfit`. */
+export const definition = defineGame({
+  id: "mega-ten",
+  name: "Mega Ten",
+  category: 3,
+  profitField: "megaTenGameProfit",
+  rules,
+  draw: { throw: "numbers", drawn: 20, total: 80 },
+  controls: { kind: "numbers", total: 80, most: 10, cols: 10, stage: { draw: 20, size: "sm", ms: 110 } },
+  art: { from: "#4a044e", to: "#db2777", body: grid([2, 9, 13, 20, 27, 30, 36]) + ball(96, 78, 46, 10, "#f9a8d4") }
 })

@@ -1,7 +1,5 @@
-import { Schema } from "effect"
-import type { GameRules } from "../GameRules.ts"
+import { dialect, type EngineRules } from "../GameRules.ts"
 import * as PayTable from "../PayTable.ts"
-import { decoder, dialect } from "../Selection.ts"
 import { numbersDrawn } from "../Throws.ts"
 
 /** Numbers picked: distinct integers of the game's range, in any order. */
@@ -34,14 +32,12 @@ const summaryOf = (hits: ReadonlyArray<number>, picks: number): string =>
  * total)` plus 1, and a selection of k numbers pays the line of k picks and
  * its hits. Each count of picks is its own pay-table row, scaled to the RTP.
  */
-export const make = (game: NumberDrawGame): GameRules<Selection, Outcome> => {
+export const make = (game: NumberDrawGame): EngineRules<Selection, Outcome> => {
   const maxPicks = game.weights.length
   const drawOf = numbersDrawn(game.drawn, game.total)
   const variants = game.weights.map((row, i) => PayTable.numbersVariant(game.total, game.drawn, i + 1, row))
   const lineOf = variants.map((variant) => new Map(variant.lines.map((line, i) => [line.hits, i])))
   const expectation = `must be an array of 1 to ${maxPicks} distinct whole numbers from 1 to ${game.total}`
-  const schema = Schema.Array(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: game.total })))
-    .check(Schema.isBetweenLength(1, maxPicks), Schema.isUnique())
   return {
     id: game.id,
     name: game.name,
@@ -58,7 +54,7 @@ export const make = (game: NumberDrawGame): GameRules<Selection, Outcome> => {
       examples: game.examples
     },
     examples: game.examples,
-    decodeSelection: decoder(schema, expectation, maxPicks),
+    selection: { kind: "numbers", total: game.total, most: maxPicks, expectation },
     play: (selection, stake, draws, rtpBp) => {
       const { drawn } = drawOf(draws)
       const hits = selection.filter((n) => drawn.includes(n)).sort((a, b) => a - b)

@@ -1,15 +1,14 @@
-import { Schema } from "effect"
-import type { GameRules } from "../GameRules.ts"
+import { die } from "../Art.ts"
+import { defineGame } from "../GameDefinition.ts"
+import { dialect, type EngineRules } from "../GameRules.ts"
 import * as PayTable from "../PayTable.ts"
-import { decoder, dialect } from "../Selection.ts"
 import { twoDice } from "../Throws.ts"
 
 /** The selections of under-over: the total of two dice under 7, exactly 7, or over 7. */
 export const selections = ["under", "seven", "over"] as const
 
 /** A range of totals to bet on. */
-export const Selection = Schema.Literals(selections)
-export type Selection = typeof Selection.Type
+export type Selection = typeof selections[number]
 
 /** A round: the two dice (1…6 each), their total and where it falls. */
 export type Outcome = {
@@ -34,7 +33,7 @@ const examples = ["under", "seven", "over"]
  * Under Over: two dice are thrown (`int(6) + 1` each, in order); under and
  * over win 36/15 × RTP (2.34× at 97.50 %), seven 6 × RTP (5.85×).
  */
-export const rules: GameRules<Selection, Outcome> = {
+export const rules: EngineRules<Selection, Outcome> = {
   id: "under-over",
   name: "Under Over",
   description: "Two dice are thrown. Bet on their total: under 7 (2 to 6), exactly 7, or over 7 (8 to 12). " +
@@ -48,7 +47,7 @@ export const rules: GameRules<Selection, Outcome> = {
     examples
   },
   examples,
-  decodeSelection: decoder(Selection, "must be \"under\", \"seven\" or \"over\""),
+  selection: { kind: "oneOf", values: selections, expectation: "must be \"under\", \"seven\" or \"over\"" },
   play: (selection, stake, draws, rtpBp) => {
     const [a, b] = twoDice(draws).dice
     const total = a + b
@@ -62,3 +61,21 @@ export const rules: GameRules<Selection, Outcome> = {
   payouts: (rtpBp) => variants.flatMap((variant) => PayTable.published(variant, rtpBp)),
   expectedMultiplier: (rtpBp) => variants.map((variant) => PayTable.expected(variant, rtpBp))
 }
+
+/** Under Over: a number game (category 1) with its house edge in `underOverGameProfit`. */
+export const definition = defineGame({
+  id: "under-over",
+  name: "Under Over",
+  category: 1,
+  profitField: "underOverGameProfit",
+  rules,
+  draw: { throw: "twoDice" },
+  controls: { kind: "choices", choices: [["under", ""], ["seven", ""], ["over", ""]], hint: "underOverHint", stage: "dice" },
+  art: {
+    from: "#064e3b",
+    to: "#0ea5e9",
+    body: die(82, 36, 72, -12, [[0.25, 0.25], [0.5, 0.5], [0.75, 0.75]]) +
+      die(170, 40, 72, 10, [[0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75]]) +
+      `<text x="290" y="60" font-size="22" text-anchor="end" font-weight="800" fill="#ecfeff">7</text>`
+  }
+})
