@@ -1,7 +1,7 @@
-import { Effect, Result } from "effect"
+import { Context, Effect, Result } from "effect"
 import { Forbidden } from "../Auth.ts"
 import type { NoFreeRounds } from "../FreeRound.ts"
-import type { FreeRounds } from "../ports/FreeRounds.ts"
+import { FreeRounds } from "../ports/FreeRounds.ts"
 import { playFreeRound } from "./PlayFreeRound.ts"
 import type { CurrencyCode } from "../Currency.ts"
 import { type GameSession, rtpInSession, type SessionExpired } from "../GameSession.ts"
@@ -143,7 +143,6 @@ type PlayRoundServices = GameSessionRepo | MerchantRepo | GameCatalog | FairRand
  * path (every bet of every player) looks no service up and adds nothing to the request's context.
  */
 export const makePlayRound = Effect.gen(function*() {
-  const services = yield* Effect.context<PlayRoundServices>()
   const sessions = yield* GameSessionRepo
   const merchants = yield* MerchantRepo
   const catalog = yield* GameCatalog
@@ -151,6 +150,11 @@ export const makePlayRound = Effect.gen(function*() {
   const ids = yield* Ids
   const ledger = yield* RoundLedger
   const wallet = yield* WalletClient
+  // Only what a free round uses, added to the request's context (nothing of it replaced).
+  const freeRoundServices = Context.make(FreeRounds, yield* FreeRounds).pipe(
+    Context.add(Ids, ids),
+    Context.add(FairRandom, fair)
+  )
   return Effect.fnUntraced(function*(sessionToken: string, request: PlayRequest): Effect.fn.Return<RoundResult, PlayRoundError> {
     // From memory when seen before: taking the round's nonce (nextSeed, or begin for real money), before anything is
     // stored or any money moves, checks that it is still live.
@@ -166,7 +170,7 @@ export const makePlayRound = Effect.gen(function*() {
         return yield* new ValidationFailed({ field: "stake", detail: "must be left out of a free round: it plays its grant's stake" })
       }
       const selection = yield* Effect.fromResult(rules.decodeSelection(request.selection))
-      return yield* playFreeRound(session, merchant, rules, selection).pipe(Effect.provideContext(services))
+      return yield* playFreeRound(session, merchant, rules, selection).pipe(Effect.provideContext(freeRoundServices))
     }
     if (request.stake === undefined) {
       return yield* new ValidationFailed({ field: "stake", detail: "is required (unless freeRound is true)" })
