@@ -8,6 +8,8 @@ import * as Shared from "./Shared.ts"
 import { PageAssets } from "@gateway/adapters-http/page/PlayPage"
 import { playAssets, roundAssets } from "@gateway/play/assets"
 import { RoundPageAssets } from "@gateway/adapters-http/page/RoundPage"
+import { BackofficeAssets } from "@gateway/adapters-http/page/BackofficePage"
+import { backofficeAssets } from "@gateway/backoffice/assets"
 import {
   BackofficeSecretsNode,
   DeliveryWorker,
@@ -253,7 +255,8 @@ export const app = (
       trustProxy: config.trustProxy,
       issuer: Option.match(config.publicBaseUrl, { onNone: () => "Operator Gateway", onSome: (url) => url.host })
     }),
-    Layer.sync(RoundPageAssets, roundAssets)
+    Layer.sync(RoundPageAssets, roundAssets),
+    Layer.sync(BackofficeAssets, backofficeAssets)
   )
   const server = NodeHttpServer.layer(drainingServer(config), {
     port: config.port,
