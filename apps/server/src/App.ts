@@ -26,6 +26,7 @@ import {
   OperatorUrlPolicy,
   RoundLinksHmac,
   SignedPost,
+  WebhookDesk,
   WalletClientHttp
 } from "@gateway/adapters-operator"
 import {
@@ -256,7 +257,10 @@ export const app = (
       issuer: Option.match(config.publicBaseUrl, { onNone: () => "Operator Gateway", onSome: (url) => url.host })
     }),
     Layer.sync(RoundPageAssets, roundAssets),
-    Layer.sync(BackofficeAssets, backofficeAssets)
+    Layer.sync(BackofficeAssets, backofficeAssets),
+    WebhookDesk.layer({ timeoutMs: config.webhookTimeoutMs, schedule: config.webhookRetrySchedule }).pipe(
+      Layer.provide(signingKeys)
+    )
   )
   const server = NodeHttpServer.layer(drainingServer(config), {
     port: config.port,

@@ -5,6 +5,7 @@ import { Api } from "@gateway/client/api/Api"
 import * as GamePages from "./cache/GamePages.ts"
 import { BackofficeLive, BackofficeSignInLive } from "./handlers/Backoffice.ts"
 import { BackofficePageLive } from "./handlers/BackofficePage.ts"
+import { BackofficeOpsLive } from "./handlers/BackofficeOps.ts"
 import { DeliveriesLive } from "./handlers/Deliveries.ts"
 import { AuditLive, SecretsLive } from "./handlers/Secrets.ts"
 import { FreeRoundsLive } from "./handlers/FreeRounds.ts"
@@ -48,6 +49,7 @@ const Handlers = Layer.mergeAll(
   RevenueShareLive,
   BackofficeSignInLive,
   BackofficeLive,
+  BackofficeOpsLive,
   RoundDetailsLive,
   SessionControlLive,
   FreeRoundsLive,

@@ -18,6 +18,7 @@ import {
   type LedgerLog,
   makeApiKeyRepo,
   makeBackoffice,
+  webhookDesk,
   makeMemoryQueue,
   makeMerchant,
   makeSettings,
@@ -117,9 +118,10 @@ export interface Served {
 /** Serves the real HttpApi on 127.0.0.1 (random port) over `ports`. */
 /** The back office's ports in memory (no users by default), and its options (plain http by default). */
 export const backofficePorts = (options: Protections["backoffice"] = { users: [], httpsBaseUrl: false, trustProxy: false }) =>
-  Layer.merge(
+  Layer.mergeAll(
     makeBackoffice(options.users).layer,
-    Backoffice.layerOptions({ httpsBaseUrl: options.httpsBaseUrl, trustProxy: options.trustProxy, issuer: "test" })
+    Backoffice.layerOptions({ httpsBaseUrl: options.httpsBaseUrl, trustProxy: options.trustProxy, issuer: "test" }),
+    webhookDesk
   )
 
 export const serve = async <E>(ports: Layer.Layer<AppServices, E>): Promise<Served> => {

@@ -3,7 +3,7 @@ import { ApiKeyPrefix, ApiKeySlug } from "@gateway/domain/ApiKey"
 import { Unauthorized } from "@gateway/domain/Auth"
 import { MerchantId } from "@gateway/domain/Merchant"
 import { ApiKeyRepo } from "@gateway/domain/ports/ApiKeyRepo"
-import { Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Effect, FiberSet, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { hash, randomBytes, randomInt, timingSafeEqual } from "node:crypto"
 
@@ -18,7 +18,8 @@ const SummaryRow = Schema.Struct({
   slug: Schema.String,
   prefix: ApiKeyPrefix,
   created_at: Schema.DateTimeUtcFromString,
-  revoked_at: Schema.NullOr(Schema.DateTimeUtcFromString)
+  revoked_at: Schema.NullOr(Schema.DateTimeUtcFromString),
+  last_used_at: Schema.NullOr(Schema.DateTimeUtcFromString)
 })
 const decodeSummaries = Schema.decodeUnknownEffect(Schema.Array(SummaryRow))
 const decodeCreated = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ created_at: Schema.DateTimeUtcFromString })))
@@ -28,6 +29,11 @@ export type StoredKey = typeof KeyRow.Type
 
 /** Reads the stored key of a slug; none when no key has it. */
 export type FindStoredKey = (slug: string) => Effect.Effect<Option.Option<StoredKey>>
+
+/** How often a key's `last_used_at` is written, at most: a key used on every request costs one write a minute. */
+const lastUsedEveryMs = 60_000
+/** Keys whose last write this instance remembers; past it, it forgets them all (one more write each, at worst). */
+const maxTracked = 100_000
 
 const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
 
@@ -68,8 +74,24 @@ export const findStoredKey = (sql: SqlClient): FindStoredKey => (slug) =>
  */
 export const make = Effect.fnUntraced(function*(find: FindStoredKey) {
   const sql = yield* SqlClient
+  const writes = yield* FiberSet.make()
+  /** When this instance last wrote each key's `last_used_at` (epoch ms): at most once a minute per key. */
+  const lastWritten = new Map<string, number>()
+  const touch = (slug: string) =>
+    Effect.suspend(() => {
+      const now = Date.now()
+      if (now - (lastWritten.get(slug) ?? 0) < lastUsedEveryMs) return Effect.void
+      if (lastWritten.size >= maxTracked) lastWritten.clear()
+      lastWritten.set(slug, now)
+      return FiberSet.run(writes, sql`
+        UPDATE api_keys SET last_used_at = now()
+        WHERE slug = ${slug} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`.pipe(
+        Effect.catchCause((cause) => Effect.logWarning("an API key's last use was not recorded", cause))
+      ))
+    })
 
-  const authenticate = (key: ApiKey) => Effect.flatMap(find(key.slug), (stored) => verify(stored, key))
+  const authenticate = (key: ApiKey) =>
+    Effect.flatMap(find(key.slug), (stored) => Effect.tap(verify(stored, key), () => touch(key.slug)))
 
   const issue = Effect.fn("ApiKeyRepo.issue")(function*(merchantId: MerchantId, prefix: ApiKeyPrefix) {
     const secret = Redacted.make(randomBytes(32).toString("base64url"), { label: "ApiKeySecret" })
@@ -96,14 +118,16 @@ export const make = Effect.fnUntraced(function*(find: FindStoredKey) {
     const rows = yield* sql`
       SELECT slug, prefix,
         to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
-        to_char(revoked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS revoked_at
+        to_char(revoked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS revoked_at,
+        to_char(last_used_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS last_used_at
       FROM api_keys WHERE merchant_id = ${merchantId}
       ORDER BY created_at DESC, slug LIMIT ${limit}`.pipe(Effect.flatMap(decodeSummaries))
     return rows.map((row) => ({
       slug: row.slug,
       prefix: row.prefix,
       createdAt: row.created_at,
-      revokedAt: row.revoked_at ?? undefined
+      revokedAt: row.revoked_at ?? undefined,
+      lastUsedAt: row.last_used_at ?? undefined
     }))
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 

@@ -1,11 +1,13 @@
 import { PgClient } from "@effect/sql-pg"
 import { CallbackEventType, MessageType } from "@gateway/domain/Callback"
 import { type Delivery, DeliveryStatus, FailedDelivery, ListedDelivery } from "@gateway/domain/Delivery"
+import { type AttemptRecord, maxKeptAttempts } from "@gateway/domain/DeliveryAttempt"
 import { MerchantId } from "@gateway/domain/Merchant"
 import { DeliveryQueue, type HurryOptions } from "@gateway/domain/ports/DeliveryQueue"
 import { DateTime, Deferred, Duration, Effect, Layer, Queue, Schedule, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
+import type * as Statement from "effect/sql/Statement"
 import { randomUUID } from "node:crypto"
 import { OutboxHandoff } from "./db/Handoff.ts"
 import * as Outbox from "./db/Outbox.ts"
@@ -43,6 +45,52 @@ const ListedRow = Schema.Struct({
 })
 const decodeListed = Schema.decodeUnknownEffect(Schema.Array(ListedRow))
 
+const listedOf = (row: typeof ListedRow.Type) =>
+  new ListedDelivery({
+    id: row.id,
+    merchantId: row.merchant_id,
+    type: row.type,
+    status: row.status,
+    attempts: row.attempts,
+    ...(row.last_error === null ? {} : { lastError: row.last_error }),
+    ...(row.last_status === null ? {} : { lastStatus: row.last_status }),
+    createdAt: row.created_at,
+    ...(row.status !== "pending" || row.next_attempt_at === null ? {} : { nextAttemptAt: row.next_attempt_at }),
+    ...(row.delivered_at === null ? {} : { deliveredAt: row.delivered_at }),
+    ...(row.status !== "failed" || row.failed_at === null ? {} : { failedAt: row.failed_at })
+  })
+
+const Attempt = Schema.Struct({
+  at: Schema.Number,
+  durationMs: Schema.Number,
+  url: Schema.String,
+  status: Schema.optionalKey(Schema.Number),
+  headers: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
+  body: Schema.optionalKey(Schema.String),
+  error: Schema.optionalKey(Schema.String)
+})
+const FoundRow = Schema.Struct({ ...ListedRow.fields, body: Schema.String, answer: Schema.NullOr(Attempt) })
+const decodeFound = Schema.decodeUnknownEffect(Schema.Array(FoundRow))
+const AttemptRow = Schema.Struct({
+  at: Schema.Number,
+  duration_ms: Schema.Number,
+  url: Schema.String,
+  status: Schema.NullOr(Schema.Number),
+  headers: Schema.NullOr(Schema.Record(Schema.String, Schema.String)),
+  body: Schema.NullOr(Schema.String),
+  error: Schema.NullOr(Schema.String)
+})
+const decodeAttempts = Schema.decodeUnknownEffect(Schema.Array(AttemptRow))
+const recordOf = (row: typeof AttemptRow.Type): AttemptRecord => ({
+  at: row.at,
+  durationMs: row.duration_ms,
+  url: row.url,
+  ...(row.status === null ? {} : { status: row.status }),
+  ...(row.headers === null ? {} : { headers: row.headers }),
+  ...(row.body === null ? {} : { body: row.body }),
+  ...(row.error === null ? {} : { error: row.error })
+})
+
 const isMerchantId = Schema.is(MerchantId)
 const isEventType = Schema.is(MessageType)
 
@@ -60,9 +108,10 @@ const deliveryOf = (row: Record<string, unknown>): Delivery => {
   return { id, merchantId: merchant_id, type, body, attempts, createdAt: DateTime.fromDateUnsafe(created_at) }
 }
 
-/** Delivered ids marked by one UPDATE, and its outcome, which each of their callers waits for. */
+/** Delivered ids marked by one UPDATE, with their answers (JSON text; `null` when none), and its outcome, which each of their callers waits for. */
 interface MarkBatch {
   readonly ids: Array<string>
+  readonly answers: Array<string>
   readonly written: Deferred.Deferred<void>
 }
 /** At most this many marks in one UPDATE. */
@@ -102,8 +151,10 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
   const writeMarks = (batch: MarkBatch) =>
     Effect.flatMap(
       Effect.exit(sql`
-        UPDATE webhook_deliveries SET status = 'delivered', delivered_at = now(), lease_until = NULL
-        WHERE id = ANY(${batch.ids}::text[]) AND status = 'pending'`.pipe(Effect.asVoid, Effect.orDie)),
+        UPDATE webhook_deliveries d SET status = 'delivered', delivered_at = now(), lease_until = NULL,
+          answer = nullif(m.answer, 'null'::jsonb)
+        FROM unnest(${batch.ids}::text[], ${batch.answers}::jsonb[]) AS m(id, answer)
+        WHERE d.id = m.id AND d.status = 'pending'`.pipe(Effect.asVoid, Effect.orDie)),
       (marked) => Deferred.done(batch.written, marked)
     )
   // Stopping: the marks of messages already answered are written before the database goes (the writer is
@@ -128,15 +179,16 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
    * free already (it stays leased until marked), so waiting costs no throughput and saves the database a
    * statement per few messages.
    */
-  const delivered = (id: string) =>
+  const delivered = (id: string, attempt?: AttemptRecord) =>
     Effect.suspend(() => {
       let open = marks[marks.length - 1]
       if (open === undefined || open.ids.length >= maxMarks) {
-        open = { ids: [], written: Deferred.makeUnsafe<void>() }
+        open = { ids: [], answers: [], written: Deferred.makeUnsafe<void>() }
         marks.push(open)
         Queue.offerUnsafe(marksQueued, undefined)
       }
       open.ids.push(id)
+      open.answers.push(attempt === undefined ? "null" : JSON.stringify(attempt))
       return Deferred.await(open.written)
     })
 
@@ -145,12 +197,29 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
       UPDATE webhook_deliveries SET lease_until = NULL, attempts = greatest(attempts - 1, 0)
       WHERE id IN ${sql.in(ids)} AND status = 'pending' AND lease_until IS NOT NULL`.pipe(Effect.asVoid, Effect.orDie)
 
-  const retryLater = (id: string, delaySeconds: number, error: string, status?: number) =>
-    sql`
+  /**
+   * `update` (an UPDATE of one message … RETURNING id, attempts) and, when there is an attempt, the attempt's
+   * row in the same statement: slot = its number, the last slot overwritten by the attempts after it.
+   */
+  const withAttempt = (update: Statement.Statement<unknown>, attempt: AttemptRecord | undefined) =>
+    (attempt === undefined ? update : sql`
+      WITH d AS (${update})
+      INSERT INTO webhook_attempts AS a (delivery_id, slot, at, duration_ms, url, status, headers, body, error)
+      SELECT d.id, least(greatest(d.attempts, 1), ${maxKeptAttempts}), to_timestamp(${attempt.at}::float8 / 1000),
+        ${Math.round(attempt.durationMs)}, ${attempt.url}, ${attempt.status ?? null},
+        ${attempt.headers === undefined ? null : JSON.stringify(attempt.headers)}::jsonb, ${attempt.body ?? null},
+        ${attempt.error === undefined ? null : errorText(attempt.error)}
+      FROM d
+      ON CONFLICT (delivery_id, slot) DO UPDATE SET at = excluded.at, duration_ms = excluded.duration_ms,
+        url = excluded.url, status = excluded.status, headers = excluded.headers, body = excluded.body,
+        error = excluded.error`).pipe(Effect.asVoid, Effect.orDie)
+
+  const retryLater = (id: string, delaySeconds: number, error: string, status?: number, attempt?: AttemptRecord) =>
+    withAttempt(sql`
       UPDATE webhook_deliveries
       SET next_attempt_at = now() + make_interval(secs => ${delaySeconds}::float8), lease_until = NULL,
         last_error = ${errorText(error)}, last_status = ${status ?? null}
-      WHERE id = ${id} AND status = 'pending'`.pipe(Effect.asVoid, Effect.orDie)
+      WHERE id = ${id} AND status = 'pending' RETURNING id, attempts`, attempt)
 
   const postpone = (id: string, delaySeconds: number, error: string) =>
     sql`
@@ -184,12 +253,12 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
       Effect.withSpan("DeliveryQueue.hurry")
     )
 
-  const failed = (id: string, error: string, status?: number) =>
-    sql`
+  const failed = (id: string, error: string, status?: number, attempt?: AttemptRecord) =>
+    withAttempt(sql`
       UPDATE webhook_deliveries
       SET status = 'failed', failed_at = now(), lease_until = NULL, last_error = ${errorText(error)},
         last_status = ${status ?? null}
-      WHERE id = ${id} AND status = 'pending'`.pipe(Effect.asVoid, Effect.orDie)
+      WHERE id = ${id} AND status = 'pending' RETURNING id, attempts`, attempt)
 
   const notifications = Stream.unwrap(Effect.map(pg.listen(Outbox.channel), Stream.fromQueue)).pipe(
     Stream.tapError((error) => Effect.logWarning(`LISTEN ${Outbox.channel} failed, retrying: ${error.message}`)),
@@ -238,23 +307,7 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
         FROM webhook_deliveries WHERE merchant_id = ${merchantId} AND status = ${status}
         ORDER BY created_at DESC, id LIMIT ${limit}`).pipe(
       Effect.flatMap(decodeListed),
-      Effect.map((rows) =>
-        rows.map((row) =>
-          new ListedDelivery({
-            id: row.id,
-            merchantId: row.merchant_id,
-            type: row.type,
-            status: row.status,
-            attempts: row.attempts,
-            ...(row.last_error === null ? {} : { lastError: row.last_error }),
-            ...(row.last_status === null ? {} : { lastStatus: row.last_status }),
-            createdAt: row.created_at,
-            ...(row.status !== "pending" || row.next_attempt_at === null ? {} : { nextAttemptAt: row.next_attempt_at }),
-            ...(row.delivered_at === null ? {} : { deliveredAt: row.delivered_at }),
-            ...(row.status !== "failed" || row.failed_at === null ? {} : { failedAt: row.failed_at })
-          })
-        )
-      ),
+      Effect.map((rows) => rows.map(listedOf)),
       Effect.orDie,
       Effect.withSpan("DeliveryQueue.list")
     )
@@ -269,11 +322,49 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
   const enqueueTest = (merchantId: MerchantId) =>
     Effect.gen(function*() {
       const id = `test_${randomUUID()}`
-      const timestamp = DateTime.formatIso(yield* DateTime.now)
-      const body = JSON.stringify({ type: "webhook.test", timestamp, data: { merchantId } })
+      const body = yield* testBody(merchantId)
       yield* Outbox.enqueue(sql, { id, merchantId, type: "webhook.test", body })
       return id
     }).pipe(Effect.orDie, Effect.withSpan("DeliveryQueue.enqueueTest"))
+
+  const testBody = (merchantId: MerchantId) =>
+    Effect.map(DateTime.now, (now) =>
+      JSON.stringify({ type: "webhook.test", timestamp: DateTime.formatIso(now), data: { merchantId } }))
+
+  const startTest = (merchantId: MerchantId, leaseMs: number) =>
+    Effect.gen(function*() {
+      const id = `test_${randomUUID()}`
+      const body = yield* testBody(merchantId)
+      const [row] = yield* sql<{ readonly created_at: Date }>`
+        INSERT INTO webhook_deliveries (id, merchant_id, type, body, attempts, lease_until)
+        VALUES (${id}, ${merchantId}, 'webhook.test', ${body}, 1, now() + make_interval(secs => ${leaseMs / 1000}::float8))
+        RETURNING created_at`
+      return {
+        id,
+        merchantId,
+        type: "webhook.test",
+        body,
+        attempts: 1,
+        createdAt: DateTime.fromDateUnsafe(row?.created_at ?? new Date())
+      } satisfies Delivery
+    }).pipe(Effect.orDie, Effect.withSpan("DeliveryQueue.startTest"))
+
+  const find = (merchantId: MerchantId, id: string) =>
+    Effect.gen(function*() {
+      const [row] = yield* sql`
+        SELECT id, merchant_id, type, status, attempts, last_error, last_status, created_at, next_attempt_at,
+          delivered_at, failed_at, body, answer
+        FROM webhook_deliveries WHERE id = ${id} AND merchant_id = ${merchantId}`.pipe(Effect.flatMap(decodeFound))
+      if (row === undefined) return undefined
+      const failures = yield* sql`
+        SELECT extract(epoch FROM at)::float8 * 1000 AS at, duration_ms, url, status, headers, body, error
+        FROM webhook_attempts WHERE delivery_id = ${id} ORDER BY at`.pipe(Effect.flatMap(decodeAttempts))
+      return {
+        listed: listedOf(row),
+        body: row.body,
+        attempts: [...failures.map(recordOf), ...(row.answer === null ? [] : [row.answer])]
+      }
+    }).pipe(Effect.orDie, Effect.withSpan("DeliveryQueue.find"))
 
   const takeHanded = (limit: number) =>
     Effect.sync(() => handoff._tag === "Some" ? handoff.value.take(limit) : [])
@@ -293,7 +384,9 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
     listFailed,
     list,
     redeliver,
-    enqueueTest
+    enqueueTest,
+    startTest,
+    find
   })
 })
 

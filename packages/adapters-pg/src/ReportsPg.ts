@@ -89,7 +89,8 @@ export const make = (options: ReportsOptions = {}) => Effect.gen(function*() {
     ...(filter.playerId === undefined ? [] : [sql`s.merchant_id = ${merchantId}`, sql`s.player_id = ${filter.playerId}`]),
     ...(filter.gameId === undefined ? [] : [sql`r.game_id = ${filter.gameId}`]),
     ...(filter.status === undefined ? [] : [sql`r.status = ${filter.status}`]),
-    ...(filter.shopId === undefined ? [] : [sql`s.merchant_id = ${merchantId}`, sql`s.shop_id = ${filter.shopId}`])
+    ...(filter.shopId === undefined ? [] : [sql`s.merchant_id = ${merchantId}`, sql`s.shop_id = ${filter.shopId}`]),
+    ...(filter.roundId === undefined ? [] : [isUuid(filter.roundId) ? sql`r.id = ${filter.roundId}::uuid` : sql`false`])
   ]
 
   const roundsPage = Effect.fn("Reports.rounds")(function*(merchantId: number, filter: RoundFilter, page: PageRequest) {

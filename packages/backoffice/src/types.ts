@@ -4,6 +4,8 @@
  * bundled).
  */
 import type { IssuedApiKey } from "@gateway/client/api/Merchants"
+import type { BackofficeApiKeys } from "@gateway/client/api/BackofficeOps"
+import type { DeliveryDetail as Detail, PingResult } from "@gateway/domain/DeliveryAttempt"
 import type { Deliveries } from "@gateway/client/api/Deliveries"
 import type { MerchantSettings } from "@gateway/domain/MerchantSettings"
 import type { OperatorRound, OperatorRoundList, Summary } from "@gateway/domain/Report"
@@ -20,24 +22,7 @@ export type Rotated = typeof RotatedSecret.Encoded
 export type DeliveryList = typeof Deliveries.Encoded
 export type Delivery = DeliveryList["data"][number]
 export type Details = typeof RoundDetails.Encoded
-
-// Until the boapi branch is merged: the shapes of its BackofficeApiKeys, DeliveryDetail and PingResult.
-export interface ApiKeys {
-  readonly data: ReadonlyArray<{ readonly slug: string; readonly prefix: string; readonly createdAt: string; readonly revokedAt?: string; readonly lastUsedAt?: string }>
-}
-export interface Attempt {
-  readonly at: string
-  readonly durationMs: number
-  readonly request: { readonly method: string; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string }
-  readonly answer?: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string }
-  readonly error?: string
-}
-export type DeliveryDetail = Delivery & { readonly body: string; readonly attemptLog: ReadonlyArray<Attempt> }
-export interface Ping {
-  readonly deliveryId: string
-  readonly delivered: boolean
-  readonly durationMs: number
-  readonly status?: number
-  readonly body?: string
-  readonly error?: string
-}
+export type ApiKeys = typeof BackofficeApiKeys.Encoded
+export type DeliveryDetail = typeof Detail.Encoded
+export type Attempt = DeliveryDetail["attemptLog"][number]
+export type Ping = typeof PingResult.Encoded

@@ -40,6 +40,8 @@ export interface RoundFilter extends ReportRange {
   readonly status?: typeof RoundStatus.Type | undefined
   /** Only the rounds played at this retail shop (CONTRACT §11). */
   readonly shopId?: string | undefined
+  /** Only this round (the back office's look-up). */
+  readonly roundId?: string | undefined
 }
 
 /** The period and filter of the GGR summary. */

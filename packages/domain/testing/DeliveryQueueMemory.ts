@@ -1,5 +1,6 @@
 import { DateTime, Effect, Layer, PubSub, Stream } from "effect"
 import { type Delivery, FailedDelivery, ListedDelivery } from "../src/Delivery.ts"
+import type { AttemptRecord } from "../src/DeliveryAttempt.ts"
 import type { MerchantId } from "../src/Merchant.ts"
 import { DeliveryQueue } from "../src/ports/DeliveryQueue.ts"
 import { destinationOf, type MessageType } from "../src/Callback.ts"
@@ -20,6 +21,8 @@ export interface QueueRow {
   readonly createdAt: DateTime.Utc
   failedAt?: DateTime.Utc | undefined
   deliveredAt?: DateTime.Utc | undefined
+  /** The recorded attempts, oldest first. */
+  log?: Array<AttemptRecord> | undefined
 }
 
 /** The in-memory outbox with its rows exposed, and a way to queue messages (waking the workers). */
@@ -58,6 +61,22 @@ export const makeMemoryQueue: Effect.Effect<MemoryQueue> = Effect.gen(function*(
     attempts: row.attempts,
     createdAt: row.createdAt
   })
+  const listed = (r: QueueRow) => {
+    const status = r.status === "queued" ? "pending" as const : r.status
+    return new ListedDelivery({
+      id: r.id,
+      merchantId: r.merchantId,
+      type: r.type,
+      status,
+      attempts: r.attempts,
+      ...(r.lastError === undefined ? {} : { lastError: r.lastError }),
+      ...(r.lastStatus === undefined ? {} : { lastStatus: r.lastStatus }),
+      createdAt: r.createdAt,
+      ...(status === "pending" ? { nextAttemptAt: DateTime.makeUnsafe(r.dueAt) } : {}),
+      ...(r.deliveredAt === undefined || status !== "delivered" ? {} : { deliveredAt: r.deliveredAt }),
+      ...(r.failedAt === undefined || status !== "failed" ? {} : { failedAt: r.failedAt })
+    })
+  }
   const service = DeliveryQueue.of({
     claim: (limit, leaseMs) =>
       Effect.sync(() => {
@@ -80,15 +99,17 @@ export const makeMemoryQueue: Effect.Effect<MemoryQueue> = Effect.gen(function*(
           }
         }
       }),
-    delivered: (id) =>
+    delivered: (id, attempt) =>
       Effect.sync(() => {
         const row = rows.get(id)
+        if (row !== undefined && attempt !== undefined) row.log = [...(row.log ?? []), attempt]
         if (row !== undefined) Object.assign(row, { status: "delivered", leaseUntil: 0, deliveredAt: DateTime.makeUnsafe(Date.now()) })
       }),
-    retryLater: (id, delaySeconds, error, status) =>
+    retryLater: (id, delaySeconds, error, status, attempt) =>
       Effect.sync(() => {
         const row = rows.get(id)
         if (row === undefined) return
+        if (attempt !== undefined) row.log = [...(row.log ?? []), attempt]
         row.delays.push(delaySeconds)
         Object.assign(row, { dueAt: Date.now() + delaySeconds * 1000, leaseUntil: 0, lastError: error, lastStatus: status })
       }),
@@ -120,10 +141,11 @@ export const makeMemoryQueue: Effect.Effect<MemoryQueue> = Effect.gen(function*(
         }
         return Effect.as(wake, waiting.map((row) => row.id))
       }),
-    failed: (id, error, status) =>
+    failed: (id, error, status, attempt) =>
       Effect.sync(() => {
         const row = rows.get(id)
         if (row === undefined) return
+        if (attempt !== undefined) row.log = [...(row.log ?? []), attempt]
         Object.assign(row, {
           status: "failed",
           leaseUntil: 0,
@@ -157,26 +179,29 @@ export const makeMemoryQueue: Effect.Effect<MemoryQueue> = Effect.gen(function*(
     list: (merchantId, status, limit) =>
       Effect.sync(() =>
         [...rows.values()]
-          .map((r) => ({ row: r, status: r.status === "queued" ? "pending" as const : r.status }))
-          .filter((r) => r.row.merchantId === merchantId && (status === undefined || r.status === status))
+          .filter((r) => r.merchantId === merchantId && (status === undefined || listed(r).status === status))
           .reverse()
           .slice(0, limit)
-          .map(({ row: r, status }) =>
-            new ListedDelivery({
-              id: r.id,
-              merchantId: r.merchantId,
-              type: r.type,
-              status,
-              attempts: r.attempts,
-              ...(r.lastError === undefined ? {} : { lastError: r.lastError }),
-              ...(r.lastStatus === undefined ? {} : { lastStatus: r.lastStatus }),
-              createdAt: r.createdAt,
-              ...(status === "pending" ? { nextAttemptAt: DateTime.makeUnsafe(r.dueAt) } : {}),
-              ...(r.deliveredAt === undefined || status !== "delivered" ? {} : { deliveredAt: r.deliveredAt }),
-              ...(r.failedAt === undefined || status !== "failed" ? {} : { failedAt: r.failedAt })
-            })
-          )
+          .map(listed)
       ),
+    find: (merchantId, id) =>
+      Effect.sync(() => {
+        const row = rows.get(id)
+        return row === undefined || row.merchantId !== merchantId
+          ? undefined
+          : { listed: listed(row), body: row.body, attempts: row.log ?? [] }
+      }),
+    startTest: (merchantId, leaseMs) =>
+      Effect.sync(() => {
+        const id = `00000000-0000-4000-9000-${String(++tests).padStart(12, "0")}`
+        const body = JSON.stringify({ type: "webhook.test", timestamp: new Date().toISOString(), data: { merchantId } })
+        const row: QueueRow = {
+          id, merchantId, type: "webhook.test", body, status: "queued", attempts: 1, dueAt: 0,
+          leaseUntil: Date.now() + leaseMs, delays: [], createdAt: DateTime.makeUnsafe(Date.now())
+        }
+        rows.set(id, row)
+        return toDelivery(row)
+      }),
     redeliver: (merchantId, id) =>
       Effect.suspend(() => {
         const row = rows.get(id)

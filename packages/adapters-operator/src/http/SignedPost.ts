@@ -17,6 +17,8 @@ export interface SignedMessage {
   readonly timeoutMs: number
   /** The name of the call's span when traces are exported (`OperatorDetails.fetch`, …). */
   readonly span?: string | undefined
+  /** When it is signed (epoch ms, the `webhook-timestamp`), for a caller that records it; default the `Clock`'s now. */
+  readonly timestampMs?: number | undefined
 }
 
 /**
@@ -51,7 +53,7 @@ export const layer: Layer.Layer<SignedPost, never, OperatorHttp | MerchantSignin
     const circuit = yield* OperatorCircuit
     const post = (message: SignedMessage, traceparent: string | undefined) =>
       circuit.guard(message.merchantId, Effect.flatMap(Effect.mapError(keys.get(message.merchantId), () => keysUnavailable), (secrets) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        Effect.flatMap(message.timestampMs === undefined ? Clock.currentTimeMillis : Effect.succeed(message.timestampMs), (now) => {
           const headers = signMessage(secrets, message.messageId, Math.floor(now / 1000), message.body, now)
           return http.post(
             message.url,

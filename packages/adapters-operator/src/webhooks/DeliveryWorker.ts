@@ -1,5 +1,6 @@
 import { Clock, DateTime, Duration, Effect, FiberSet, Layer, Queue, Random, Stream } from "effect"
 import { type Delivery, noWebhookUrl } from "@gateway/domain/Delivery"
+import { answerOf, type AttemptRecord } from "@gateway/domain/DeliveryAttempt"
 import type { Merchant, MerchantId } from "@gateway/domain/Merchant"
 import { DeliveryQueue } from "@gateway/domain/ports/DeliveryQueue"
 import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
@@ -7,7 +8,9 @@ import { nextDelay } from "@gateway/domain/RetrySchedule"
 import { deliveryUrlFor } from "@gateway/domain/Callback"
 import * as CallSpan from "../http/CallSpan.ts"
 import { parseRetryAfter } from "../http/RetryAfter.ts"
-import { SignedPost } from "../http/SignedPost.ts"
+import type { OperatorAnswer } from "../http/OperatorHttp.ts"
+import type { Paused } from "../http/OperatorCircuit.ts"
+import { type SendFailure, SignedPost } from "../http/SignedPost.ts"
 import * as Metrics from "../http/CallMetrics.ts"
 import * as Recovery from "./Recovery.ts"
 
@@ -36,24 +39,50 @@ interface NotDelivered {
   readonly error: string
   readonly status?: number
   readonly retryAfter?: number
+  /** The attempt as the back office shows it, when a request was made. */
+  readonly record?: AttemptRecord
 }
-/** Not sent: the merchant's circuit breaker is open; the message waits `retryAfterMs` without using an attempt. */
-interface Paused {
-  readonly _tag: "Paused"
-  readonly retryAfterMs: number
+interface Delivered {
+  readonly _tag: "Delivered"
+  readonly record: AttemptRecord
 }
-type Attempt = { readonly _tag: "Delivered" } | NotDelivered | Paused
+type Attempt = Delivered | NotDelivered | Paused
 
-const delivered: Attempt = { _tag: "Delivered" }
 const noMerchant = "the merchant does not exist"
 const pausedError = "not sent: the operator kept failing and its circuit breaker is open"
 
-const notDelivered = (error: string, status?: number, retryAfter?: number): NotDelivered => ({
+const notDelivered = (error: string, status?: number, retryAfter?: number, record?: AttemptRecord): NotDelivered => ({
   _tag: "NotDelivered",
   error,
   ...(status === undefined ? {} : { status }),
-  ...(retryAfter === undefined ? {} : { retryAfter })
+  ...(retryAfter === undefined ? {} : { retryAfter }),
+  ...(record === undefined ? {} : { record })
 })
+
+/** A sent message's outcome with its {@link AttemptRecord} (`at`: when it was signed). */
+export const outcomeOf = (
+  url: string,
+  at: number,
+  end: number,
+  timeoutMs: number,
+  result: { readonly answer: OperatorAnswer } | { readonly failure: Exclude<SendFailure, Paused> }
+): Delivered | NotDelivered => {
+  const base = { at, durationMs: Math.max(0, end - at), url }
+  if ("failure" in result) {
+    const failure = result.failure
+    const error = failure._tag === "TimedOut"
+      ? `no answer within ${timeoutMs} ms`
+      : failure._tag === "KeysUnavailable"
+      ? "the merchant's signing keys could not be read"
+      : failure.detail
+    return notDelivered(error, undefined, undefined, { ...base, error })
+  }
+  const answer = result.answer
+  const record = { ...base, ...answerOf(answer.status, answer.headers, answer.body) }
+  return answer.status >= 200 && answer.status < 300
+    ? { _tag: "Delivered", record }
+    : notDelivered(`the operator answered HTTP ${answer.status}`, answer.status, parseRetryAfter(answer.headers["retry-after"], end), record)
+}
 
 /**
  * Claimed messages kept waiting per slot. A claim's round trip under load
@@ -109,37 +138,26 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
     if (merchant === undefined) return Effect.succeed(notDelivered(noMerchant))
     const url = deliveryUrlFor(merchant.MerchantSettings, delivery.type)
     if (url === undefined) return Effect.succeed(notDelivered(noWebhookUrl))
-    return Effect.matchEffect(
-      signed.send({
-        merchantId: delivery.merchantId,
-        url,
-        messageId: delivery.id,
-        body: delivery.body,
-        timeoutMs: options.timeoutMs,
-        span: "DeliveryWorker.send"
-      }),
-      {
-        onFailure: (failure): Effect.Effect<Attempt> =>
-          Effect.succeed(
+    return Effect.flatMap(Clock.currentTimeMillis, (at) =>
+      Effect.matchEffect(
+        signed.send({
+          merchantId: delivery.merchantId,
+          url,
+          messageId: delivery.id,
+          body: delivery.body,
+          timeoutMs: options.timeoutMs,
+          span: "DeliveryWorker.send",
+          timestampMs: at
+        }),
+        {
+          onFailure: (failure): Effect.Effect<Attempt> =>
             failure._tag === "Paused"
-              ? failure
-              : failure._tag === "TimedOut"
-              ? notDelivered(`no answer within ${options.timeoutMs} ms`)
-              : failure._tag === "KeysUnavailable"
-              ? notDelivered("the merchant's signing keys could not be read")
-              : notDelivered(failure.detail)
-          ),
-        onSuccess: (answer): Effect.Effect<Attempt> =>
-          answer.status >= 200 && answer.status < 300
-            ? Effect.succeed(delivered)
-            : Effect.map(Clock.currentTimeMillis, (now) =>
-              notDelivered(
-                `the operator answered HTTP ${answer.status}`,
-                answer.status,
-                parseRetryAfter(answer.headers["retry-after"], now)
-              ))
-      }
-    )
+              ? Effect.succeed(failure)
+              : Effect.map(Clock.currentTimeMillis, (end) => outcomeOf(url, at, end, options.timeoutMs, { failure })),
+          onSuccess: (answer): Effect.Effect<Attempt> =>
+            Effect.map(Clock.currentTimeMillis, (end) => outcomeOf(url, at, end, options.timeoutMs, { answer }))
+        }
+      ))
   }
 
   const recovery = Recovery.make(queue, {
@@ -170,8 +188,8 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
       })
     )
     return yield* delay === undefined
-      ? queue.failed(delivery.id, result.error, result.status)
-      : queue.retryLater(delivery.id, delay, result.error, result.status)
+      ? queue.failed(delivery.id, result.error, result.status, result.record)
+      : queue.retryLater(delivery.id, delay, result.error, result.status, result.record)
   })
   /** Paused with its merchant's circuit: due again once the circuit lets a probe through, a little jittered. */
   const recordPaused = (delivery: Delivery, result: Paused) =>
@@ -181,7 +199,7 @@ export const make = Effect.fnUntraced(function*(options: WorkerOptions) {
     result._tag === "Paused"
       ? recordPaused(delivery, result)
       : result._tag === "Delivered"
-      ? Effect.andThen(queue.delivered(delivery.id), Metrics.countDelivery(delivery.type, "delivered")).pipe(
+      ? Effect.andThen(queue.delivered(delivery.id, result.record), Metrics.countDelivery(delivery.type, "delivered")).pipe(
         Effect.andThen(Effect.suspend(() => recovery.delivered(delivery)))
       )
       : recordFailure(delivery, result)

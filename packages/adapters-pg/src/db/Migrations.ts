@@ -22,6 +22,7 @@ import { m0017_round_links_callbacks } from "./migrations/0017_round_links_callb
 import { m0018_shops } from "./migrations/0018_shops.ts"
 import { m0019_free_rounds } from "./migrations/0019_free_rounds.ts"
 import { m0020_session_termination } from "./migrations/0020_session_termination.ts"
+import { m0021_delivery_attempts } from "./migrations/0021_delivery_attempts.ts"
 
 /**
  * The schema, one migration per entry keyed `<id>_<name>`. Migrations are
@@ -48,7 +49,8 @@ export const migrations = {
   "0017_round_links_callbacks": m0017_round_links_callbacks,
   "0018_shops": m0018_shops,
   "0019_free_rounds": m0019_free_rounds,
-  "0020_session_termination": m0020_session_termination
+  "0020_session_termination": m0020_session_termination,
+  "0021_delivery_attempts": m0021_delivery_attempts
 }
 
 /** The id of the newest migration of this version (`0012_…` → 12). */

@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AuditApi } from "./Audit.ts"
 import { BackofficeApi, BackofficeSignInApi } from "./Backoffice.ts"
 import { BackofficePageApi } from "./BackofficePage.ts"
+import { BackofficeOpsApi } from "./BackofficeOps.ts"
 import { DeliveriesApi } from "./Deliveries.ts"
 import { FreeRoundsApi } from "./FreeRounds.ts"
 import { CatalogueApi, GamesApi } from "./Games.ts"
@@ -52,6 +53,7 @@ export class Api extends HttpApi.make("operator-gateway")
   .add(RevenueShareApi)
   .add(BackofficeSignInApi)
   .add(BackofficeApi)
+  .add(BackofficeOpsApi)
   .add(RoundDetailsApi)
   .add(SessionControlApi)
   .add(FreeRoundsApi)

@@ -86,6 +86,14 @@ const parameterDocs: Record<string, { readonly description: string; readonly exa
   "query from": { description: "Start of the period, inclusive (ISO 8601 date-time with offset)", example: "2026-11-01T00:00:00Z" },
   "query to": { description: "End of the period, exclusive; at most 366 days after `from`", example: "2026-12-01T00:00:00Z" },
   "query groupBy": { description: "One group per `day` (UTC), `game`, `player` or retail `shop`; default `day`", example: "game" },
+  "query roundId": { description: "Only this round: its id, as a round or a webhook's `roundId` gives it", example: "7c1e9a3b-5d2f-4e6a-8b0c-1d3e5f7a9b2c" },
+  "query transactionId": {
+    description: "Only the round of this wallet transaction (a debit, credit or refund id: the `webhook-id`)",
+    example: "9d2c4e1a-5b7f-4c3d-8e9a-1b2c3d4e5f60"
+  },
+  "/backoffice/rounds query status": { description: "Only the rounds in this status", example: "settled" },
+  "/backoffice/deliveries query status": { description: "Only the messages in this status; absent: every status", example: "failed" },
+  "/backoffice/deliveries/{deliveryId} path deliveryId": { description: "The message's id (its `webhook-id`)", example: "msg_4a6b8c0d-2e4f-4a1b-9c3d-5e6f7a8b9c0d" },
   "query shopId": {
     description: "The retail shop (CONTRACT §11), 1 to 64 characters: at launch, asked of the merchant's `shopDetailsUrl`; in reports, only that shop's rounds",
     example: "shop-addis-01"

@@ -3,6 +3,7 @@ import {
   Audit,
   Autoplay,
   Delivery,
+  DeliveryAttempt,
   Fairness,
   FreeRound,
   Game,
@@ -22,6 +23,7 @@ import {
 } from "@gateway/domain"
 import * as AuditApi from "./Audit.ts"
 import * as Backoffice from "./Backoffice.ts"
+import * as BackofficeOps from "./BackofficeOps.ts"
 import * as Deliveries from "./Deliveries.ts"
 import * as Games from "./Games.ts"
 import * as Merchants from "./Merchants.ts"
@@ -241,6 +243,35 @@ const listedDelivery: typeof Delivery.ListedDelivery.Encoded = {
   nextAttemptAt: "2026-11-28T14:16:09.000Z"
 }
 
+const attemptRequest: typeof DeliveryAttempt.AttemptRequest.Encoded = {
+  method: "POST",
+  url: "https://wallet.casino.example/gateway/webhooks?token=…",
+  headers: {
+    "content-type": "application/json",
+    "webhook-id": listedDelivery.id,
+    "webhook-timestamp": "1795599000",
+    "webhook-signature": "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4= v1a,3q2+7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
+  },
+  body: "{\"type\":\"transaction.credit\",\"timestamp\":\"2026-11-25T09:30:00.000Z\",\"data\":{}}"
+}
+const attemptAnswer: typeof DeliveryAttempt.AttemptAnswer.Encoded = {
+  status: 503,
+  headers: { "content-type": "application/json", "retry-after": "120" },
+  body: "{\"error\":\"wallet maintenance\"}"
+}
+const deliveryAttempt: typeof DeliveryAttempt.DeliveryAttempt.Encoded = {
+  at,
+  durationMs: 184,
+  request: attemptRequest,
+  answer: attemptAnswer
+}
+const backofficeKey: typeof BackofficeOps.BackofficeApiKey.Encoded = {
+  slug: "k3y5lug42abc",
+  prefix: "sv_live",
+  createdAt: at,
+  lastUsedAt: later
+}
+
 const walletData: typeof Webhooks.TransactionData.Encoded = {
   transactionId: "msg_9d2c4e1a-5b7f-4c3d-8e9a-1b2c3d4e5f60",
   roundId: round.roundId,
@@ -342,6 +373,25 @@ export const examples: ReadonlyArray<Example> = [
   example(System.RotatedKey, { kid: "launch-2026-11-26" }),
   example(Delivery.ListedDelivery, listedDelivery),
   example(Deliveries.Deliveries, { data: [listedDelivery] }),
+  example(DeliveryAttempt.AttemptRequest, attemptRequest),
+  example(DeliveryAttempt.AttemptAnswer, attemptAnswer),
+  example(DeliveryAttempt.DeliveryAttempt, deliveryAttempt),
+  example(DeliveryAttempt.DeliveryDetail, {
+    ...listedDelivery,
+    body: attemptRequest.body,
+    attemptLog: [deliveryAttempt, { at: later, durationMs: 5000, request: attemptRequest, error: "no answer within 5000 ms" }]
+  }),
+  example(DeliveryAttempt.PingResult, {
+    deliveryId: "test_5d1f0a7e-3c2b-4e8d-9a6f-0b1c2d3e4f50",
+    delivered: true,
+    durationMs: 42,
+    status: 200,
+    body: "{\"ok\":true}"
+  }),
+  example(BackofficeOps.BackofficeApiKey, backofficeKey),
+  example(BackofficeOps.BackofficeApiKeys, {
+    data: [backofficeKey, { slug: "old5lug00xyz", prefix: "sv_test", createdAt: "2026-10-01T08:00:00.000Z", revokedAt: at }]
+  }),
   example(Deliveries.TestQueued, { deliveryId: "msg_1f3e5d7c-9b2a-4c6e-8d0f-2a4c6e8f0b1d" }),
   example(GameSession.GameSession, session),
   example(PageLaunch.PageLaunch, { language: "fr", lobbyUrl: "https://casino.example/lobby", realityCheckMinutes: 30 }),

@@ -17,6 +17,8 @@ export interface ApiKeySummary {
   readonly createdAt: DateTime.Utc
   /** When it was revoked; undefined while it is live. */
   readonly revokedAt: DateTime.Utc | undefined
+  /** When it last authenticated a call (to the minute: written at most once a minute per key); undefined if never. */
+  readonly lastUsedAt?: DateTime.Utc | undefined
 }
 
 /** API keys, stored as a hash of their secret and looked up by slug. */

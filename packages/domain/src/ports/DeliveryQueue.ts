@@ -2,6 +2,7 @@ import type { Effect, Stream } from "effect"
 import { Context } from "effect"
 import type { Destination } from "../Callback.ts"
 import type { Delivery, DeliveryStatus, FailedDelivery, ListedDelivery } from "../Delivery.ts"
+import type { AttemptRecord, StoredDelivery } from "../DeliveryAttempt.ts"
 import type { MerchantId } from "../Merchant.ts"
 
 /** Which waiting messages {@link DeliveryQueue.hurry} makes due. */
@@ -23,17 +24,17 @@ export class DeliveryQueue extends Context.Service<DeliveryQueue, {
   claim(limit: number, leaseMs: number): Effect.Effect<ReadonlyArray<Delivery>>
   /** Claimed but never sent (the worker stopped, or waited too long): the lease is given back and the attempt uncounted. */
   release(ids: ReadonlyArray<string>): Effect.Effect<void>
-  /** The operator answered 2xx: never sent again. */
-  delivered(id: string): Effect.Effect<void>
-  /** Try again after `delaySeconds`; the lease is released. */
-  retryLater(id: string, delaySeconds: number, error: string, status?: number): Effect.Effect<void>
+  /** The operator answered 2xx: never sent again. The answer `attempt` is kept with the message, in the same write. */
+  delivered(id: string, attempt?: AttemptRecord): Effect.Effect<void>
+  /** Try again after `delaySeconds`; the lease is released. The failed `attempt` is kept, in the same statement. */
+  retryLater(id: string, delaySeconds: number, error: string, status?: number, attempt?: AttemptRecord): Effect.Effect<void>
   /**
    * Not sent: the operator's circuit breaker is open. Due again after `delaySeconds`, the lease released and the
    * attempt uncounted, so a pause never uses up the retry schedule.
    */
   postpone(id: string, delaySeconds: number, error: string): Effect.Effect<void>
-  /** Retries exhausted: listed as failed until an admin redelivers it. */
-  failed(id: string, error: string, status?: number): Effect.Effect<void>
+  /** Retries exhausted: listed as failed until an admin redelivers it. The failed `attempt` is kept likewise. */
+  failed(id: string, error: string, status?: number, attempt?: AttemptRecord): Effect.Effect<void>
   /**
    * Makes the merchant's messages that wait for a retry due now, oldest first, at most `limit` (all when absent),
    * and wakes the workers: its operator answers again, so what it missed goes out at once instead of at its
@@ -59,4 +60,8 @@ export class DeliveryQueue extends Context.Service<DeliveryQueue, {
   redeliver(merchantId: MerchantId, id: string): Effect.Effect<boolean>
   /** Queues a `webhook.test` ping for the merchant; its id. */
   enqueueTest(merchantId: MerchantId): Effect.Effect<string>
+  /** Queues a `webhook.test` ping already leased for `leaseMs` to the caller, its attempt counted, to send it now. */
+  startTest(merchantId: MerchantId, leaseMs: number): Effect.Effect<Delivery>
+  /** One message of the merchant with its body and kept attempts; undefined when it has none with this id. */
+  find(merchantId: MerchantId, id: string): Effect.Effect<StoredDelivery | undefined>
 }>()("@gateway/domain/ports/DeliveryQueue") {}

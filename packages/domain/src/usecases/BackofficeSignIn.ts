@@ -53,6 +53,24 @@ export const signIn = Effect.fn("Backoffice.signIn")(function*(
   return { token: session.value, csrfToken: secrets.csrfOf(session.value), user } satisfies SignedIn
 })
 
+/**
+ * Asks a signed-in user's password again before something sensitive (the
+ * webhook secret's reveal): a wrong one is 401 INVALID_CREDENTIALS counted as
+ * a failed sign-in of the account, and an account that failed too often
+ * waits as at sign-in (429).
+ */
+export const recheckPassword = Effect.fn("Backoffice.recheckPassword")(function*(user: UserWithSecrets, password: string) {
+  const store = yield* BackofficeStore
+  const key = accountKey(user.email)
+  const { failures, secondsSinceLast } = yield* store.loginFailures(key)
+  const wait = loginDelaySeconds(failures) - secondsSinceLast
+  if (wait > 0) return yield* new RateLimited({ retryAfterSeconds: Math.ceil(wait), subject: "account" })
+  if (!(yield* (yield* BackofficeSecrets).verifyPassword(password, user.passwordHash))) {
+    return yield* Effect.andThen(store.recordLoginFailure(key), Effect.fail(new InvalidCredentials()))
+  }
+  yield* store.clearLoginFailures(key)
+})
+
 /** The state of a request's session, for the back office's middleware. */
 export interface SessionCheck {
   readonly token: Redacted.Redacted<string>
