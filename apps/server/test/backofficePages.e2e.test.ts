@@ -132,7 +132,7 @@ describe("the back office in Chromium, a new merchant end to end", () => {
     await page.getByLabel("Code from the invitation mail (6 digits)").fill(code)
     await page.getByLabel("New password").fill(financePassword)
     await page.getByRole("button", { name: "Set my password" }).click()
-    await page.getByRole("status").filter({ hasText: "Your password is set" }).waitFor()
+    await page.locator("#accept .ok", { hasText: "Your password is set" }).waitFor()
     await signIn("fin@pages.example", financePassword)
     await title("Today")
     expect(await navLinks()).toEqual(["Today", "Find a round", "Reports", "Your account"])
@@ -143,5 +143,152 @@ describe("the back office in Chromium, a new merchant end to end", () => {
     await page.getByText("Your role does not include this page.").waitFor()
     await shot("finance")
     await signOut()
+  })
+
+  it("lets the owner set the webhook URL with a preview of the branding and the RTP reviewed, and ping the operator", async () => {
+    await signIn(email, ownerPassword)
+    await title("Today")
+    await navTo("Settings")
+    await page.getByLabel("Wallet webhook URL").fill(`${operator.url}/wallet`)
+    await page.getByLabel("Details URL").fill(`${operator.url}/details`)
+    await page.getByLabel("Logo", { exact: true }).fill(`${gw.url}/static/games/lotto.svg`)
+    await page.getByLabel("Hide the player's balance").check()
+    const preview = page.getByRole("figure", { name: "Preview of the game page" })
+    expect(await preview.getByRole("img", { name: "Your logo" }).getAttribute("src")).toBe(`${gw.url}/static/games/lotto.svg`)
+    expect(await preview.getByText("Balance").isHidden()).toBe(true)
+    await page.getByLabel("Smallest stake").fill("5")
+    await page.getByLabel("Largest stake").fill("2")
+    await page.getByRole("button", { name: "Save the settings" }).click()
+    await page.locator("#settings .err", { hasText: /Stake/ }).first().waitFor()
+    expect(await page.locator("[aria-invalid=true]").count()).toBeGreaterThan(0)
+    await page.getByLabel("Largest stake").fill("500")
+    await page.getByRole("button", { name: "Save the settings" }).click()
+    await page.locator("#settings .ok", { hasText: "Saved." }).waitFor()
+    await shot("settings")
+
+    await navTo("RTP per game")
+    await page.getByLabel("Odd Even: RTP in %").fill("96")
+    await page.getByRole("button", { name: "Review the changes" }).click()
+    expect(await page.locator("#rtp-review li").allInnerTexts()).toEqual(["Odd Even: 97.50 % → 96.00 %"])
+    await page.getByRole("button", { name: "Save these changes" }).click()
+    await page.locator("#rtp .ok", { hasText: "Saved: the new RTP" }).waitFor()
+
+    await navTo("Webhook deliveries")
+    await page.getByRole("button", { name: "Send a test ping" }).click()
+    await page.locator("#ping-result", { hasText: "Delivered: your server answered 200" }).waitFor()
+    expect(await page.locator("#ping-result pre").innerText()).toContain("webhook.test")
+  })
+
+  let roundId = ""
+  it("issues a key whose secret is shown once, and a real round played with it is found with its proof", async () => {
+    await navTo("API keys")
+    await page.getByRole("button", { name: "Issue a key" }).click()
+    const key = await page.locator("#new-key").innerText()
+    expect(key).toMatch(/^sv_live\./)
+    await page.getByRole("button", { name: "I have copied it" }).click()
+    await page.getByRole("cell", { name: "never" }).waitFor()
+    expect(await page.content()).not.toContain(key)
+
+    const api = `${gw.url}/api/v1.1`
+    const launched = await call(`${api}/operator-api/games/generate-launch-url?gameId=odd-even&playerId=p-7&sessionId=s-7&mode=real`, {
+      headers: { "sv-api-key": key }
+    })
+    expect(launched.status, launched.text).toBe(200)
+    const token = new URL(launched.body.url).searchParams.get("token")
+    const opened = await call(`${api}/game-api/sessions`, { method: "POST", json: { token } })
+    expect(opened.status, opened.text).toBe(201)
+    const round = await call(`${api}/game-api/rounds`, {
+      method: "POST", headers: { authorization: `Bearer ${opened.body.sessionToken}` }, json: { stake: "10.00", selection: "odd" }
+    })
+    expect(round.status, round.text).toBe(200)
+    roundId = String(round.body.roundId)
+
+    await navTo("Find a round")
+    await page.getByLabel("Id").fill(roundId)
+    await page.getByRole("button", { name: "Find" }).click()
+    await page.getByRole("heading", { name: `Round ${roundId}` }).waitFor()
+    await page.getByText("Server seed hash").waitFor()
+    expect(await page.getByRole("link", { name: /proof/ }).getAttribute("href")).toMatch(new RegExp(`/rounds/${roundId}\\?sig=`))
+    await page.getByLabel("Look up by").selectOption("playerId")
+    await page.getByLabel("Id").fill("p-7")
+    await page.getByRole("button", { name: "Find" }).click()
+    await page.getByRole("heading", { name: `Round ${roundId}` }).waitFor()
+    await page.getByLabel("Id").fill("nobody-here")
+    await page.getByRole("button", { name: "Find" }).click()
+    await page.locator("#lookup-value-err", { hasText: "No round found" }).waitFor()
+  })
+
+  it("reveals the webhook secret after the password, and rotates it while the operator verifies both signatures", async () => {
+    await navTo("Webhook secrets")
+    await page.getByLabel("Your password").fill("not my password at all")
+    await page.getByRole("button", { name: "Show the webhook secret" }).click()
+    await page.locator("#reveal-password-err", { hasText: "That is not your password." }).waitFor()
+    await page.getByLabel("Your password").fill(ownerPassword)
+    await page.getByRole("button", { name: "Show the webhook secret" }).click()
+    expect(await page.locator("#revealed code").innerText()).toBe(merchant.encryptionKey)
+
+    await page.getByLabel("What to rotate").selectOption("encryptionKey")
+    await page.getByLabel("Overlap in minutes").fill("60")
+    await page.getByRole("button", { name: "Rotate" }).click()
+    const fresh = await page.locator("#new-secret").innerText()
+    expect(fresh).toMatch(/^whsec_/)
+    expect(fresh).not.toBe(merchant.encryptionKey)
+    secrets.push(fresh)
+
+    await navTo("Webhook deliveries")
+    const seen = verified.length
+    await page.getByRole("button", { name: "Send a test ping" }).click()
+    await page.locator("#ping-result", { hasText: "Delivered" }).waitFor()
+    expect(verified.slice(seen)).toEqual([{ type: "webhook.test", by: [0, 1] }])
+
+    await page.getByRole("link").filter({ hasText: /:/ }).first().click()
+    await page.getByRole("heading", { name: /^Attempt 1/ }).waitFor()
+    const raw = await page.locator("pre.raw").allInnerTexts()
+    expect(raw.join("\n")).toMatch(/webhook-signature: v1,\S+ v1,/)
+    expect(raw.join("\n")).toMatch(/^200\n/m)
+    await shot("delivery")
+  })
+
+  it("shows each change in the audit log with the values before and after", async () => {
+    await navTo("Audit log")
+    await page.locator("#audit tbody tr").first().waitFor()
+    const rows = await page.locator("#audit tbody tr").allInnerTexts()
+    const has = (action: string, text: RegExp) => expect(rows.some((row) => row.includes(action) && text.test(row)), `${action} ${text}`).toBe(true)
+    has("merchant.settings", new RegExp(`webhookUrl: none → ${operator.url}/wallet`))
+    has("merchant.settings", /oddEvenGameProfit: .*→ 4/)
+    has("api_key.issue", /owner@pages\.example/)
+    has("secret.rotate", /rotated/)
+    has("secret.reveal", /owner@pages\.example/)
+    has("user.invite", /fin@pages\.example/)
+    has("user.password", /changed/)
+    expect(rows.join("\n")).not.toContain(secrets[1] ?? "?")
+    await shot("audit")
+  })
+
+  it("passes axe with no serious or critical violation on every page, at 1280 and at 360 px, and works from the keyboard", async () => {
+    const paths = ["/dashboard", "/rounds", "/reports", "/settings", "/rtp", "/keys", "/secrets", "/deliveries", "/users", "/audit", "/account"]
+    const found: Array<string> = []
+    for (const width of [1280, 360]) {
+      await page.setViewportSize({ width, height: width === 360 ? 740 : 900 })
+      for (const path of paths) {
+        await open(path)
+        await page.locator("#main:not([aria-busy])").waitFor()
+        found.push(...(await axeViolations(page)).map((v) => `${width} ${path} ${v}`))
+        const wide = Number(await page.evaluate("document.documentElement.scrollWidth"))
+        if (wide > width) found.push(`${width} ${path}: ${wide} px wide`)
+        await shot(`${path.slice(1)}-${width}`)
+      }
+    }
+    expect(found).toEqual([])
+
+    // 360 px: the navigation sits behind the menu button, which the keyboard opens
+    await open("/dashboard")
+    expect(await page.getByRole("link", { name: "Users" }).isVisible()).toBe(false)
+    await page.getByRole("button", { name: "Menu" }).focus()
+    await page.keyboard.press("Enter")
+    await page.getByRole("link", { name: "Users" }).focus()
+    await page.keyboard.press("Enter")
+    await title("Users")
+    expect(pageErrors).toEqual([])
   })
 })

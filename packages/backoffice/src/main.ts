@@ -85,13 +85,16 @@ const route = async (): Promise<void> => {
   menu.setAttribute("aria-expanded", "false")
   const heading = h("h1", { tabindex: -1 }, page.title)
   main.replaceChildren(heading)
+  main.setAttribute("aria-busy", "true")
   document.title = `${page.title} · Back office`
   if (state.user !== undefined && !allowed(page, state.user)) {
     main.append(h("p", {}, "Your role does not include this page."))
   } else {
     await page.render(main, decodeURIComponent(arg))
   }
-  if (run === rendering) heading.focus()
+  if (run !== rendering) return
+  main.removeAttribute("aria-busy")
+  heading.focus()
 }
 
 hooks.ended = () => {
