@@ -1,6 +1,8 @@
 import { adminToken, call } from "@gateway/adapters-http/testing"
+import { Totp } from "@gateway/adapters-operator"
 import { type Mailbox, startMailbox } from "@gateway/adapters-operator/testing/Mailbox"
 import { Effect, Exit, Scope } from "effect"
+import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import type { Page } from "playwright-core"
 import { Webhook } from "standardwebhooks"
@@ -73,7 +75,10 @@ const signIn = async (who: string, password: string) => {
   await page.getByLabel("Password").fill(password)
   await page.getByRole("button", { name: "Sign in" }).click()
 }
-const signOut = () => page.getByRole("button", { name: "Sign out" }).click()
+const signOut = async () => {
+  await page.getByRole("button", { name: "Sign out" }).click()
+  await page.locator("#nav").waitFor({ state: "hidden" })
+}
 /** Waits for the page whose title (its h1) is `name`. */
 const title = (name: string) => page.getByRole("heading", { level: 1, name, exact: true }).waitFor()
 const navLinks = () => page.getByRole("navigation", { name: "Pages" }).getByRole("link").allInnerTexts()
@@ -139,6 +144,11 @@ describe("the back office in Chromium, a new merchant end to end", () => {
     await navTo("Reports")
     await page.getByRole("button", { name: "Show the report" }).click()
     await page.getByRole("table", { name: /GGR in ETB/ }).waitFor()
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download as CSV" }).click()])
+    expect(download.suggestedFilename()).toMatch(/^ggr-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/)
+    expect(readFileSync(await download.path(), "utf8").split(/\r?\n/)[0]).toMatch(/ggr/i)
+    await page.getByRole("button", { name: "Revenue share for this period" }).click()
+    await page.getByRole("table", { name: /Revenue share in ETB/ }).waitFor()
     await open("/settings")
     await page.getByText("Your role does not include this page.").waitFor()
     await shot("finance")
@@ -249,6 +259,22 @@ describe("the back office in Chromium, a new merchant end to end", () => {
     await shot("delivery")
   })
 
+  it("turns two-step sign-in on, after which sign-in asks for the app's code", async () => {
+    await navTo("Your account")
+    await page.getByRole("button", { name: "Set up two-step sign-in" }).click()
+    const key = Totp.fromBase32(await page.locator("#totp-secret").innerText()) ?? Buffer.alloc(0)
+    const now = () => Math.floor(Date.now() / 1000)
+    await page.getByLabel("Code from the app (6 digits)").fill(Totp.totp(key, now()))
+    await page.getByRole("button", { name: "Turn it on" }).click()
+    await page.locator("#totp-setup .ok", { hasText: "Two-step sign-in is on." }).waitFor()
+    await signOut()
+    await signIn(email, ownerPassword)
+    await page.locator("#signin-err", { hasText: "authenticator app" }).waitFor()
+    await page.getByLabel("Code from your authenticator app").fill(Totp.totp(key, now() + 30))
+    await page.getByRole("button", { name: "Sign in" }).click()
+    await title("Today")
+  })
+
   it("shows each change in the audit log with the values before and after", async () => {
     await navTo("Audit log")
     await page.locator("#audit tbody tr").first().waitFor()
@@ -261,6 +287,7 @@ describe("the back office in Chromium, a new merchant end to end", () => {
     has("secret.reveal", /owner@pages\.example/)
     has("user.invite", /fin@pages\.example/)
     has("user.password", /changed/)
+    has("user.second_factor", /owner@pages\.example/)
     expect(rows.join("\n")).not.toContain(secrets[1] ?? "?")
     await shot("audit")
   })

@@ -118,7 +118,7 @@ export const form = (
       // A 400 VALIDATION_FAILED's detail names the field (CONTRACT §1); other problems are about the whole form.
       const named = problem.code !== "VALIDATION_FAILED" ? undefined : [...controls.keys()].sort((a, b) => b.length - a.length)
         .find((name) => new RegExp(`\\b${name}\\b`).test(problem.detail))
-      error(problem.code === "TOTP_REQUIRED" && controls.has("totpCode") ? "totpCode" : named ?? "", plain(problem))
+      error(named ?? "", plain(problem))
       announce(plain(problem))
     },
     error,

@@ -1,7 +1,7 @@
 import { can, type Permission } from "@gateway/domain/BackofficeRoles"
 import { call, hooks, type Me, session } from "./api.ts"
 import { byId, h } from "./dom.ts"
-import { changePassword, verifyEmail } from "./pages/account.ts"
+import { changePassword, twoStep, verifyEmail } from "./pages/account.ts"
 import { audit } from "./pages/audit.ts"
 import { dashboard } from "./pages/dashboard.ts"
 import { deliveries, delivery } from "./pages/deliveries.ts"
@@ -42,7 +42,10 @@ const pages: ReadonlyArray<Page> = [
   { path: "/users", title: "Users", permissions: ["users"], nav: true, render: users },
   { path: "/audit", title: "Audit log", permissions: ["audit"], nav: true, render: (main) => audit(main) },
   { path: "/account", title: "Your account", nav: true, render: (main) => {
+    twoStep(main)
+    main.append(h("h2", {}, "Change your password"))
     changePassword(main, home)
+    main.append(h("h2", {}, "E-mail address"))
     verifyEmail(main, home)
   } }
 ]

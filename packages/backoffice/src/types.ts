@@ -11,6 +11,7 @@ import type { MerchantSettings } from "@gateway/domain/MerchantSettings"
 import type { OperatorRound, OperatorRoundList, Summary } from "@gateway/domain/Report"
 import type { RevealedSecret, RotatedSecret } from "@gateway/domain/SecretRotation"
 import type { RoundDetails } from "@gateway/domain/Round"
+import type { RevenueShareReport } from "@gateway/domain/RevenueShareReport"
 
 export type SummaryAnswer = typeof Summary.Encoded
 export type Round = typeof OperatorRound.Encoded
@@ -26,3 +27,4 @@ export type ApiKeys = typeof BackofficeApiKeys.Encoded
 export type DeliveryDetail = typeof Detail.Encoded
 export type Attempt = DeliveryDetail["attemptLog"][number]
 export type Ping = typeof PingResult.Encoded
+export type RevenueShare = typeof RevenueShareReport.Encoded

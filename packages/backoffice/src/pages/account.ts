@@ -1,6 +1,6 @@
-import type { User } from "@gateway/client/api/Backoffice"
+import type { TotpEnrolment, User } from "@gateway/client/api/Backoffice"
 import { call } from "../api.ts"
-import { h } from "../dom.ts"
+import { announce, h, section } from "../dom.ts"
 import { form } from "../form.ts"
 import { go, state } from "../state.ts"
 
@@ -55,4 +55,49 @@ export const verifyEmail = (main: HTMLElement, next: () => string): void => {
     h("div", { class: "actions" }, resend, h("a", { href: "#" + next(), class: "button secondary" }, "Later")),
     resent
   )
+}
+
+/** Two-step sign-in (TOTP): turned on with a first code from an authenticator app, off with the password. */
+export const twoStep = (main: HTMLElement): void => {
+  const box = section("Two-step sign-in")
+  const on = state.user?.totpEnabled === true
+  if (on) {
+    const off = form("totp-off", [
+      { name: "password", label: "Your password", type: "password", autocomplete: "current-password", required: true }
+    ], "Turn two-step sign-in off", async (f) => {
+      const r = await call<typeof User.Encoded>("POST", "/totp/remove", { password: f.control("password")?.value ?? "" })
+      if (!r.ok) return r.problem.code === "INVALID_CREDENTIALS" ? f.error("password", "That is not your password.") : f.fail(r.problem)
+      state.user = r.body
+      f.done("Two-step sign-in is off.")
+    })
+    box.append(h("p", {}, "On: signing in asks for a code from your authenticator app."), off.el)
+  } else {
+    const setup = h("div", { id: "totp-setup", hidden: true, tabindex: -1 })
+    const start = h("button", {
+      type: "button",
+      onclick: async () => {
+        const r = await call<typeof TotpEnrolment.Encoded>("POST", "/totp")
+        if (!r.ok) return void setup.replaceChildren(h("p", { class: "err", role: "alert" }, r.problem.detail))
+        const confirm = form("totp-on", [
+          { name: "code", label: "Code from the app (6 digits)", inputmode: "numeric", autocomplete: "one-time-code", required: true, maxlength: 6 }
+        ], "Turn it on", async (f) => {
+          const done = await call<typeof User.Encoded>("POST", "/totp/confirm", { code: f.value("code") })
+          if (!done.ok) return f.fail(done.problem)
+          state.user = done.body
+          setup.replaceChildren(h("p", { class: "ok" }, "Two-step sign-in is on."))
+          announce("Two-step sign-in is on.")
+        })
+        setup.replaceChildren(
+          h("p", {}, "Add this key to your authenticator app (or open the link on your phone), then enter the code it shows."),
+          h("p", {}, "Key: ", h("code", { id: "totp-secret", class: "secret" }, r.body.secret)),
+          h("p", {}, h("a", { href: r.body.otpauthUrl }, "Open in the authenticator app")),
+          confirm.el
+        )
+        setup.hidden = false
+        setup.focus()
+      }
+    }, "Set up two-step sign-in")
+    box.append(h("p", {}, "Off: signing in asks only for your password."), start, setup)
+  }
+  main.append(box)
 }

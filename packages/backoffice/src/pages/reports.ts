@@ -1,8 +1,9 @@
 import { call, query } from "../api.ts"
 import { h, section, table } from "../dom.ts"
 import { form } from "../form.ts"
-import { amount } from "../state.ts"
-import type { SummaryAnswer } from "../types.ts"
+import { can } from "@gateway/domain/BackofficeRoles"
+import { amount, state } from "../state.ts"
+import type { RevenueShare, SummaryAnswer } from "../types.ts"
 
 const day = 86_400_000
 const isoDay = (time: number): string => new Date(time).toISOString().slice(0, 10)
@@ -46,5 +47,21 @@ export const reports = (main: HTMLElement): void => {
       link.remove()
     }
   }, "Download as CSV")
-  main.append(section("Reports", f.el, out))
+  const share = h("div", { id: "share" })
+  const shareButton = h("button", {
+    type: "button",
+    class: "secondary",
+    onclick: async () => {
+      const { from, to } = period(f)
+      const r = await call<RevenueShare>("GET", "/revenue-share" + query({ from, to }))
+      if (!r.ok) return f.fail(r.problem)
+      const c = r.body.currency
+      share.replaceChildren(table(`Revenue share in ${c}, GGR ${amount(r.body.ggr)}`, ["Party", "Percent", "Amount"], [
+        ...r.body.parts.map((part) => [part.party, part.percent + " %", amount(part.amount)]),
+        ["Not shared", "", amount(r.body.remainder)]
+      ]))
+    }
+  }, "Revenue share for this period")
+  const mayShare = state.user !== undefined && can(state.user.role, "revenueShare")
+  main.append(section("Reports", f.el, out), mayShare ? section("Revenue share", shareButton, share) : "")
 }

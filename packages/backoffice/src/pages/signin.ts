@@ -10,30 +10,32 @@ export const landing = (home: string): string =>
 
 /** Sign-in: e-mail and password, and the authenticator code once the API asks for it (401 TOTP_REQUIRED). */
 export const signIn = (main: HTMLElement, home: () => string): void => {
+  const totpInput = h("input", { id: "signin-totpCode", name: "totpCode", inputmode: "numeric", autocomplete: "one-time-code", maxlength: 6, "aria-describedby": "signin-err" })
+  const totp = h("div", { class: "field", hidden: true }, h("label", { for: "signin-totpCode" }, "Code from your authenticator app"), totpInput)
   const f = form("signin", [
     { name: "email", label: "E-mail address", type: "email", autocomplete: "username", required: true, maxlength: 254 },
     { name: "password", label: "Password", type: "password", autocomplete: "current-password", required: true, maxlength: 256 }
   ], "Sign in", async (f) => {
     if (f.value("email") === "") return f.error("email", "Enter your e-mail address.")
     if (f.control("password")?.value === "") return f.error("password", "Enter your password.")
-    const code = f.value("totpCode")
+    const code = totpInput.value.trim()
     const r = await call<typeof SignedIn.Encoded>("POST", "/login", {
       email: f.value("email"),
       password: f.control("password")?.value ?? "",
       ...(code === "" ? {} : { totpCode: code })
     })
     if (!r.ok) {
-      if (r.problem.code === "TOTP_REQUIRED") totp.hidden = false
-      return f.fail(r.problem)
+      f.fail(r.problem)
+      if (r.problem.code === "TOTP_REQUIRED") {
+        totp.hidden = false
+        totpInput.focus()
+      }
+      return
     }
     session.open(r.body.csrfToken)
     state.user = r.body.user
     go(landing(home()))
-  }, h("div", { class: "field", id: "totp-field", hidden: true },
-    h("label", { for: "signin-totpCode" }, "Code from your authenticator app"),
-    h("input", { id: "signin-totpCode", name: "totpCode", inputmode: "numeric", autocomplete: "one-time-code", maxlength: 6, "aria-describedby": "signin-totpCode-err" }),
-    h("p", { class: "err", id: "signin-totpCode-err" })))
-  const totp = f.el.querySelector<HTMLElement>("#totp-field") ?? h("div")
+  }, totp)
   main.append(f.el, h("p", {}, h("a", { href: "#/reset" }, "Forgot your password?"), " · ", h("a", { href: "#/accept" }, "Accept an invitation")))
 }
 
