@@ -64,10 +64,10 @@ const httpByRequire: Plugin = {
 }
 
 /**
- * The player's page (packages/play) is bundled first, into its `dist/` (read
- * from there when the server runs from its sources); the server bundle
- * carries the same two texts in place of `@gateway/play/assets`, reading no
- * file.
+ * The player's page and the back office (packages/play, packages/backoffice)
+ * are bundled first, into their `dist/` (read from there when the server runs
+ * from its sources); the server bundle carries the same texts in place of
+ * `@gateway/play/assets` and `@gateway/backoffice/assets`, reading no file.
  */
 const [play, round, backoffice] = await Promise.all([buildPlay(), buildRoundPage(), buildBackoffice()])
 const playInBundle: Plugin = {

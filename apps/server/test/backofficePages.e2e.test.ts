@@ -24,6 +24,7 @@ let merchant: { readonly id: number; readonly password: string; readonly encrypt
 /** Every webhook the operator received, with which of the known secrets verify its signature. */
 const secrets: Array<string> = []
 const pageErrors: Array<string> = []
+let operatorDown = false
 const verified: Array<{ readonly type: string; readonly by: ReadonlyArray<number> }> = []
 
 beforeAll(async () => {
@@ -39,6 +40,7 @@ beforeAll(async () => {
       }
     })
     verified.push({ type: message.type, by })
+    if (operatorDown) return { status: 503, body: { error: "down for maintenance" } }
     return by.length === 0 ? { status: 401, body: { error: "bad signature" } } : { status: 200, body: { balance: "1000.00", seen: message.type } }
   })
   gw = await Effect.runPromise(Scope.provide(scope)(gateway({ SMTP_URL: mailbox.url, WEBHOOK_RETRY_SCHEDULE: "0.2,0.2" })))
@@ -187,6 +189,27 @@ describe("the back office in Chromium, a new merchant end to end", () => {
     await page.getByRole("button", { name: "Send a test ping" }).click()
     await page.locator("#ping-result", { hasText: "Delivered: your server answered 200" }).waitFor()
     expect(await page.locator("#ping-result pre").innerText()).toContain("webhook.test")
+
+    // A ping the operator refuses fails after its retries; redelivered once the operator is back, it is delivered
+    operatorDown = true
+    await page.getByRole("button", { name: "Send a test ping" }).click()
+    await page.locator("#ping-result", { hasText: "Not delivered" }).waitFor()
+    await page.getByLabel("Status").selectOption("failed")
+    for (let tries = 0; (await page.locator("#delivery-list tbody tr").count()) === 0; tries++) {
+      if (tries === 50) throw new Error("the refused ping never failed")
+      await page.waitForTimeout(200)
+      await page.getByRole("button", { name: "Show" }).click()
+    }
+    operatorDown = false
+    await page.locator("#delivery-list tbody a").first().click()
+    await page.getByRole("heading", { name: /^Attempt 3/ }).waitFor()
+    expect(await page.locator("pre.raw").last().innerText()).toMatch(/^503\n[\s\S]*down for maintenance/)
+    await page.getByRole("button", { name: "Redeliver" }).click()
+    for (let tries = 0; !(await page.locator(".facts", { hasText: "delivered" }).isVisible()); tries++) {
+      if (tries === 50) throw new Error("the redelivered ping was never delivered")
+      await page.waitForTimeout(200)
+      await page.reload()
+    }
   })
 
   let roundId = ""
