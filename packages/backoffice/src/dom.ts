@@ -58,7 +58,7 @@ export const table = (caption: string, heads: ReadonlyArray<string>, rows: Reado
       {},
       h("caption", {}, caption),
       h("thead", {}, h("tr", {}, ...heads.map((head) => h("th", { scope: "col" }, head)))),
-      h("tbody", {}, ...rows.map((cells) => h("tr", {}, ...cells.map((cell) => h("td", {}, cell)))))
+      h("tbody", {}, ...rows.map((cells) => h("tr", {}, ...cells.map((cell, i) => h("td", { "data-label": heads[i] ?? "" }, cell)))))
     )
   )
 

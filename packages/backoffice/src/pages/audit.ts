@@ -12,9 +12,13 @@ const show = (value: unknown): string => (value === undefined ? "–" : value ==
 const changes = (before: Values, after: Values): Child => {
   const names = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])]
   if (names.length === 0) return "–"
-  return h("ul", { class: "changes" }, ...names.map((name) =>
-    h("li", {}, h("b", {}, name), ": ", before === null ? "" : h("span", { class: "before" }, show(before[name])), before === null ? "" : " → ",
-      h("span", { class: "after" }, after === null ? "removed" : show(after[name])))))
+  return h("ul", { class: "changes" }, ...names.map((name) => {
+    const was = before === null ? undefined : show(before[name])
+    const is = after === null ? "removed" : show(after[name])
+    return was === undefined || was === is
+      ? h("li", {}, h("b", {}, name), ": ", is)
+      : h("li", {}, h("b", {}, name), ": ", h("span", { class: "before" }, was), " → ", h("span", { class: "after" }, is))
+  }))
 }
 
 /** The audit log, newest first: who, when, from where, and the values before and after. */
