@@ -11,7 +11,7 @@ const rtpOf = (profit: number): string => (100 - profit).toFixed(2)
 export const rtp = async (main: HTMLElement): Promise<void> => {
   const r = await call<Settings>("GET", "/settings")
   if (!r.ok) return void main.append(h("p", { class: "err", role: "alert" }, plain(r.problem)))
-  const current = r.body
+  let current = r.body
   const profitOf = (id: keyof typeof profitFields): number => current[profitFields[id]] ?? defaultProfit
   const review = h("div", { id: "rtp-review", class: "review", hidden: true, tabindex: -1 })
   const f = form("rtp", builtinGames.map((game) => ({
@@ -41,7 +41,7 @@ export const rtp = async (main: HTMLElement): Promise<void> => {
         const saved = await call<Settings>("PUT", "/settings", Object.fromEntries(changes.map((c) => [c.field, c.profit])))
         save.disabled = false
         if (!saved.ok) return f.fail(saved.problem)
-        Object.assign(current, saved.body)
+        current = saved.body
         review.hidden = true
         f.done("Saved: the new RTP applies to rounds from now on.")
         announce("RTP saved.")

@@ -65,7 +65,7 @@ const preview = (): { readonly el: HTMLElement; readonly update: (f: Form) => vo
 export const settings = async (main: HTMLElement): Promise<void> => {
   const r = await call<Settings>("GET", "/settings")
   if (!r.ok) return void main.append(h("p", { class: "err", role: "alert" }, plain(r.problem)))
-  const current = r.body
+  let current = r.body
   const fields: Array<FieldSpec> = text.map(([name, label, hint]) => ({
     name, label, hint, value: shown(current[name]),
     type: name.endsWith("Stake") || name === "frameAncestors" ? "text" : "url",
@@ -75,18 +75,15 @@ export const settings = async (main: HTMLElement): Promise<void> => {
   const view = preview()
   const f = form("settings", fields, "Save the settings", async (f) => {
     const change: Record<string, string | boolean | null> = {}
-    for (const spec of fields) {
-      if (spec.type === "checkbox") {
-        if (f.checked(spec.name) !== (current.hideBalance === true)) change[spec.name] = f.checked(spec.name)
-        continue
-      }
-      const value = f.value(spec.name)
-      if (value !== shown(current[spec.name as Key])) change[spec.name] = value === "" ? null : value
+    if (f.checked("hideBalance") !== (current.hideBalance === true)) change["hideBalance"] = f.checked("hideBalance")
+    for (const [name] of text) {
+      const value = f.value(name)
+      if (value !== shown(current[name])) change[name] = value === "" ? null : value
     }
     if (Object.keys(change).length === 0) return f.done("Nothing changed.")
     const saved = await call<Settings>("PUT", "/settings", change)
     if (!saved.ok) return f.fail(saved.problem)
-    Object.assign(current, saved.body)
+    current = saved.body
     f.done("Saved.")
     announce("Settings saved.")
   })
