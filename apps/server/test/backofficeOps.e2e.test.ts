@@ -1,8 +1,14 @@
 import { adminToken, type Answer, call } from "@gateway/adapters-http/testing"
 import { type Mailbox, startMailbox } from "@gateway/adapters-operator/testing/Mailbox"
-import { Effect, Exit, Scope } from "effect"
+import * as PgTest from "@gateway/adapters-pg/testing"
+import { Api } from "@gateway/client/api/Api"
+import { Effect, Exit, Redacted, Scope } from "effect"
+import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
+import { HttpApiClient } from "effect/http-api"
+import { randomBytes } from "node:crypto"
+import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Gateway, gateway } from "../testing/Gateway.ts"
+import { type Gateway, spawnGateway } from "../testing/Gateway.ts"
 import { eventually, startWallet } from "./Wallet.ts"
 
 const scope = Effect.runSync(Scope.make())
@@ -10,18 +16,27 @@ let gw: Gateway
 let mailbox: Mailbox
 let wallet: Awaited<ReturnType<typeof startWallet>>
 let bo: string
+let db: pg.Client
 
 beforeAll(async () => {
   mailbox = await startMailbox()
   wallet = await startWallet(() => ({ status: 200 }))
-  gw = await Effect.runPromise(Scope.provide(scope)(gateway({
+  const databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedDatabaseUrl)))
+  gw = await spawnGateway({
+    DATABASE_URL: databaseUrl,
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    ALLOW_PRIVATE_OPERATOR_URLS: "true",
     SMTP_URL: mailbox.url,
     WEBHOOK_TIMEOUT_MS: "2000",
     WEBHOOK_RETRY_SCHEDULE: "60,60"
-  })))
+  })
   bo = `${gw.url}/api/v1.1/backoffice`
+  db = new pg.Client({ connectionString: databaseUrl })
+  await db.connect()
 })
 afterAll(async () => {
+  await db?.end()
+  await gw?.stop("SIGKILL")
   await Effect.runPromise(Scope.close(scope, Exit.void))
   await wallet?.close()
   await mailbox?.close()
@@ -136,6 +151,18 @@ describe("the back office's merchant API, served by the real server process", ()
     expect(attempt.request.url).toBe(`${wallet.url}/wallet?token=%E2%80%A6`)
     expect(attempt.request.body).toBe(detail.body.body)
     expect(attempt.answer).toMatchObject({ status: 200, body: JSON.stringify({ balance: "1000.00" }) })
+
+    // The typed client of the pages decodes the same answers.
+    const typed = await Effect.runPromise(Effect.gen(function*() {
+      const client = yield* HttpApiClient.make(Api, {
+        baseUrl: gw.url,
+        transformClient: HttpClient.mapRequest(HttpClientRequest.setHeaders(as(a.owner)))
+      })
+      const rounds = yield* client.backofficeOps.rounds({ query: { transactionId: played.creditId, page: 1, limit: 20 } })
+      const delivery = yield* client.backofficeOps.delivery({ params: { deliveryId: played.creditId } })
+      return { round: rounds.data[0]?.roundId, signature: delivery.attemptLog[0]?.request.headers["webhook-signature"] }
+    }).pipe(Effect.provide(FetchHttpClient.layer)))
+    expect(typed).toEqual({ round: played.roundId, signature: played.creditSignature })
   })
 
   it("sends a test ping now and shows the operator's answer, and records a failed attempt's answer", async () => {
@@ -180,6 +207,8 @@ describe("the back office's merchant API, served by the real server process", ()
       ["merchant.settings", "owner@staff-a.example", expect.objectContaining({ oddEvenGameProfit: 3 })]
     ]))
     expect(audit.text).not.toContain(right.body.encryptionKey)
+    const deep = await call(`${bo}/audit?page=102&limit=100`, { headers: as(a.owner) })
+    expect([deep.status, deep.body.code, deep.body.detail]).toEqual([400, "VALIDATION_FAILED", expect.stringContaining("page")])
     expect(audit.text).not.toContain(rotated.body.encryptionKey)
   })
 
@@ -204,6 +233,20 @@ describe("the back office's merchant API, served by the real server process", ()
     expect([reveal.status, reveal.body.code]).toEqual([403, "FORBIDDEN"])
     const change = await call(`${bo}/settings`, { method: "PUT", headers: as(finance), json: { minimumStake: 2 } })
     expect(change.status).toBe(403)
+
+    // Invited again before accepting: the new invitation's role wins.
+    const first = await call(`${bo}/users`, { method: "POST", headers: as(a.owner), json: { email: "late@staff-a.example", role: "finance" } })
+    expect(first.body).toMatchObject({ role: "finance", invitationPending: true })
+    await db.query("UPDATE backoffice_codes SET created_at = now() - interval '61 seconds'")
+    const seen = mailbox.mails.length
+    const again = await call(`${bo}/users`, { method: "POST", headers: as(a.owner), json: { email: "late@staff-a.example", role: "support" } })
+    expect([again.status, again.body.id, again.body.role]).toEqual([201, first.body.id, "support"])
+    const accepted = await call(`${bo}/invitation/accept`, {
+      method: "POST", json: { email: "late@staff-a.example", code: await mailbox.code("late@staff-a.example", "invited", seen), password }
+    })
+    expect(accepted.status, accepted.text).toBe(204)
+    const late = await login("late@staff-a.example", password)
+    expect(await statuses(late, ["summary", rounds])).toEqual([403, 200])
   })
 
   it("refuses every change without the session's CSRF token", async () => {

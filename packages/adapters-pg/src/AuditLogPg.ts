@@ -1,4 +1,4 @@
-import { AuditEntry, type NewAuditEntry } from "@gateway/domain/Audit"
+import { AuditEntry, maxAuditOffset, type NewAuditEntry } from "@gateway/domain/Audit"
 import type { MerchantId } from "@gateway/domain/Merchant"
 import { offset, type PageRequest } from "@gateway/domain/Paging"
 import { AuditLog } from "@gateway/domain/ports/AuditLog"
@@ -49,8 +49,11 @@ export const layer: Layer.Layer<AuditLog, never, SqlClient> = Layer.effect(
           actor, address, action, before, after
         FROM audit_log WHERE merchant_id = ${merchantId}
         ORDER BY audit_log.id DESC LIMIT ${page.limit} OFFSET ${offset(page)}`.pipe(Effect.flatMap(decodeRows))
-      const [counted] = yield* sql`SELECT count(*)::float8 AS total FROM audit_log WHERE merchant_id = ${merchantId}`
-        .pipe(Effect.flatMap(decodeCount))
+      // Counted only as far as the deepest page can reach (Audit.maxAuditOffset), along the merchant's index.
+      const [counted] = yield* sql`
+        SELECT count(*)::float8 AS total FROM (
+          SELECT 1 FROM audit_log WHERE merchant_id = ${merchantId} LIMIT ${maxAuditOffset + page.limit}
+        ) reachable`.pipe(Effect.flatMap(decodeCount))
       const entries = yield* Effect.forEach(rows, (row) =>
         decodeEntry({
           id: row.id,

@@ -104,20 +104,38 @@ export const layer = (policy: SessionPolicy = defaultSessionPolicy): Layer.Layer
             total: sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM backoffice_users WHERE merchant_id = ${merchantId}`
               .pipe(Effect.map(([row]) => row?.n ?? 0))
           }).pipe(Effect.orDie),
-        // In a transaction of its own (a savepoint inside the audit's): a taken e-mail leaves the enclosing
-        // transaction usable for the look-up that follows it.
+        // One statement: a new invitee, or one of the same merchant who has not accepted yet given the new role.
+        // Nothing of either (the e-mail is another user's): EmailTaken.
         invite: (merchantId, email, role) =>
-          sql`INSERT INTO backoffice_users (merchant_id, email, role) VALUES (${merchantId}, ${email}, ${role})
-            RETURNING id`.pipe(
-            sql.withTransaction,
-            Effect.flatMap((rows) => first(sql`u.id = ${Number(rows[0]?.["id"])}`)),
-            Effect.flatMap(Option.match({ onNone: () => Effect.die("the invited user vanished"), onSome: (u) => Effect.succeed(publicOf(u)) })),
-            Effect.catchTag("SqlError", (error) =>
-              error.reason._tag === "UniqueViolation" ? Effect.fail(new EmailTaken()) : Effect.die(error))
+          sql`
+            WITH ins AS (
+              INSERT INTO backoffice_users (merchant_id, email, role) VALUES (${merchantId}, ${email}, ${role})
+              ON CONFLICT DO NOTHING
+              RETURNING id, merchant_id, email, role, password_hash, is_default_password, verified_email, totp_enabled
+            ), again AS (
+              UPDATE backoffice_users SET role = ${role}, updated_at = now()
+              WHERE lower(email) = lower(${email}) AND merchant_id = ${merchantId} AND password_hash IS NULL
+                AND role <> 'owner'
+              RETURNING id, merchant_id, email, role, password_hash, is_default_password, verified_email, totp_enabled
+            )
+            SELECT u.id, u.merchant_id, u.email, u.role, u.password_hash, u.is_default_password, u.verified_email,
+              u.totp_enabled, m.company_name, m.account_status
+            FROM (SELECT * FROM ins UNION ALL SELECT * FROM again) u JOIN merchants m ON m.id = u.merchant_id`.pipe(
+            Effect.flatMap(decodeUsers),
+            Effect.orDie,
+            Effect.flatMap((rows) => rows[0] === undefined ? Effect.fail(new EmailTaken()) : Effect.succeed(userOf(rows[0])))
           ),
         removeUser: (merchantId, userId) =>
-          sql`DELETE FROM backoffice_users WHERE merchant_id = ${merchantId} AND id = ${userId}
-            AND role <> 'owner' RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+          sql`
+            WITH gone AS (
+              DELETE FROM backoffice_users WHERE merchant_id = ${merchantId} AND id = ${userId} AND role <> 'owner'
+              RETURNING id, merchant_id, email, role, password_hash, is_default_password, verified_email, totp_enabled
+            )
+            SELECT u.*, m.company_name, m.account_status FROM gone u JOIN merchants m ON m.id = u.merchant_id`.pipe(
+            Effect.flatMap(decodeUsers),
+            Effect.map((rows) => Option.map(Option.fromUndefinedOr(rows[0]), (row) => publicOf(userOf(row)))),
+            Effect.orDie
+          ),
 
         putCode: (userId, purpose, hash, lifetimeSeconds, tries, intervalSeconds) =>
           sql`INSERT INTO backoffice_codes (user_id, purpose, code_hash, expires_at, tries_left)

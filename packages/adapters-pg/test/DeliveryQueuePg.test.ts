@@ -1,5 +1,6 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
+import { MerchantId } from "@gateway/domain/Merchant"
 import { DeliveryQueue } from "@gateway/domain/ports/DeliveryQueue"
 import { Array as Arr, Config, Effect, Ref, Stream } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
@@ -64,6 +65,32 @@ describe("DeliveryQueuePg", () => {
         assert.sameMembers(due.map((d) => d.id), [...rest])
         assert.deepStrictEqual(due.map((d) => d.attempts), [2, 2])
         assert.deepStrictEqual(yield* queue.hurry(merchantId), [], "leased messages are left alone")
+      }))
+
+    it.effect("keeps each failed attempt in the statement that schedules its retry, at most 20 a message, and the delivered answer with its mark", () =>
+      Effect.gen(function*() {
+        const queue = yield* DeliveryQueue
+        const sql = yield* SqlClient
+        const { merchantId, ids } = yield* seed(1)
+        const id = ids[0] ?? ""
+        const attempt = (n: number) => ({ at: 1_795_000_000_000 + n * 1000, durationMs: 12, url: "https://op.example/w?t=s", status: 503, headers: { "retry-after": "5" }, body: `busy ${n}` })
+        for (let n = 1; n <= 25; n++) {
+          yield* sql`UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = ${id}`
+          const [claimed] = yield* queue.claim(1, 60_000)
+          assert.strictEqual(claimed?.attempts, n)
+          yield* queue.retryLater(id, 0, "the operator answered HTTP 503", 503, attempt(n))
+        }
+        const [kept] = yield* sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM webhook_attempts WHERE delivery_id = ${id}`
+        assert.strictEqual(kept?.n, 20)
+        yield* sql`UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = ${id}`
+        yield* queue.claim(1, 60_000)
+        yield* queue.delivered(id, { at: 1_795_000_100_000, durationMs: 7, url: "https://op.example/w", status: 200, headers: {}, body: "{}" })
+        const found = yield* queue.find(merchantId, id)
+        assert.strictEqual(found?.listed.status, "delivered")
+        assert.strictEqual(found?.attempts.length, 21)
+        assert.deepStrictEqual(found?.attempts.map((a) => a.body).slice(17), ["busy 18", "busy 19", "busy 25", "{}"], "the 20th slot holds the latest failure")
+        assert.deepStrictEqual(found?.attempts[0], attempt(1))
+        assert.strictEqual(yield* queue.find(MerchantId.make(merchantId + 1), id), undefined, "another merchant's message is not found")
       }))
 
     it.effect("hurry of one destination leaves the other's waiting messages on their schedule (wallet vs callbackUrl)", () =>

@@ -1,5 +1,20 @@
 import { Schema } from "effect"
 import { MerchantId } from "./Merchant.ts"
+import { offset, type PageRequest } from "./Paging.ts"
+import { ValidationFailed } from "./Validation.ts"
+
+/**
+ * How deep the audit log pages: `(page − 1) × limit` at most this, as the round list does, so a page never
+ * makes the database read and skip more entries than that; its count stops there too (`totalElements` is at
+ * most this plus `limit`).
+ */
+export const maxAuditOffset = 10_000
+
+/** A page of the audit log deeper than {@link maxAuditOffset}: ValidationFailed naming `page`. */
+export const checkAuditPage = (page: PageRequest): ValidationFailed | undefined =>
+  offset(page) > maxAuditOffset
+    ? new ValidationFailed({ field: "page", detail: `(page − 1) × limit must be at most ${maxAuditOffset}` })
+    : undefined
 
 /** What an audited change did. */
 export const AuditAction = Schema.Literals([

@@ -54,19 +54,27 @@ export const makeBackoffice = (initial: ReadonlyArray<UserWithSecrets> = []) => 
     }),
     invite: (merchantId, email, role) =>
       Effect.suspend(() => {
-        if ([...state.users.values()].some((u) => u.email.toLowerCase() === email.toLowerCase())) return Effect.fail(new EmailTaken())
+        const taken = [...state.users.values()].find((u) => u.email.toLowerCase() === email.toLowerCase())
+        if (taken !== undefined && taken.merchantId === merchantId && !taken.hasPassword && taken.role !== "owner") {
+          const again = { ...taken, role }
+          state.users.set(again.id, again)
+          return Effect.succeed(again)
+        }
+        if (taken !== undefined) return Effect.fail(new EmailTaken())
         const owner = [...state.users.values()].find((u) => u.merchantId === merchantId)
         const user: UserWithSecrets = {
           id: next++, merchantId, email, role, isDefaultPassword: false, verifiedEmail: false, totpEnabled: false,
           hasPassword: false, companyName: owner?.companyName ?? "", passwordHash: undefined, accountStatus: "active"
         }
         state.users.set(user.id, user)
-        return Effect.succeed(publicOf(user))
+        return Effect.succeed(user)
       }),
     removeUser: (merchantId, userId) =>
       Effect.sync(() => {
         const user = state.users.get(userId)
-        return user !== undefined && user.merchantId === merchantId && user.role !== "owner" && state.users.delete(userId)
+        if (user === undefined || user.merchantId !== merchantId || user.role === "owner") return Option.none()
+        state.users.delete(userId)
+        return Option.some(publicOf(user))
       }),
     putCode: (userId, purpose, hash, lifetimeSeconds, tries, intervalSeconds) =>
       Effect.sync(() => {

@@ -195,19 +195,21 @@ export const BackofficeLive = HttpApiBuilder.group(
       removeUser: ({ params }) =>
         Effect.gen(function*() {
           const user = yield* CurrentUser
-          const target = Option.getOrUndefined(yield* store.user(params.userId))
           const removed = yield* audited(
             store.removeUser(user.merchantId, params.userId),
-            (done) =>
-              done && target !== undefined && target.merchantId === user.merchantId
-                ? { action: "user.remove", before: { user: target.email, role: target.role }, after: null }
-                : undefined
+            (gone) =>
+              Option.match(gone, {
+                onNone: () => undefined,
+                onSome: (target) => ({ action: "user.remove", before: { user: target.email, role: target.role }, after: null })
+              })
           )
-          if (!removed) return yield* Problem.make("USER_NOT_FOUND", `no back-office user with id ${params.userId} for this merchant (the owner cannot be removed)`)
+          if (Option.isNone(removed)) return yield* Problem.make("USER_NOT_FOUND", `no back-office user with id ${params.userId} for this merchant (the owner cannot be removed)`)
         }),
       audit: ({ query }) =>
         Effect.gen(function*() {
           const user = yield* CurrentUser
+          const deep = Audit.checkAuditPage(query)
+          if (deep !== undefined) return yield* Problem.fromDomain(deep)
           const page = yield* audit.list(user.merchantId, query)
           return new AuditList({ data: page.entries, meta: Paging.meta(query, page.total) })
         })

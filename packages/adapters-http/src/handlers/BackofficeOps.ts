@@ -1,7 +1,6 @@
 import { DateTime, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import {
-  ApiKey,
   ApiKeyRepo,
   AuditLog,
   BackofficeSecrets,
@@ -33,12 +32,13 @@ import { Api } from "@gateway/client/api/Api"
 import { CurrentUser } from "@gateway/client/api/Backoffice"
 import { BackofficeApiKey, BackofficeApiKeys } from "@gateway/client/api/BackofficeOps"
 import { Deliveries, maxListed } from "@gateway/client/api/Deliveries"
-import { IssuedApiKey } from "@gateway/client/api/Merchants"
 import * as Problem from "@gateway/client/api/Problem"
 import { wantsCsv } from "../csv/Accept.ts"
 import * as ReportsCsv from "../csv/ReportsCsv.ts"
 import * as Ports from "../Ports.ts"
 import * as Actor from "./Actor.ts"
+import { issuedOf } from "./Merchants.ts"
+import { withRoundLinks } from "./Reports.ts"
 
 /**
  * A URL as shown with an attempt: its query's values replaced by `…` and no
@@ -71,7 +71,7 @@ export const BackofficeOpsLive = HttpApiBuilder.group(
     const keys = yield* ApiKeyRepo
     const deliveries = yield* DeliveryQueue
     const desk = yield* WebhookDesk
-    const links = yield* RoundLinks
+    const linked = withRoundLinks(yield* RoundLinks)
     const actor = yield* Actor.makeBackoffice
     const merchant = Effect.flatMap(CurrentUser, (user) => merchants.findById(user.merchantId))
     const merchantId = Effect.map(CurrentUser, (user) => user.merchantId)
@@ -100,11 +100,7 @@ export const BackofficeOpsLive = HttpApiBuilder.group(
       summaryCsv: ({ query }) => summaryCsv(query).pipe(provide, Effect.mapError(Problem.fromDomain)),
       rounds: ({ query: { page, limit, ...lookUp } }) =>
         Effect.gen(function*() {
-          const list = yield* lookUpRounds(yield* merchant, lookUp, { page, limit })
-          return new Report.OperatorRoundList({
-            ...list,
-            data: list.data.map((round) => new Report.OperatorRound({ ...round, roundDetailsUrl: links.url(round.roundId) }))
-          })
+          return linked(yield* lookUpRounds(yield* merchant, lookUp, { page, limit }))
         }).pipe(provide, Effect.mapError(Problem.fromDomain)),
       settings: () => Effect.map(merchant, (found) => found.MerchantSettings).pipe(Effect.mapError(Problem.fromDomain)),
       changeSettings: ({ payload }) =>
@@ -132,13 +128,7 @@ export const BackofficeOpsLive = HttpApiBuilder.group(
         }),
       issueApiKey: ({ payload }) =>
         Effect.gen(function*() {
-          const issued = yield* issueApiKeyAudited(yield* merchantId, payload?.prefix ?? "sv_live", yield* actor)
-          return new IssuedApiKey({
-            apiKey: ApiKey.formatApiKey(issued.apiKey),
-            prefix: issued.apiKey.prefix,
-            slug: issued.apiKey.slug,
-            createdAt: DateTime.formatIso(issued.createdAt)
-          })
+          return issuedOf(yield* issueApiKeyAudited(yield* merchantId, payload?.prefix ?? "sv_live", yield* actor))
         }).pipe(provide, Effect.mapError(Problem.fromDomain)),
       revokeApiKey: ({ params }) =>
         Effect.gen(function*() {

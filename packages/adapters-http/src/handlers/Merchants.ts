@@ -14,11 +14,21 @@ import {
   OperatorUrlPolicy,
   revokeApiKeyAudited
 } from "@gateway/domain"
+import type { IssuedApiKey as IssuedKey } from "@gateway/domain/ports/ApiKeyRepo"
 import { Api } from "@gateway/client/api/Api"
 import * as Ports from "../Ports.ts"
 import { IssuedApiKey, MerchantList } from "@gateway/client/api/Merchants"
 import * as Problem from "@gateway/client/api/Problem"
 import * as Actor from "./Actor.ts"
+
+/** A key just issued, as the API answers it (the full key, shown once). */
+export const issuedOf = (issued: IssuedKey) =>
+  new IssuedApiKey({
+    apiKey: ApiKey.formatApiKey(issued.apiKey),
+    prefix: issued.apiKey.prefix,
+    slug: issued.apiKey.slug,
+    createdAt: DateTime.formatIso(issued.createdAt)
+  })
 
 /** Merchant creation and administration; every change is recorded in the audit log with who made it. */
 export const MerchantsLive = HttpApiBuilder.group(
@@ -45,13 +55,7 @@ export const MerchantsLive = HttpApiBuilder.group(
         ),
       issueApiKey: ({ params, payload }) =>
         Effect.gen(function*() {
-          const issued = yield* issueApiKeyAudited(params.id, payload?.prefix ?? "sv_live", yield* actor)
-          return new IssuedApiKey({
-            apiKey: ApiKey.formatApiKey(issued.apiKey),
-            prefix: issued.apiKey.prefix,
-            slug: issued.apiKey.slug,
-            createdAt: DateTime.formatIso(issued.createdAt)
-          })
+          return issuedOf(yield* issueApiKeyAudited(params.id, payload?.prefix ?? "sv_live", yield* actor))
         }).pipe(provide, Effect.mapError(Problem.fromDomain)),
       revokeApiKey: ({ params }) =>
         Effect.gen(function*() {

@@ -8,18 +8,20 @@ import { wantsCsv } from "../csv/Accept.ts"
 import * as ReportsCsv from "../csv/ReportsCsv.ts"
 import * as Ports from "../Ports.ts"
 
+/** A list of rounds, each with its signed `roundDetailsUrl` (CONTRACT §10). */
+export const withRoundLinks = (links: RoundLinks["Service"]) => (list: Report.OperatorRoundList) =>
+  new Report.OperatorRoundList({
+    ...list,
+    data: list.data.map((round) => new Report.OperatorRound({ ...round, roundDetailsUrl: links.url(round.roundId) }))
+  })
+
 /** Rounds, transactions and the GGR summary of the key's merchant; the rounds and the summary also as CSV. */
 export const ReportsLive = HttpApiBuilder.group(
   Api,
   "reports",
   Effect.fn(function*(handlers) {
     const provide = yield* Ports.capture(Reports)
-    const links = yield* RoundLinks
-    const linked = (list: Report.OperatorRoundList) =>
-      new Report.OperatorRoundList({
-        ...list,
-        data: list.data.map((round) => new Report.OperatorRound({ ...round, roundDetailsUrl: links.url(round.roundId) }))
-      })
+    const linked = withRoundLinks(yield* RoundLinks)
     return handlers.handleAll({
       rounds: ({ query: { page, limit, ...filter }, request }) =>
         Effect.gen(function*() {

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { AuditLog, MerchantCredentials, MerchantRepo, Paging, revealSecret, rotateSecret } from "@gateway/domain"
+import { Audit, AuditLog, MerchantCredentials, MerchantRepo, Paging, revealSecret, rotateSecret } from "@gateway/domain"
 import { Api } from "@gateway/client/api/Api"
 import { AuditList } from "@gateway/client/api/Audit"
 import * as Problem from "@gateway/client/api/Problem"
@@ -37,6 +37,8 @@ export const AuditLive = HttpApiBuilder.group(
       list: ({ params, query }) =>
         Effect.gen(function*() {
           yield* merchants.findById(params.id).pipe(Effect.mapError(Problem.fromDomain))
+          const deep = Audit.checkAuditPage(query)
+          if (deep !== undefined) return yield* Problem.fromDomain(deep)
           const page = yield* audit.list(params.id, query)
           return new AuditList({ data: page.entries, meta: Paging.meta(query, page.total) })
         })

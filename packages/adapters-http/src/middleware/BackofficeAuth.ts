@@ -25,7 +25,6 @@ export const layer: Layer.Layer<BackofficeAuth, never, BackofficeStore | Backoff
   BackofficeAuth,
   Effect.gen(function*() {
     const provide = yield* Ports.capture(BackofficeStore, BackofficeSecrets)
-    const secrets = yield* BackofficeSecrets
     const guarded = guardFailures(yield* RateLimiter)
     return BackofficeAuth.of({
       session: (httpEffect, { credential, endpoint }) =>
@@ -43,7 +42,7 @@ export const layer: Layer.Layer<BackofficeAuth, never, BackofficeStore | Backoff
               detail: `the role ${user.role} may not do this (it needs the permission ${access.permission})`
             }))
           }
-          return yield* Effect.provideService(httpEffect, CurrentUser, { ...user, sessionId: secrets.sessionIdOf(credential) })
+          return yield* Effect.provideService(httpEffect, CurrentUser, user)
         }))
     })
   })

@@ -5,6 +5,10 @@ import { GamesQuery } from "./Games.ts"
 import * as Problem from "./Problem.ts"
 import { AdminAuth } from "./Security.ts"
 
+/** How deep the audit log pages, for both audit endpoints' descriptions. */
+export const auditDepth = `Pages reach ${Audit.maxAuditOffset} entries deep (\`(page − 1) × limit\` at most that; deeper: 400 ` +
+  `VALIDATION_FAILED naming \`page\`), and \`totalElements\` counts at most ${Audit.maxAuditOffset} + \`limit\` entries.`
+
 /** The answer of the audit list. */
 export class AuditList extends Schema.Class<AuditList>("@gateway/adapters-http/AuditList")(Schema.Struct({
   data: Schema.Array(Audit.AuditEntry).annotate({ description: "The entries of this page, newest first" }),
@@ -31,7 +35,7 @@ export class AuditApi extends HttpApiGroup.make("audit")
           "to its own settings (`PUT /settings`), newest first: who (the bearer token's subject, `cli` or " +
           "`api-key`), when, from which address, and the touched values before and " +
           "after. Secrets are only named (`rotated`, `revealed`), never shown. The log is append-only: the " +
-          "database refuses to change or delete an entry. A neighbour page that does not exist is 0."
+          "database refuses to change or delete an entry. A neighbour page that does not exist is 0. " + auditDepth
       )
   )
   .middleware(AdminAuth)

@@ -2,7 +2,7 @@ import { Context, Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "effect/http-api"
 import { Backoffice, Paging, Validation } from "@gateway/domain"
 import { GamesQuery } from "./Games.ts"
-import { AuditList } from "./Audit.ts"
+import { auditDepth, AuditList } from "./Audit.ts"
 import * as Problem from "./Problem.ts"
 
 /** The name of the back-office session cookie (`HttpOnly`, `SameSite=Strict`, `Path=/api/v1.1/backoffice`). */
@@ -268,7 +268,7 @@ export class BackofficeApi extends HttpApiGroup.make("backoffice")
         OpenApi.Description,
         "Every change to the merchant, newest first, wherever it was made: the back office (the user's e-mail as " +
           "actor: password changes, TOTP on or off, users invited and removed), the admin API, the command line and " +
-          "the operator's own `PUT /settings`. The same entries as the admin API's `GET /merchants/{id}/audit`."
+          "the operator's own `PUT /settings`. The same entries as the admin API's `GET /merchants/{id}/audit`. " + auditDepth
       )
   )
   .middleware(BackofficeAuth)

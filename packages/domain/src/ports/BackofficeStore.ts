@@ -23,10 +23,14 @@ export class BackofficeStore extends Context.Service<BackofficeStore, {
   setVerifiedEmail(userId: number): Effect.Effect<void>
   /** A page of the merchant's users in id order, and how many it has in all. */
   listUsers(merchantId: MerchantId, page: PageRequest): Effect.Effect<{ readonly users: ReadonlyArray<User>; readonly total: number }>
-  /** A user without a password, to accept an invitation; EmailTaken when any user has that e-mail. */
-  invite(merchantId: MerchantId, email: string, role: Role): Effect.Effect<User, EmailTaken>
-  /** Removes a non-owner user of the merchant and ends its sessions; false when there is none. */
-  removeUser(merchantId: MerchantId, userId: number): Effect.Effect<boolean>
+  /**
+   * A user without a password, to accept an invitation, in one statement; an invitee of the same merchant who
+   * has not accepted yet is given `role` (the new invitation's role wins). EmailTaken when any other user has
+   * that e-mail.
+   */
+  invite(merchantId: MerchantId, email: string, role: Role): Effect.Effect<UserWithSecrets, EmailTaken>
+  /** Removes a non-owner user of the merchant (its sessions end with it); the removed user, none when there is none. */
+  removeUser(merchantId: MerchantId, userId: number): Effect.Effect<Option.Option<User>>
 
   /**
    * Replaces the user's code of `purpose` (a hash), valid for `lifetimeSeconds` and `tries` tries; false (and

@@ -82,7 +82,7 @@ export interface SessionCheck {
 }
 
 /**
- * The user of a live session: 401 when there is no session, it expired or its merchant is closed,
+ * The user of a live session, with the session's stored id (the token's digest, computed once): 401 when there is no session, it expired or its merchant is closed,
  * 403 when a state-changing request lacks the session's CSRF token, 403
  * PASSWORD_CHANGE_REQUIRED while the generated password is kept (but for the
  * endpoints that change it or end the session).
@@ -90,7 +90,8 @@ export interface SessionCheck {
 export const sessionUser = Effect.fn("Backoffice.sessionUser")(function*(check: SessionCheck) {
   const store = yield* BackofficeStore
   const secrets = yield* BackofficeSecrets
-  const user: UserWithSecrets | undefined = Option.getOrUndefined(yield* store.session(secrets.sessionIdOf(check.token)))
+  const sessionId = secrets.sessionIdOf(check.token)
+  const user: UserWithSecrets | undefined = Option.getOrUndefined(yield* store.session(sessionId))
   if (user === undefined || user.accountStatus === "closed") {
     return yield* new Unauthorized({ detail: "no back-office session, or it expired: sign in again" })
   }
@@ -98,5 +99,5 @@ export const sessionUser = Effect.fn("Backoffice.sessionUser")(function*(check: 
     return yield* new Forbidden({ detail: "a state-changing back-office call needs the x-csrf-token that login returned" })
   }
   if (user.isDefaultPassword && !check.allowDefaultPassword) return yield* new PasswordChangeRequired()
-  return user
+  return { ...user, sessionId }
 })
