@@ -10,6 +10,7 @@
  */
 import { build, type Plugin } from "esbuild"
 import { buildPlay, buildRoundPage } from "@gateway/play/build"
+import { buildBackoffice } from "@gateway/backoffice/build"
 import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
@@ -63,18 +64,22 @@ const httpByRequire: Plugin = {
 }
 
 /**
- * The player's page (packages/play) is bundled first, into its `dist/` (read
- * from there when the server runs from its sources); the server bundle
- * carries the same two texts in place of `@gateway/play/assets`, reading no
- * file.
+ * The player's page and the back office (packages/play, packages/backoffice)
+ * are bundled first, into their `dist/` (read from there when the server runs
+ * from its sources); the server bundle carries the same texts in place of
+ * `@gateway/play/assets` and `@gateway/backoffice/assets`, reading no file.
  */
-const [play, round] = await Promise.all([buildPlay(), buildRoundPage()])
+const [play, round, backoffice] = await Promise.all([buildPlay(), buildRoundPage(), buildBackoffice()])
 const playInBundle: Plugin = {
   name: "play-in-bundle",
   setup(esbuild) {
     esbuild.onLoad({ filter: /[\\/]packages[\\/]play[\\/]assets\.ts$/ }, () => ({
       contents: `const assets = ${JSON.stringify(play)}\nexport const playAssets = () => assets\n` +
         `const round = ${JSON.stringify(round)}\nexport const roundAssets = () => round`,
+      loader: "js"
+    }))
+    esbuild.onLoad({ filter: /[\\/]packages[\\/]backoffice[\\/]assets\.ts$/ }, () => ({
+      contents: `const assets = ${JSON.stringify(backoffice)}\nexport const backofficeAssets = () => assets\n`,
       loader: "js"
     }))
   }

@@ -14,35 +14,32 @@ const here = import.meta.dirname
 export const distDir = join(here, "dist")
 
 /**
- * Bundles the page (`src/main.ts` and everything it imports, the domain's
- * draws included) and its style sheet (`style/page.css` and its `@import`s),
- * minified for the browsers the page supports, into {@link distDir}.
+ * Bundles a browser app: `entry` (TypeScript, with everything it imports) and
+ * `style` (CSS, with its `@import`s), minified for the browsers the pages
+ * support, written as `<name>.js` and `<name>.css` into `dir`.
  */
-export const buildPlay = async (): Promise<PlayBundle> => {
+export const bundleBrowserApp = async (entry: string, style: string, dir: string, name: string): Promise<PlayBundle> => {
   const common = { bundle: true, minify: true, write: false, legalComments: "none", logLevel: "warning" } as const
   const [js, css] = await Promise.all([
-    build({ ...common, entryPoints: [join(here, "src", "main.ts")], format: "iife", platform: "browser", target: ["es2022"], charset: "utf8", outfile: "play.js" }),
-    build({ ...common, entryPoints: [join(here, "style", "page.css")], target: ["chrome100", "firefox100", "safari15"], outfile: "play.css" })
+    build({ ...common, entryPoints: [entry], format: "iife", platform: "browser", target: ["es2022"], charset: "utf8", outfile: `${name}.js` }),
+    build({ ...common, entryPoints: [style], target: ["chrome100", "firefox100", "safari15"], outfile: `${name}.css` })
   ])
   const text = (files: ReadonlyArray<{ readonly text: string }>) => files.map((f) => f.text).join("")
   const bundle = { script: text(js.outputFiles).trim(), style: text(css.outputFiles).trim() }
-  mkdirSync(distDir, { recursive: true })
-  writeFileSync(join(distDir, "play.js"), bundle.script)
-  writeFileSync(join(distDir, "play.css"), bundle.style)
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, `${name}.js`), bundle.script)
+  writeFileSync(join(dir, `${name}.css`), bundle.style)
   return bundle
 }
 
+/**
+ * Bundles the page (`src/main.ts` and everything it imports, the domain's
+ * draws included) and its style sheet (`style/page.css` and its `@import`s)
+ * into {@link distDir}.
+ */
+export const buildPlay = (): Promise<PlayBundle> =>
+  bundleBrowserApp(join(here, "src", "main.ts"), join(here, "style", "page.css"), distDir, "play")
+
 /** The built round page (a round's `roundDetailsUrl`): its script and style sheet, minified. */
-export const buildRoundPage = async (): Promise<PlayBundle> => {
-  const common = { bundle: true, minify: true, write: false, legalComments: "none", logLevel: "warning" } as const
-  const [js, css] = await Promise.all([
-    build({ ...common, entryPoints: [join(here, "src", "round.ts")], format: "iife", platform: "browser", target: ["es2022"], outfile: "round.js" }),
-    build({ ...common, entryPoints: [join(here, "style", "round.css")], target: ["chrome100", "firefox100", "safari15"], outfile: "round.css" })
-  ])
-  const text = (files: ReadonlyArray<{ readonly text: string }>) => files.map((f) => f.text).join("")
-  const bundle = { script: text(js.outputFiles).trim(), style: text(css.outputFiles).trim() }
-  mkdirSync(distDir, { recursive: true })
-  writeFileSync(join(distDir, "round.js"), bundle.script)
-  writeFileSync(join(distDir, "round.css"), bundle.style)
-  return bundle
-}
+export const buildRoundPage = (): Promise<PlayBundle> =>
+  bundleBrowserApp(join(here, "src", "round.ts"), join(here, "style", "round.css"), distDir, "round")

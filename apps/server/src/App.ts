@@ -8,6 +8,8 @@ import * as Shared from "./Shared.ts"
 import { PageAssets } from "@gateway/adapters-http/page/PlayPage"
 import { playAssets, roundAssets } from "@gateway/play/assets"
 import { RoundPageAssets } from "@gateway/adapters-http/page/RoundPage"
+import { BackofficeAssets } from "@gateway/adapters-http/page/BackofficePage"
+import { backofficeAssets } from "@gateway/backoffice/assets"
 import {
   BackofficeSecretsNode,
   DeliveryWorker,
@@ -255,6 +257,7 @@ export const app = (
       issuer: Option.match(config.publicBaseUrl, { onNone: () => "Operator Gateway", onSome: (url) => url.host })
     }),
     Layer.sync(RoundPageAssets, roundAssets),
+    Layer.sync(BackofficeAssets, backofficeAssets),
     WebhookDesk.layer({ timeoutMs: config.webhookTimeoutMs, schedule: config.webhookRetrySchedule }).pipe(
       Layer.provide(signingKeys)
     )

@@ -4,6 +4,7 @@ import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { Api } from "@gateway/client/api/Api"
 import * as GamePages from "./cache/GamePages.ts"
 import { BackofficeLive, BackofficeSignInLive } from "./handlers/Backoffice.ts"
+import { BackofficePageLive } from "./handlers/BackofficePage.ts"
 import { BackofficeOpsLive } from "./handlers/BackofficeOps.ts"
 import { DeliveriesLive } from "./handlers/Deliveries.ts"
 import { AuditLive, SecretsLive } from "./handlers/Secrets.ts"
@@ -51,7 +52,8 @@ const Handlers = Layer.mergeAll(
   BackofficeOpsLive,
   RoundDetailsLive,
   SessionControlLive,
-  FreeRoundsLive
+  FreeRoundsLive,
+  BackofficePageLive
 ).pipe(
   Layer.provide([AdminAuth.layer, OperatorAuth.layer, SessionAuth.layer, BackofficeAuth.layer])
 )

@@ -519,6 +519,7 @@ describe("routing, probes and documents", () => {
       "/api/v1.1/operator-api/sessions/terminate",
       "/api/v1.1/operator-api/settings",
       "/api/v1.1/operator-api/transactions/{transactionId}",
+      "/backoffice",
       "/health",
       "/metrics",
       "/play/{gameId}",

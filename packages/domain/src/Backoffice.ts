@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import type { MerchantId } from "./Merchant.ts"
 import { isStorableText } from "./Validation.ts"
+import { can, permissions, roles } from "./BackofficeRoles.ts"
 
 /**
  * An address the back office mails to: stricter than a merchant's e-mail (any `@` and dot), an address an
@@ -16,29 +17,19 @@ export const MailAddress = Schema.String.check(
 )
 
 /** The roles of a merchant's back-office users (CONTRACT §9). */
-export const Role = Schema.Literals(["owner", "developer", "finance", "support"])
+export const Role = Schema.Literals(roles)
 export type Role = typeof Role.Type
 
 /**
  * What a role may do: `owner` everything (the only one with users and the
  * audit log); `developer` settings, keys, secrets, deliveries; `finance`
  * reports, rounds, revenue share; `support` round and player look-up.
- * Endpoints name the permission they need.
+ * Endpoints name the permission they need (the table: BackofficeRoles.ts).
  */
-export const Permission = Schema.Literals([
-  "users", "audit", "settings", "keys", "secrets", "deliveries", "reports", "rounds", "revenueShare", "players"
-])
+export const Permission = Schema.Literals(permissions)
 export type Permission = typeof Permission.Type
 
-const grants: { readonly [R in Role]: ReadonlySet<Permission> } = {
-  owner: new Set(Permission.literals),
-  developer: new Set(["settings", "keys", "secrets", "deliveries"]),
-  finance: new Set(["reports", "rounds", "revenueShare"]),
-  support: new Set(["rounds", "players"])
-}
-
-/** Whether `role` may do what `permission` names. */
-export const can = (role: Role, permission: Permission): boolean => grants[role].has(permission)
+export { can }
 
 /** A back-office user as the API shows it. */
 export interface User {

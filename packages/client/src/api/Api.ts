@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AuditApi } from "./Audit.ts"
 import { BackofficeApi, BackofficeSignInApi } from "./Backoffice.ts"
+import { BackofficePageApi } from "./BackofficePage.ts"
 import { BackofficeOpsApi } from "./BackofficeOps.ts"
 import { DeliveriesApi } from "./Deliveries.ts"
 import { FreeRoundsApi } from "./FreeRounds.ts"
@@ -63,6 +64,7 @@ export class Api extends HttpApi.make("operator-gateway")
   .add(RoundDetailsApi)
   .add(SessionControlApi)
   .add(FreeRoundsApi)
+  .add(BackofficePageApi)
   .annotateMerge(OpenApi.annotations({
     title: "Operator Gateway",
     version: "1.1.0",

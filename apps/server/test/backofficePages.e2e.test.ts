@@ -1,0 +1,351 @@
+import { adminToken, call } from "@gateway/adapters-http/testing"
+import { Totp } from "@gateway/adapters-operator"
+import { type Mailbox, startMailbox } from "@gateway/adapters-operator/testing/Mailbox"
+import { Effect, Exit, Scope } from "effect"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import type { Page } from "playwright-core"
+import { Webhook } from "standardwebhooks"
+import { afterAll, assert, beforeAll, describe, expect, it } from "vitest"
+import { type Gateway, gateway } from "../testing/Gateway.ts"
+import { axeViolations, launchChromium, resultsDir } from "./Browser.ts"
+import { startWallet } from "./Wallet.ts"
+
+const scope = Effect.runSync(Scope.make())
+const email = "owner@pages.example"
+const ownerPassword = "tall ships and ledgers"
+const financePassword = "columns of figures 9"
+let gw: Gateway
+let mailbox: Mailbox
+let operator: Awaited<ReturnType<typeof startWallet>>
+let browser: Awaited<ReturnType<typeof launchChromium>>
+let page: Page
+let merchant: { readonly id: number; readonly password: string; readonly encryptionKey: string }
+/** Every webhook the operator received, with which of the known secrets verify its signature. */
+const secrets: Array<string> = []
+const pageErrors: Array<string> = []
+let operatorDown = false
+const verified: Array<{ readonly type: string; readonly by: ReadonlyArray<number> }> = []
+
+beforeAll(async () => {
+  mailbox = await startMailbox()
+  operator = await startWallet((received, message) => {
+    const headers = Object.fromEntries(Object.entries(received.headers).map(([k, v]) => [k, String(v)]))
+    const by = secrets.flatMap((secret, i) => {
+      try {
+        new Webhook(secret).verify(received.body, headers)
+        return [i]
+      } catch {
+        return []
+      }
+    })
+    verified.push({ type: message.type, by })
+    if (operatorDown) return { status: 503, body: { error: "down for maintenance" } }
+    return by.length === 0 ? { status: 401, body: { error: "bad signature" } } : { status: 200, body: { balance: "1000.00", seen: message.type } }
+  })
+  gw = await Effect.runPromise(Scope.provide(scope)(gateway({ SMTP_URL: mailbox.url, WEBHOOK_RETRY_SCHEDULE: "0.2,0.2" })))
+  const created = await call(`${gw.url}/api/v1.1/operator-api/create`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${await adminToken(gw.authSecret)}` },
+    json: { countryCodes: ["ET"], companyName: "Pages Bet", email, providerId: 1 }
+  })
+  assert.strictEqual(created.status, 201, created.text)
+  merchant = created.body
+  secrets.push(merchant.encryptionKey)
+  browser = await launchChromium({ width: 1280, height: 900 })
+  page = await browser.context.newPage()
+  page.setDefaultTimeout(10_000)
+  page.on("pageerror", (error) => pageErrors.push(error.message))
+  page.on("dialog", (dialog) => void dialog.accept())
+})
+afterAll(async () => {
+  await browser?.close()
+  await Effect.runPromise(Scope.close(scope, Exit.void))
+  await operator?.close()
+  await mailbox?.close()
+})
+
+const shot = (name: string) => page.screenshot({ path: join(resultsDir, `backoffice-${name}.png`), fullPage: true })
+const open = async (path: string) => {
+  await page.goto(`${gw.url}/backoffice#${path}`)
+  await page.locator("h1").first().waitFor()
+}
+const navTo = (name: string) => page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name, exact: true }).click()
+const signIn = async (who: string, password: string) => {
+  await open("/signin")
+  await page.getByLabel("E-mail address").fill(who)
+  await page.getByLabel("Password").fill(password)
+  await page.getByRole("button", { name: "Sign in" }).click()
+}
+const signOut = async () => {
+  await page.getByRole("button", { name: "Sign out" }).click()
+  await page.locator("#nav").waitFor({ state: "hidden" })
+}
+/** Waits for the page whose title (its h1) is `name`. */
+const title = (name: string) => page.getByRole("heading", { level: 1, name, exact: true }).waitFor()
+const navLinks = () => page.getByRole("navigation", { name: "Pages" }).getByRole("link").allInnerTexts()
+
+describe("the back office in Chromium, a new merchant end to end", () => {
+  it("serves the app under a strict CSP that nothing may frame", async () => {
+    const answer = await fetch(`${gw.url}/backoffice`)
+    expect(answer.status).toBe(200)
+    const csp = answer.headers.get("content-security-policy") ?? ""
+    expect(csp).toMatch(/script-src 'nonce-[^']+'(;|$)/)
+    expect(csp).toContain("frame-ancestors 'none'")
+    expect(await answer.text()).toContain("<script nonce=")
+  })
+
+  it("takes the owner from the generated password through the forced change and the mailed code", async () => {
+    await signIn(email, "not the password at all")
+    await page.locator("#signin-err", { hasText: "do not match an account" }).waitFor()
+    await signIn(email, merchant.password)
+    await title("Change your password")
+    expect(await page.getByRole("navigation", { name: "Pages" }).isHidden()).toBe(true)
+    await page.getByLabel("Current password").fill(merchant.password)
+    await page.getByLabel("New password").fill("pages bet 2026 ok") // contains the company name
+    await page.getByRole("button", { name: "Change the password" }).click()
+    await page.locator("#password-newPassword-err", { hasText: "newPassword" }).waitFor()
+    expect(await page.locator("#password-newPassword").getAttribute("aria-invalid")).toBe("true")
+    await page.getByLabel("New password").fill(ownerPassword)
+    await page.getByRole("button", { name: "Change the password" }).click()
+    await title("Verify your e-mail address")
+    await shot("verify")
+    expect(await axeViolations(page)).toEqual([])
+
+    const seen = mailbox.mails.length
+    await page.getByRole("button", { name: "Mail me a new code" }).click()
+    const code = await mailbox.code(email, "verification", seen)
+    await page.getByLabel("Code from the mail (6 digits)").fill(code)
+    await page.getByRole("button", { name: "Verify" }).click()
+    await title("Today")
+    expect(await navLinks()).toEqual(
+      ["Today", "Find a round", "Reports", "Settings", "RTP per game", "API keys", "Webhook secrets", "Webhook deliveries", "Users", "Audit log", "Your account"]
+    )
+  })
+
+  it("invites a finance user, who sees the reports but not the settings", async () => {
+    await navTo("Users")
+    await page.getByLabel("E-mail address").fill("fin@pages.example")
+    await page.getByLabel("Role").selectOption("finance")
+    const seen = mailbox.mails.length
+    await page.getByRole("button", { name: "Send the invitation" }).click()
+    await page.getByRole("cell", { name: "fin@pages.example", exact: true }).waitFor()
+    const code = await mailbox.code("fin@pages.example", "invited", seen)
+    await signOut()
+    await title("Sign in")
+
+    await open("/accept")
+    await page.getByLabel("E-mail address").fill("fin@pages.example")
+    await page.getByLabel("Code from the invitation mail (6 digits)").fill(code)
+    await page.getByLabel("New password").fill(financePassword)
+    await page.getByRole("button", { name: "Set my password" }).click()
+    await page.locator("#accept .ok", { hasText: "Your password is set" }).waitFor()
+    // Keyboard only: the page's heading has the focus, Tab leads to the fields, Enter signs in
+    await open("/signin")
+    await page.locator("h1:focus").waitFor()
+    await page.keyboard.press("Tab")
+    await page.keyboard.type("fin@pages.example")
+    await page.keyboard.press("Tab")
+    await page.keyboard.type(financePassword)
+    await page.keyboard.press("Enter")
+    await title("Today")
+    expect(await navLinks()).toEqual(["Today", "Find a round", "Reports", "Your account"])
+    await navTo("Reports")
+    await page.getByRole("button", { name: "Show the report" }).click()
+    await page.getByRole("table", { name: /GGR in ETB/ }).waitFor()
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download as CSV" }).click()])
+    expect(download.suggestedFilename()).toMatch(/^ggr-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/)
+    expect(readFileSync(await download.path(), "utf8").split(/\r?\n/)[0]).toMatch(/ggr/i)
+    await page.getByRole("button", { name: "Revenue share for this period" }).click()
+    await page.getByRole("table", { name: /Revenue share in ETB/ }).waitFor()
+    await open("/settings")
+    await page.getByText("Your role does not include this page.").waitFor()
+    await shot("finance")
+    await signOut()
+  })
+
+  it("lets the owner set the webhook URL with a preview of the branding and the RTP reviewed, and ping the operator", async () => {
+    await signIn(email, ownerPassword)
+    await title("Today")
+    await navTo("Settings")
+    await page.getByLabel("Wallet webhook URL").fill(`${operator.url}/wallet`)
+    await page.getByLabel("Details URL").fill(`${operator.url}/details`)
+    await page.getByLabel("Logo", { exact: true }).fill(`${gw.url}/static/games/lotto.svg`)
+    await page.getByLabel("Hide the player's balance").check()
+    const preview = page.getByRole("figure", { name: "Preview of the game page" })
+    expect(await preview.getByRole("img", { name: "Your logo" }).getAttribute("src")).toBe(`${gw.url}/static/games/lotto.svg`)
+    expect(await preview.getByText("Balance").isHidden()).toBe(true)
+    await page.getByLabel("Smallest stake").fill("5")
+    await page.getByLabel("Largest stake").fill("2")
+    await page.getByRole("button", { name: "Save the settings" }).click()
+    await page.locator("#settings .err", { hasText: /Stake/ }).first().waitFor()
+    expect(await page.locator("[aria-invalid=true]").count()).toBeGreaterThan(0)
+    await page.getByLabel("Largest stake").fill("500")
+    await page.getByRole("button", { name: "Save the settings" }).click()
+    await page.locator("#settings .ok", { hasText: "Saved." }).waitFor()
+    await shot("settings")
+
+    await navTo("RTP per game")
+    await page.getByLabel("Odd Even: RTP in %").fill("96")
+    await page.getByRole("button", { name: "Review the changes" }).click()
+    expect(await page.locator("#rtp-review li").allInnerTexts()).toEqual(["Odd Even: 97.50 % → 96.00 %"])
+    await page.getByRole("button", { name: "Save these changes" }).click()
+    await page.locator("#rtp .ok", { hasText: "Saved: the new RTP" }).waitFor()
+
+    await navTo("Webhook deliveries")
+    await page.getByRole("button", { name: "Send a test ping" }).click()
+    await page.locator("#ping-result", { hasText: "Delivered: your server answered 200" }).waitFor()
+    expect(await page.locator("#ping-result pre").innerText()).toContain("webhook.test")
+
+    // A ping the operator refuses fails after its retries; redelivered once the operator is back, it is delivered
+    operatorDown = true
+    await page.getByRole("button", { name: "Send a test ping" }).click()
+    await page.locator("#ping-result", { hasText: "Not delivered" }).waitFor()
+    await page.getByLabel("Status").selectOption("failed")
+    for (let tries = 0; (await page.locator("#delivery-list tbody tr").count()) === 0; tries++) {
+      if (tries === 50) throw new Error("the refused ping never failed")
+      await page.waitForTimeout(200)
+      await page.getByRole("button", { name: "Show" }).click()
+    }
+    operatorDown = false
+    await page.locator("#delivery-list tbody a").first().click()
+    await page.getByRole("heading", { name: /^Attempt 3/ }).waitFor()
+    expect(await page.locator("pre.raw").last().innerText()).toMatch(/^503\n[\s\S]*down for maintenance/)
+    await page.getByRole("button", { name: "Redeliver" }).click()
+    for (let tries = 0; !(await page.locator(".facts", { hasText: "delivered" }).isVisible()); tries++) {
+      if (tries === 50) throw new Error("the redelivered ping was never delivered")
+      await page.waitForTimeout(200)
+      await page.reload()
+    }
+  })
+
+  let roundId = ""
+  it("issues a key whose secret is shown once, and a real round played with it is found with its proof", async () => {
+    await navTo("API keys")
+    await page.getByRole("button", { name: "Issue a key" }).click()
+    const key = await page.locator("#new-key").innerText()
+    expect(key).toMatch(/^sv_live\./)
+    await page.getByRole("button", { name: "I have copied it" }).click()
+    await page.getByRole("cell", { name: "never" }).waitFor()
+    expect(await page.content()).not.toContain(key)
+
+    const api = `${gw.url}/api/v1.1`
+    const launched = await call(`${api}/operator-api/games/generate-launch-url?gameId=odd-even&playerId=p-7&sessionId=s-7&mode=real`, {
+      headers: { "sv-api-key": key }
+    })
+    expect(launched.status, launched.text).toBe(200)
+    const token = new URL(launched.body.url).searchParams.get("token")
+    const opened = await call(`${api}/game-api/sessions`, { method: "POST", json: { token } })
+    expect(opened.status, opened.text).toBe(201)
+    const round = await call(`${api}/game-api/rounds`, {
+      method: "POST", headers: { authorization: `Bearer ${opened.body.sessionToken}` }, json: { stake: "10.00", selection: "odd" }
+    })
+    expect(round.status, round.text).toBe(200)
+    roundId = String(round.body.roundId)
+
+    await navTo("Find a round")
+    await page.getByLabel("Id").fill(roundId)
+    await page.getByRole("button", { name: "Find" }).click()
+    await page.getByRole("heading", { name: `Round ${roundId}` }).waitFor()
+    await page.getByText("Server seed hash").waitFor()
+    expect(await page.getByRole("link", { name: /proof/ }).getAttribute("href")).toMatch(new RegExp(`/rounds/${roundId}\\?sig=`))
+    await page.getByLabel("Look up by").selectOption("playerId")
+    await page.getByLabel("Id").fill("p-7")
+    await page.getByRole("button", { name: "Find" }).click()
+    await page.getByRole("heading", { name: `Round ${roundId}` }).waitFor()
+    await page.getByLabel("Id").fill("nobody-here")
+    await page.getByRole("button", { name: "Find" }).click()
+    await page.locator("#lookup-value-err", { hasText: "No round found" }).waitFor()
+  })
+
+  it("reveals the webhook secret after the password, and rotates it while the operator verifies both signatures", async () => {
+    await navTo("Webhook secrets")
+    await page.getByLabel("Your password").fill("not my password at all")
+    await page.getByRole("button", { name: "Show the webhook secret" }).click()
+    await page.locator("#reveal-password-err", { hasText: "That is not your password." }).waitFor()
+    await page.getByLabel("Your password").fill(ownerPassword)
+    await page.getByRole("button", { name: "Show the webhook secret" }).click()
+    expect(await page.locator("#revealed code").innerText()).toBe(merchant.encryptionKey)
+
+    await page.getByLabel("What to rotate").selectOption("encryptionKey")
+    await page.getByLabel("Overlap in minutes").fill("60")
+    await page.getByRole("button", { name: "Rotate" }).click()
+    const fresh = await page.locator("#new-secret").innerText()
+    expect(fresh).toMatch(/^whsec_/)
+    expect(fresh).not.toBe(merchant.encryptionKey)
+    secrets.push(fresh)
+
+    await navTo("Webhook deliveries")
+    const seen = verified.length
+    await page.getByRole("button", { name: "Send a test ping" }).click()
+    await page.locator("#ping-result", { hasText: "Delivered" }).waitFor()
+    expect(verified.slice(seen)).toEqual([{ type: "webhook.test", by: [0, 1] }])
+
+    await page.getByRole("link").filter({ hasText: /:/ }).first().click()
+    await page.getByRole("heading", { name: /^Attempt 1/ }).waitFor()
+    const raw = await page.locator("pre.raw").allInnerTexts()
+    expect(raw.join("\n")).toMatch(/webhook-signature: v1,\S+ v1,/)
+    expect(raw.join("\n")).toMatch(/^200\n/m)
+    await shot("delivery")
+  })
+
+  it("turns two-step sign-in on, after which sign-in asks for the app's code", async () => {
+    await navTo("Your account")
+    await page.getByRole("button", { name: "Set up two-step sign-in" }).click()
+    const key = Totp.fromBase32(await page.locator("#totp-secret").innerText()) ?? Buffer.alloc(0)
+    const now = () => Math.floor(Date.now() / 1000)
+    await page.getByLabel("Code from the app (6 digits)").fill(Totp.totp(key, now()))
+    await page.getByRole("button", { name: "Turn it on" }).click()
+    await page.locator("#totp-setup .ok", { hasText: "Two-step sign-in is on." }).waitFor()
+    await signOut()
+    await signIn(email, ownerPassword)
+    await page.locator("#signin-err", { hasText: "authenticator app" }).waitFor()
+    await page.getByLabel("Code from your authenticator app").fill(Totp.totp(key, now() + 30))
+    await page.getByRole("button", { name: "Sign in" }).click()
+    await title("Today")
+  })
+
+  it("shows each change in the audit log with the values before and after", async () => {
+    await navTo("Audit log")
+    await page.locator("#audit tbody tr").first().waitFor()
+    const rows = await page.locator("#audit tbody tr").allInnerTexts()
+    const has = (action: string, text: RegExp) => expect(rows.some((row) => row.includes(action) && text.test(row)), `${action} ${text}`).toBe(true)
+    has("merchant.settings", new RegExp(`webhookUrl: none → ${operator.url}/wallet`))
+    has("merchant.settings", /oddEvenGameProfit: .*→ 4/)
+    has("api_key.issue", /owner@pages\.example/)
+    has("secret.rotate", /rotated/)
+    has("secret.reveal", /owner@pages\.example/)
+    has("user.invite", /fin@pages\.example/)
+    has("user.password", /changed/)
+    has("user.second_factor", /owner@pages\.example/)
+    expect(rows.join("\n")).not.toContain(secrets[1] ?? "?")
+    await shot("audit")
+  })
+
+  it("passes axe with no serious or critical violation on every page, at 1280 and at 360 px, and works from the keyboard", async () => {
+    const paths = ["/dashboard", "/rounds", "/reports", "/settings", "/rtp", "/keys", "/secrets", "/deliveries", "/users", "/audit", "/account"]
+    const found: Array<string> = []
+    for (const width of [1280, 360]) {
+      await page.setViewportSize({ width, height: width === 360 ? 740 : 900 })
+      for (const path of paths) {
+        await open(path)
+        await page.locator("#main:not([aria-busy])").waitFor()
+        found.push(...(await axeViolations(page)).map((v) => `${width} ${path} ${v}`))
+        const wide = Number(await page.evaluate("document.documentElement.scrollWidth"))
+        if (wide > width) found.push(`${width} ${path}: ${wide} px wide`)
+        await shot(`${path.slice(1)}-${width}`)
+      }
+    }
+    expect(found).toEqual([])
+
+    // 360 px: the navigation sits behind the menu button, which the keyboard opens
+    await open("/dashboard")
+    expect(await page.getByRole("link", { name: "Users" }).isVisible()).toBe(false)
+    await page.getByRole("button", { name: "Menu" }).focus()
+    await page.keyboard.press("Enter")
+    await page.getByRole("link", { name: "Users" }).focus()
+    await page.keyboard.press("Enter")
+    await title("Users")
+    expect(pageErrors).toEqual([])
+  })
+})
