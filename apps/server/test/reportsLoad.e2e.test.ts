@@ -145,7 +145,7 @@ describe("one merchant's heavy reports against another merchant's bets", () => {
       const { sessionToken } = await better.newSession()
       const indexScans = async () =>
         Number((await db.query<{ n: string }>(
-          "SELECT coalesce(sum(idx_scan), 0)::text AS n FROM pg_stat_user_indexes WHERE indexrelname = 'game_sessions_merchant_player_idx'"
+          "SELECT coalesce(sum(idx_scan), 0)::text AS n FROM pg_stat_user_indexes WHERE indexrelname = 'game_sessions_player_recent_idx'"
         )).rows[0]?.n ?? 0)
       const scansBefore = await indexScans()
 
