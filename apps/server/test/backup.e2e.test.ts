@@ -51,15 +51,37 @@ const serverMajor = await (async () => {
 const tools = clientTools(serverMajor)
 
 /** What a restore must bring back: the ledger's sums, the rounds, the outbox, the stored secrets. */
-const state = async (url: string) => ({
-  ledger: await query(url, `
+/** What a backup must carry, read through `read` (one query at a time). */
+const stateOf = async (read: (text: string) => ReturnType<typeof query>) => ({
+  ledger: await read(`
     SELECT r.merchant_id, e.kind, e.currency, count(*)::int AS entries, sum(e.amount_minor)::text AS total
     FROM ledger_entries e JOIN rounds r ON r.id = e.round_id GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
-  rounds: await query(url, "SELECT merchant_id, status, count(*)::int AS n, sum(stake_minor)::text AS stakes, sum(payout_minor)::text AS payouts FROM rounds GROUP BY 1, 2 ORDER BY 1, 2"),
-  outbox: await query(url, "SELECT id, merchant_id, type, body, status, attempts FROM webhook_deliveries ORDER BY id"),
-  secrets: await query(url, "SELECT id, private_key_enc, encryption_key_enc FROM merchants ORDER BY id"),
-  launchKeys: await query(url, "SELECT kid, private_key_enc FROM launch_signing_keys ORDER BY kid")
+  rounds: await read("SELECT merchant_id, status, count(*)::int AS n, sum(stake_minor)::text AS stakes, sum(payout_minor)::text AS payouts FROM rounds GROUP BY 1, 2 ORDER BY 1, 2"),
+  outbox: await read("SELECT id, merchant_id, type, body, status, attempts FROM webhook_deliveries ORDER BY id"),
+  secrets: await read("SELECT id, private_key_enc, encryption_key_enc FROM merchants ORDER BY id"),
+  launchKeys: await read("SELECT kid, private_key_enc FROM launch_signing_keys ORDER BY kid")
 })
+
+const state = (url: string) => stateOf((text) => query(url, text))
+
+/**
+ * `dump(snapshot)` runs pg_dump on the snapshot of a transaction that then reads the state: the state the backup
+ * took, exactly, while the gateway goes on changing the database (its worker retrying a credit meanwhile).
+ */
+const dumpWithState = async (url: string, dump: (snapshot: string) => void) => {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+    const snapshot = String((await client.query("SELECT pg_export_snapshot() AS s")).rows[0]?.s)
+    dump(snapshot)
+    const taken = await stateOf(async (text) => (await client.query(text)).rows)
+    await client.query("COMMIT")
+    return taken
+  } finally {
+    await client.end()
+  }
+}
 
 describe("backup and restore drill (external database)", () => {
   it.skipIf(tools === undefined)(
@@ -114,8 +136,8 @@ describe("backup and restore drill (external database)", () => {
 
         // The backup, taken while the gateway serves; then the gateway is lost.
         const dump = join(work, "gateway.dump")
-        execFileSync(join(bin, "pg_dump"), ["--format=custom", "--file", dump, "--dbname", source])
-        const backedUp = await state(source)
+        const backedUp = await dumpWithState(source, (snapshot) =>
+          execFileSync(join(bin, "pg_dump"), ["--format=custom", "--file", dump, "--snapshot", snapshot, "--dbname", source]))
         await gw.stop("SIGKILL")
         assert.lengthOf(backedUp.outbox.filter((m) => m.status === "pending"), rounds)
 
