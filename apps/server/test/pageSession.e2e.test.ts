@@ -230,6 +230,8 @@ describe("a session the casino ends (CONTRACT §12)", () => {
     await page.emulateMedia({ reducedMotion: "reduce" })
     await page.goto(await launch("&lobbyUrl=https%3A%2F%2Fcasino.example%2Flobby"))
     await page.locator("#game:not([hidden]) #play").waitFor()
+    // The page's own reads (history, recall) done first: one made after the end would show the notice before Play.
+    await page.waitForLoadState("networkidle")
     const ended = await call(`${gw.url}/api/v1.1/operator-api/sessions/terminate`, {
       method: "POST", headers: { "sv-api-key": launch.key }, json: { playerId: launch.playerId }
     })
