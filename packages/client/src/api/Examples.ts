@@ -143,7 +143,8 @@ const session: typeof GameSession.GameSession.Encoded = {
   mode: "real",
   lobby: false,
   createdAt: at,
-  expiresAt: "2026-11-25T13:30:00.000Z"
+  expiresAt: "2026-11-25T13:30:00.000Z",
+  rtp: { "odd-even": "97.50" }
 }
 
 const fairness: typeof Fairness.Fairness.Encoded = {
