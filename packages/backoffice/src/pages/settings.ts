@@ -5,9 +5,18 @@ import type { Settings } from "../types.ts"
 
 type Key = keyof Settings & string
 
-const text: ReadonlyArray<readonly [Key, string, string]> = [
+/** A setting edited as text: its name, label and hint. */
+type TextSetting = readonly [Key, string, string]
+/** A setting edited as a checkbox: its name and label. */
+type FlagSetting = readonly [Key, string]
+
+const text: ReadonlyArray<TextSetting> = [
   ["webhookUrl", "Wallet webhook URL", "Debits, credits, refunds and test pings are sent here."],
+  ["debitWebhookUrl", "Debit URL", "With separate URLs: debits go here (else to the wallet webhook URL)."],
+  ["creditWebhookUrl", "Credit URL", "With separate URLs: credits and test pings go here (else to the wallet webhook URL)."],
+  ["refundWebhookUrl", "Refund URL", "With separate URLs: refunds go here (else to the wallet webhook URL)."],
   ["userDetailsUrl", "Details URL", "Asked who a player is at each real-money launch."],
+  ["shopDetailsUrl", "Shop details URL", "Asked about the shop at each launch with a shopId; leave empty without shops."],
   ["callbackUrl", "Callback URL", "Session and round events; leave empty for none."],
   ["minimumStake", "Smallest stake", "In your currency, e.g. 1 or 0.50."],
   ["maximumStake", "Largest stake", "In your currency."],
@@ -16,6 +25,12 @@ const text: ReadonlyArray<readonly [Key, string, string]> = [
   ["cupImageUrl", "Cup image", "An https image shown with wins."],
   ["fontFamilyUrl", "Font", "An https web font file (.woff2) or font style sheet."],
   ["frameAncestors", "Sites that may frame the game", "Origins separated by spaces, * for any, 'none' for none."]
+]
+
+/** Checkboxes, each shown before the text setting named with it. */
+const flags: ReadonlyArray<readonly [FlagSetting, Key]> = [
+  [["isSeperateWebhookUrl", "Separate URLs for debits, credits and refunds"], "debitWebhookUrl"],
+  [["hideBalance", "Hide the player's balance"], "minimumStake"]
 ]
 
 const branding: ReadonlyArray<Key> = ["logo1xUrl", "logo2xUrl", "cupImageUrl", "fontFamilyUrl", "hideBalance", "minimumStake", "maximumStake"]
@@ -66,16 +81,20 @@ export const settings = async (main: HTMLElement): Promise<void> => {
   const r = await call<Settings>("GET", "/settings")
   if (!r.ok) return void main.append(h("p", { class: "err", role: "alert" }, plain(r.problem)))
   let current = r.body
-  const fields: Array<FieldSpec> = text.map(([name, label, hint]) => ({
-    name, label, hint, value: shown(current[name]),
-    type: name.endsWith("Stake") || name === "frameAncestors" ? "text" : "url",
-    inputmode: name.endsWith("Stake") ? "decimal" : undefined
-  }))
-  fields.splice(5, 0, { name: "hideBalance", label: "Hide the player's balance", type: "checkbox", checked: current.hideBalance === true })
+  const fields: Array<FieldSpec> = text.flatMap(([name, label, hint]): Array<FieldSpec> => [
+    ...flags.filter(([, before]) => before === name).map(([[flag, flagLabel]]): FieldSpec => ({
+      name: flag, label: flagLabel, type: "checkbox", checked: current[flag] === true
+    })),
+    {
+      name, label, hint, value: shown(current[name]),
+      type: name.endsWith("Stake") || name === "frameAncestors" ? "text" : "url",
+      inputmode: name.endsWith("Stake") ? "decimal" : undefined
+    }
+  ])
   const view = preview()
   const f = form("settings", fields, "Save the settings", async (f) => {
     const change: Record<string, string | boolean | null> = {}
-    if (f.checked("hideBalance") !== (current.hideBalance === true)) change["hideBalance"] = f.checked("hideBalance")
+    for (const [[flag]] of flags) if (f.checked(flag) !== (current[flag] === true)) change[flag] = f.checked(flag)
     for (const [name] of text) {
       const value = f.value(name)
       if (value !== shown(current[name])) change[name] = value === "" ? null : value
