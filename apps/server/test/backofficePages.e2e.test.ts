@@ -264,6 +264,13 @@ describe("the back office in Chromium, a new merchant end to end", () => {
     await page.getByLabel("Id").fill("nobody-here")
     await page.getByRole("button", { name: "Find" }).click()
     await page.locator("#lookup-value-err", { hasText: "No round found" }).waitFor()
+    // The player's rounds of other days: a week that ended yesterday holds none of today's.
+    const dayOf = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10)
+    await page.getByLabel("Id").fill("p-7")
+    await page.getByLabel("A player's rounds from").fill(dayOf(8))
+    await page.getByLabel("To (included)").fill(dayOf(1))
+    await page.getByRole("button", { name: "Find" }).click()
+    await page.locator("#lookup-value-err", { hasText: "No round found" }).waitFor()
   })
 
   it("reveals the webhook secret after the password, and rotates it while the operator verifies both signatures", async () => {

@@ -3,15 +3,14 @@ import { type Child, h, section, table } from "../dom.ts"
 import { form, plain } from "../form.ts"
 import { barChart } from "../chart.ts"
 import { amount } from "../state.ts"
+import { day, isoDay, utcPeriod } from "../period.ts"
 import type { SummaryAnswer } from "../types.ts"
 
-const day = 86_400_000
-const isoDay = (time: number): string => new Date(time).toISOString().slice(0, 10)
 const number = (text: string): number => Number.parseFloat(text) || 0
 
 /** The period's summary grouped by `groupBy`, every group (a period is at most 100 days or 6 games). */
 const summary = (groupBy: "day" | "game", from: string, to: string) =>
-  call<SummaryAnswer>("GET", "/summary" + query({ groupBy, from: from + "T00:00:00Z", to: isoDay(Date.parse(to) + day) + "T00:00:00Z", limit: 100 }))
+  call<SummaryAnswer>("GET", "/summary" + query({ groupBy, ...utcPeriod(from, to), limit: 100 }))
 
 const tile = (label: string, value: Child) => h("div", { class: "tile" }, h("span", { class: "label" }, label), h("b", {}, value))
 

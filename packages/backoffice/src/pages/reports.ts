@@ -3,18 +3,16 @@ import { h, section, table } from "../dom.ts"
 import { form } from "../form.ts"
 import { can } from "@gateway/domain/BackofficeRoles"
 import { amount, state } from "../state.ts"
+import { day, isoDay, utcPeriod } from "../period.ts"
 import type { RevenueShare, SummaryAnswer } from "../types.ts"
 
-const day = 86_400_000
-const isoDay = (time: number): string => new Date(time).toISOString().slice(0, 10)
 
 /** The GGR report of a period by day, game or player, on screen and as a CSV download. */
 export const reports = (main: HTMLElement): void => {
   const out = h("div", { id: "report" })
   let csvUrl: string | undefined
   const period = (f: { value: (name: string) => string }) => ({
-    from: f.value("from") + "T00:00:00Z",
-    to: isoDay(Date.parse(f.value("to")) + day) + "T00:00:00Z",
+    ...utcPeriod(f.value("from"), f.value("to")),
     groupBy: f.value("groupBy")
   })
   const f = form("report-form", [

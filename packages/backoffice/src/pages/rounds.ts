@@ -2,6 +2,7 @@ import { call, query } from "../api.ts"
 import { facts, h, section, table } from "../dom.ts"
 import { form } from "../form.ts"
 import { amount, when } from "../state.ts"
+import { day, isoDay, utcPeriod } from "../period.ts"
 import type { Details, Round, RoundList } from "../types.ts"
 
 /** The round's proof as its signed link answers it in JSON (the gateway's own origin; elsewhere only the link). */
@@ -42,11 +43,16 @@ const roundView = (round: Round): HTMLElement =>
 export const rounds = (main: HTMLElement): void => {
   const found = h("div", { id: "found" })
   const f = form("lookup", [
-    { name: "by", label: "Look up by", type: "select", value: "roundId", options: [["roundId", "Round id"], ["transactionId", "Transaction id"], ["playerId", "Player id (today's rounds)"]] },
-    { name: "value", label: "Id", required: true, maxlength: 128 }
+    { name: "by", label: "Look up by", type: "select", value: "roundId", options: [["roundId", "Round id"], ["transactionId", "Transaction id"], ["playerId", "Player id"]] },
+    { name: "value", label: "Id", required: true, maxlength: 128 },
+    { name: "from", label: "A player's rounds from", type: "date", value: isoDay(Date.now() - 29 * day), hint: "UTC days; a round or transaction id is looked up in all your rounds." },
+    { name: "to", label: "To (included)", type: "date", value: isoDay(Date.now()) }
   ], "Find", async (f) => {
     if (f.value("value") === "") return f.error("value", "Enter the id to look up.")
-    const r = await call<RoundList>("GET", "/rounds" + query({ [f.value("by")]: f.value("value"), limit: 20 }))
+    const byPlayer = f.value("by") === "playerId"
+    if (byPlayer && (f.value("from") === "" || f.value("to") === "")) return f.error("from", "Choose the days to look in.")
+    const period = byPlayer ? utcPeriod(f.value("from"), f.value("to")) : {}
+    const r = await call<RoundList>("GET", "/rounds" + query({ [f.value("by")]: f.value("value"), ...period, limit: 20 }))
     if (!r.ok) return f.fail({ ...r.problem, detail: r.problem.detail.replace(/\b(roundId|transactionId|playerId)\b/, "value") })
     if (r.body.data.length === 0) return f.error("value", "No round found with this id.")
     found.replaceChildren(...r.body.data.map(roundView))
