@@ -60,6 +60,7 @@ const listedOf = (row: typeof ListedRow.Type) =>
     ...(row.status !== "failed" || row.failed_at === null ? {} : { failedAt: row.failed_at })
   })
 
+/** An attempt as `webhook_deliveries.answer` keeps the delivered one and {@link find} reads the failed ones. */
 const Attempt = Schema.Struct({
   at: Schema.Number,
   durationMs: Schema.Number,
@@ -69,27 +70,13 @@ const Attempt = Schema.Struct({
   body: Schema.optionalKey(Schema.String),
   error: Schema.optionalKey(Schema.String)
 })
-const FoundRow = Schema.Struct({ ...ListedRow.fields, body: Schema.String, answer: Schema.NullOr(Attempt) })
+const FoundRow = Schema.Struct({
+  ...ListedRow.fields,
+  body: Schema.String,
+  answer: Schema.NullOr(Attempt),
+  failures: Schema.Array(Attempt)
+})
 const decodeFound = Schema.decodeUnknownEffect(Schema.Array(FoundRow))
-const AttemptRow = Schema.Struct({
-  at: Schema.Number,
-  duration_ms: Schema.Number,
-  url: Schema.String,
-  status: Schema.NullOr(Schema.Number),
-  headers: Schema.NullOr(Schema.Record(Schema.String, Schema.String)),
-  body: Schema.NullOr(Schema.String),
-  error: Schema.NullOr(Schema.String)
-})
-const decodeAttempts = Schema.decodeUnknownEffect(Schema.Array(AttemptRow))
-const recordOf = (row: typeof AttemptRow.Type): AttemptRecord => ({
-  at: row.at,
-  durationMs: row.duration_ms,
-  url: row.url,
-  ...(row.status === null ? {} : { status: row.status }),
-  ...(row.headers === null ? {} : { headers: row.headers }),
-  ...(row.body === null ? {} : { body: row.body }),
-  ...(row.error === null ? {} : { error: row.error })
-})
 
 const isMerchantId = Schema.is(MerchantId)
 const isEventType = Schema.is(MessageType)
@@ -351,18 +338,23 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
 
   const find = (merchantId: MerchantId, id: string) =>
     Effect.gen(function*() {
+      // The failed attempts in the shape the delivered one is kept in (`answer`), so one schema reads both.
       const [row] = yield* sql`
         SELECT id, merchant_id, type, status, attempts, last_error, last_status, created_at, next_attempt_at,
-          delivered_at, failed_at, body, answer
-        FROM webhook_deliveries WHERE id = ${id} AND merchant_id = ${merchantId}`.pipe(Effect.flatMap(decodeFound))
+          delivered_at, failed_at, body, answer,
+          coalesce((
+            SELECT jsonb_agg(jsonb_strip_nulls(jsonb_build_object(
+              'at', extract(epoch FROM a.at)::float8 * 1000, 'durationMs', a.duration_ms, 'url', a.url,
+              'status', a.status, 'headers', a.headers, 'body', a.body, 'error', a.error
+            )) ORDER BY a.at)
+            FROM webhook_attempts a WHERE a.delivery_id = d.id
+          ), '[]'::jsonb) AS failures
+        FROM webhook_deliveries d WHERE id = ${id} AND merchant_id = ${merchantId}`.pipe(Effect.flatMap(decodeFound))
       if (row === undefined) return undefined
-      const failures = yield* sql`
-        SELECT extract(epoch FROM at)::float8 * 1000 AS at, duration_ms, url, status, headers, body, error
-        FROM webhook_attempts WHERE delivery_id = ${id} ORDER BY at`.pipe(Effect.flatMap(decodeAttempts))
       return {
         listed: listedOf(row),
         body: row.body,
-        attempts: [...failures.map(recordOf), ...(row.answer === null ? [] : [row.answer])]
+        attempts: [...row.failures, ...(row.answer === null ? [] : [row.answer])]
       }
     }).pipe(Effect.orDie, Effect.withSpan("DeliveryQueue.find"))
 
