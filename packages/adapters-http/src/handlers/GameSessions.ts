@@ -10,10 +10,10 @@ import {
   Ids,
   LaunchTokenVerifier,
   lobbyGames,
+  makePlayRound,
   MerchantRepo,
   OperatorDetails,
   openSession,
-  playRound,
   rotateSeed,
   roundHistory,
   roundRecall,
@@ -54,6 +54,8 @@ export const GameSessionsLive = HttpApiBuilder.group(
       Ids
     )
     const limiter = yield* RateLimiter
+    // Built once, as the rounds answered before routing build it (middleware/FastRound.ts).
+    const play = yield* makePlayRound
     /** Runs a session call: domain errors become problems, and failed look-ups are charged to the client's address. */
     const run = <A, E extends Problem.DomainError, R>(effect: Effect.Effect<A, E, R>) =>
       effect.pipe(provide, Effect.mapError(Problem.fromDomain), guardFailures(limiter))
@@ -62,7 +64,7 @@ export const GameSessionsLive = HttpApiBuilder.group(
     const fresh = <A>(body: A) => HttpApiSchema.withHeaders({ body, headers: noStore })
     return handlers.handleAll({
       open: ({ payload }) => run(openSession(payload.token)).pipe(Effect.map(fresh)),
-      play: ({ payload }) => withToken((token) => playRound(token, payload)).pipe(Effect.map(fresh)),
+      play: ({ payload }) => withToken((token) => play(token, payload)).pipe(Effect.map(fresh)),
       lobby: ({ query }) => withToken((token) => lobbyGames(token, query)).pipe(Effect.map(fresh)),
       rules: ({ params }) =>
         Effect.flatMap(
