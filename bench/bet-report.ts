@@ -26,7 +26,7 @@ export interface TwoRow {
 export interface BetResults {
   readonly facts: ReadonlyArray<readonly [string, string]>
   readonly rows: ReadonlyArray<BetRow>
-  readonly cost: { readonly gateway: DbCost; readonly plain: DbCost }
+  readonly cost: { readonly gateway: DbCost; readonly plain: DbCost; readonly autoplay: DbCost }
   readonly two: ReadonlyArray<TwoRow>
   readonly check: { readonly gateway: SettledCheck; readonly plain: SettledCheck }
   readonly memory: { readonly gateway: MemoryPeak; readonly plain: MemoryPeak; readonly second: MemoryPeak }
@@ -64,7 +64,7 @@ export const renderBet = (results: BetResults): string => {
         `${row.pairs.map((p) => bad(p.gateway)).join("+")} / ${row.pairs.map((p) => bad(p.plain)).join("+")} |`
     )
   }
-  const { gateway: gc, plain: pc } = results.cost
+  const { gateway: gc, plain: pc, autoplay: ac } = results.cost
   lines.push(
     "",
     `## The database per round (${gc.rounds} rounds at 16 connections, wallet at once, each server alone, credits delivered)`,
@@ -73,6 +73,7 @@ export const renderBet = (results: BetResults): string => {
     "|---|---:|---:|---:|---:|---:|",
     `| gateway | ${f(gc.transactionsPerRound, 2)} | ${f(gc.rowsPerRound, 2)} | ${f(gc.walBytesPerRound, 0)} | ${f(gc.databaseCpuMsPerRound, 3)} | ${f(gc.serverCpuMsPerRound, 3)} |`,
     `| plain | ${f(pc.transactionsPerRound, 2)} | ${f(pc.rowsPerRound, 2)} | ${f(pc.walBytesPerRound, 0)} | ${f(pc.databaseCpuMsPerRound, 3)} | ${f(pc.serverCpuMsPerRound, 3)} |`,
+    `| gateway, autoplay rounds (${ac.rounds}) | ${f(ac.transactionsPerRound, 2)} | ${f(ac.rowsPerRound, 2)} | ${f(ac.walBytesPerRound, 0)} | ${f(ac.databaseCpuMsPerRound, 3)} | ${f(ac.serverCpuMsPerRound, 3)} |`,
     "",
     "## Two gateways on one database (wallet after 20 ms)",
     "",

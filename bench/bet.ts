@@ -15,7 +15,7 @@ import pg from "pg"
 import { availableParallelism, cpus, loadavg } from "node:os"
 import * as PgTest from "@gateway/adapters-pg/testing"
 import { fire, measure, type Load, type Run, type Target } from "./autocannon.ts"
-import { dbCost, type DbCost, settledOnce, type SettledCheck } from "./bet-db.ts"
+import { dbCost, settledOnce, type SettledCheck } from "./bet-db.ts"
 import { renderBet, type BetRow, type TwoRow } from "./bet-report.ts"
 import { guard, killAll, startHelper } from "./children.ts"
 import { createMerchant, gatewayEnv, loggedKinds, startGateway, supervise } from "./gateways.ts"
@@ -48,15 +48,15 @@ const memory = memoryWatch()
 const answered = { gateway: new Set<string>(), plain: new Set<string>() }
 const roundIdOf = /"roundId":"([^"]+)"/
 
-/** A real round of odd-even for the next session of `tokens`, its answered round id kept. */
-const bets = (tokens: ReadonlyArray<string>, who: keyof typeof answered): Load => {
+/** A real round of odd-even (by autoplay with `autoplay`) for the next session of `tokens`, its answered round id kept. */
+const bets = (tokens: ReadonlyArray<string>, who: keyof typeof answered, autoplay = false): Load => {
   const session = rotation(tokens, Number.POSITIVE_INFINITY)
   return {
     method: "POST",
     next: () => ({
       path: "/api/v1.1/game-api/rounds",
       headers: { "content-type": "application/json", authorization: `Bearer ${session()}` },
-      body: "{\"stake\":\"1.00\",\"selection\":\"odd\"}"
+      body: autoplay ? "{\"stake\":\"1.00\",\"selection\":\"odd\",\"autoplay\":true}" : "{\"stake\":\"1.00\",\"selection\":\"odd\"}"
     }),
     answered: (status, body) => {
       const id = status >= 200 && status < 300 ? roundIdOf.exec(body)?.[1] : undefined
@@ -116,6 +116,20 @@ const main = async (scope: Scope.Scope) => {
     if (process.env["BENCH_VACUUM"] !== "false") await vacuumClient.query("VACUUM")
   }
 
+  /** What an autoplay round (CONTRACT §12) costs the database: every fast session's autoplay started, 3,000 of its bets. */
+  const autoplayDbCost = async () => {
+    for (const token of sessions.gateway.fast) {
+      const started = await fetch(`${gateway.url}/api/v1.1/game-api/autoplay`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+        body: JSON.stringify({ rounds: 1000, lossLimit: "100000.00" })
+      })
+      if (!started.ok) throw new Error(`autoplay not started: ${started.status} ${await started.text()}`)
+    }
+    await vacuum()
+    return dbCost(databaseUrl, () => fire(gateway, bets(sessions.gateway.fast, "gateway", true), 16, 0, 3000), 3000, gateway.pid)
+  }
+
   if (breakdown) {
     // Where a round's CPU goes, machine-wide: the server, the wallet stub, the database's backends, the load
     // generator (this process), per round answered; the two servers in turn.
@@ -163,6 +177,7 @@ const main = async (scope: Scope.Scope) => {
     }
     const cost = await dbCost(databaseUrl, () => fire(gateway, loads.gateway.fast, 16, 0, 2000), 2000, gateway.pid)
     log(`database per round: ${JSON.stringify(cost)}`)
+    log(`database per autoplay round: ${JSON.stringify(await autoplayDbCost())}`)
     await supervised.current().stop()
     await vacuumClient.end()
     return "gateway only\n"
@@ -194,7 +209,9 @@ const main = async (scope: Scope.Scope) => {
   const gatewayCost = await dbCost(databaseUrl, () => fire(gateway, loads.gateway.fast, 16, 0, 3000), 3000, gateway.pid)
   await vacuum()
   const plainCost = await dbCost(databaseUrl, () => fire(baseline, loads.plain.fast, 16, 0, 3000), 3000, baseline.pid)
-  const cost: Record<keyof typeof answered, DbCost> = { gateway: gatewayCost, plain: plainCost }
+  log("what an autoplay round costs the database: 3,000 autoplay rounds at 16 connections")
+  const autoplayCost = await autoplayDbCost()
+  const cost = { gateway: gatewayCost, plain: plainCost, autoplay: autoplayCost }
 
   log("two gateways on one database, the wallet answering after 20 ms")
   const second = await startGateway(env)
@@ -256,7 +273,9 @@ const scope = Effect.runSync(Scope.make())
 let exitCode = 0
 try {
   const report = await main(scope)
-  publish(`-bet${quick ? "-quick" : ""}`, `${report}\nTotal bench time: ${((performance.now() - began) / 1000).toFixed(0)} s.\n`)
+  // The partial modes (BENCH_ONLY) print their lines only: the day's full report stays as it is.
+  if (gatewayOnly || breakdown) console.log(report)
+  else publish(`-bet${quick ? "-quick" : ""}`, `${report}\nTotal bench time: ${((performance.now() - began) / 1000).toFixed(0)} s.\n`)
 } catch (error) {
   console.error("bench failed:", error)
   exitCode = 1

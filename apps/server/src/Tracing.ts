@@ -1,4 +1,4 @@
-import { Duration, Effect, Layer, Option, Redacted, Tracer } from "effect"
+import { Duration, Effect, Layer, Option, Redacted, References, Tracer } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { OtlpExporter, OtlpSerialization, OtlpTracer } from "effect/observability"
 import { CollectorClient, RequestSpans } from "@gateway/adapters-http"
@@ -45,12 +45,13 @@ const otlpTracer = (config: TracingConfig, url: string) =>
  * Traces over OTLP when an endpoint is configured: every request is a server
  * span named by its route (`RequestSpans.spanName`), with the spans of use
  * cases, SQL statements and calls to operators below it. Without an endpoint
- * nothing is installed: Effect's native tracer stays, whose spans (effect's
- * HTTP middleware still makes one per request, and every `Effect.fn` one)
- * live in memory only — nothing is exported and no `traceparent` is sent.
+ * span registration is turned off (`References.TracerEnabled`): the spans
+ * effect's HTTP middleware, every `Effect.fn` and the SQL client would make
+ * in memory, for no one, are no-ops (issue 22) — nothing is exported and no
+ * `traceparent` is sent.
  */
 export const layer = (config: TracingConfig): Layer.Layer<never> =>
   Option.match(tracesUrl(config), {
-    onNone: () => Layer.empty,
+    onNone: () => Layer.succeed(References.TracerEnabled, false),
     onSome: (url) => Layer.mergeAll(otlpTracer(config, url), RequestSpans.layerSpanNames)
   })

@@ -10,7 +10,7 @@ import type { WalletTransaction } from "@gateway/domain/Wallet"
 import { DateTime, Duration, Effect, Exit, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { isUuid } from "./db/Uuid.ts"
-import { whyNotLive } from "./db/SessionEnd.ts"
+import { whyNotBegun } from "./db/SessionEnd.ts"
 import type { RoundSeed } from "@gateway/domain/Fairness"
 import type * as Statement from "effect/sql/Statement"
 import { offset, type PageRequest } from "@gateway/domain/Paging"
@@ -143,7 +143,7 @@ export const make = Effect.gen(function*() {
   const begin = Effect.fnUntraced(function*(round: PendingRound) {
     if (round.debit.roundId !== round.roundId) return yield* Effect.die(new Error("the debit is of another round"))
     const seed = yield* beginBatch(round)
-    if (seed === undefined) return yield* whyNotLive(sql, sql`id = ${round.sessionId}`)
+    if (seed === undefined) return yield* whyNotBegun(sql, round.sessionId, round.autoplay === true)
     return seedOf(seed)
   }, Effect.catchTag("SqlError", Effect.die))
 

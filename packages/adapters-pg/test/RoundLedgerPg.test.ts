@@ -1,4 +1,5 @@
 import { assert, describe, layer } from "@effect/vitest"
+import { AutoplayLimitReached } from "@gateway/domain/Autoplay"
 import { type GameSession, SessionExpired } from "@gateway/domain/GameSession"
 import * as PayTable from "@gateway/domain/games/PayTable"
 import * as Money from "@gateway/domain/Money"
@@ -36,8 +37,8 @@ const state = (roundId: string) =>
     return { round, ledger, outbox }
   })
 
-/** A round begun on a real session: its id and debit. */
-const begin = (session: GameSession, stake = 1250n) =>
+/** A round begun on a real session (by autoplay with `autoplay`): its id and debit. */
+const begin = (session: GameSession, stake = 1250n, autoplay = false) =>
   Effect.gen(function*() {
     const roundId = randomUUID()
     const debit = transaction(session, "transaction.debit", roundId, stake)
@@ -47,7 +48,8 @@ const begin = (session: GameSession, stake = 1250n) =>
       gameId: session.gameId,
       stake,
       selection: JSON.stringify("odd"),
-      debit
+      debit,
+      autoplay
     })
     return { roundId, debit }
   })
@@ -101,6 +103,47 @@ describe("RoundLedgerPg", () => {
         assert.deepStrictEqual(after.round, { status: "settled", outcome: "1 odd", payout_minor: payout })
         assert.deepStrictEqual(after.ledger.map((l) => l.amount_minor), [Money.maxStakeMinor, payout])
         assert.strictEqual(JSON.parse(after.outbox[0]?.body ?? "{}").data.amount, "89999999999999910.00")
+      }))
+
+    it.effect("an autoplay round takes its autoplay round as it begins and counts its loss as it settles: none left or the loss limit reached → AutoplayLimitReached, nothing written", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient
+        const ledger = yield* RoundLedger
+        const sessions = yield* GameSessionRepo
+        const { session } = yield* openSession()
+        const autoplayOf = () =>
+          sql<{ readonly left: number; readonly lost: bigint; readonly nonce: number }>`
+            SELECT autoplay_left AS left, autoplay_lost_minor AS lost, nonce::int AS nonce FROM game_sessions WHERE id = ${session.id}`
+        const rounds = () => sql<{ readonly autoplay: boolean }>`SELECT autoplay FROM rounds WHERE session_id = ${session.id} ORDER BY created_at`
+        assert.instanceOf(yield* Effect.flip(begin(session, 1000n, true)), AutoplayLimitReached, "no autoplay started")
+        assert.deepStrictEqual(yield* rounds(), [])
+
+        yield* sessions.startAutoplay(session.id, 3, 1500n)
+        const settle = (round: { readonly roundId: string; readonly debit: WalletTransaction }, payout: bigint) =>
+          ledger.settle(round.roundId, "odd", payout, transaction(session, "transaction.credit", round.roundId, payout, round.debit.transactionId))
+        yield* settle(yield* begin(session, 1000n, true), 0n)
+        assert.deepStrictEqual(yield* autoplayOf(), [{ left: 2, lost: 1000n, nonce: 1 }])
+        yield* settle(yield* begin(session, 1000n), 0n)
+        assert.deepStrictEqual(yield* autoplayOf(), [{ left: 2, lost: 1000n, nonce: 2 }], "a round the player plays is not autoplay's")
+        yield* settle(yield* begin(session, 1000n, true), 1600n)
+        assert.deepStrictEqual(yield* autoplayOf(), [{ left: 1, lost: 400n, nonce: 3 }], "a win counts back")
+        yield* settle(yield* begin(session, 1000n, true), 0n)
+        assert.deepStrictEqual(yield* autoplayOf(), [{ left: 0, lost: 1400n, nonce: 4 }])
+        assert.instanceOf(yield* Effect.flip(begin(session, 1000n, true)), AutoplayLimitReached, "no round left")
+        yield* sessions.startAutoplay(session.id, 5, 1000n)
+        yield* settle(yield* begin(session, 1000n, true), 0n)
+        assert.instanceOf(yield* Effect.flip(begin(session, 1000n, true)), AutoplayLimitReached, "1000 lost")
+        assert.deepStrictEqual(yield* autoplayOf(), [{ left: 4, lost: 1000n, nonce: 5 }], "nothing taken")
+        assert.deepStrictEqual((yield* rounds()).map((r) => r.autoplay), [true, false, true, true, true])
+
+        // Two rounds of the session settling at once (in one statement when batched together): both losses count.
+        yield* sessions.startAutoplay(session.id, 5, 10_000n)
+        const [a, b] = [yield* begin(session, 700n, true), yield* begin(session, 300n, true)]
+        yield* Effect.all([settle(a, 0n), settle(b, 0n)], { concurrency: 2 })
+        assert.deepStrictEqual(yield* autoplayOf(), [{ left: 3, lost: 1000n, nonce: 7 }])
+
+        yield* sql`UPDATE game_sessions SET expires_at = now() - interval '1 second' WHERE id = ${session.id}`
+        assert.instanceOf(yield* Effect.flip(begin(session, 1000n, true)), SessionExpired, "an expired session says so")
       }))
 
     it.effect("begin takes the session's next nonce with the round, in one step; an ended session writes nothing", () =>

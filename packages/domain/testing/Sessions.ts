@@ -142,14 +142,26 @@ export const sessionRepo = Layer.sync(GameSessionRepo, () => {
  * `bigint` are defects, as in PostgreSQL.
  */
 export const ledger = (log: LedgerLog) =>
-  Layer.effect(RoundLedger, Effect.map(Effect.service(GameSessionRepo), (sessions) => RoundLedger.of({
+  Layer.effect(RoundLedger, Effect.map(Effect.service(GameSessionRepo), (sessions) => {
+    // The autoplay rounds begun and not yet settled: their session and stake, for the loss counted as they settle.
+    const autoplays = new Map<string, { readonly sessionId: string; readonly stake: bigint }>()
+    return RoundLedger.of({
     begin: (round) =>
       int8(round.stake).pipe(
+        Effect.andThen(round.autoplay === true ? sessions.takeAutoplayRound(round.sessionId) : Effect.void),
         Effect.andThen(sessions.nextSeed(round.sessionId)),
-        Effect.tap(() => Effect.sync(() => void log.begun.push(round.roundId)))
+        Effect.tap(() => Effect.sync(() => {
+          log.begun.push(round.roundId)
+          if (round.autoplay === true) autoplays.set(round.roundId, { sessionId: round.sessionId, stake: round.stake })
+        }))
       ),
     settle: (roundId, _outcome, payout, credit) =>
-      int8(payout, credit.amount.minor).pipe(Effect.andThen(Effect.sync(() => void log.settled.push({ roundId, credit })))),
+      int8(payout, credit.amount.minor).pipe(Effect.andThen(Effect.suspend(() => {
+        log.settled.push({ roundId, credit })
+        const autoplay = autoplays.get(roundId)
+        autoplays.delete(roundId)
+        return autoplay === undefined ? Effect.void : sessions.countAutoplayLoss(autoplay.sessionId, autoplay.stake - payout)
+      }))),
     refuse: (roundId) => Effect.sync(() => void log.refused.push(roundId)),
     fail: (roundId, refund) =>
       int8(refund.amount.minor).pipe(Effect.andThen(Effect.sync(() => void log.failed.push({ roundId, refund })))),
@@ -157,4 +169,5 @@ export const ledger = (log: LedgerLog) =>
     details: (roundId) => Effect.fail(new RoundNotFound({ roundId })),
     history: () => Effect.succeed({ rounds: [], total: 0 }),
     recall: () => Effect.succeed([])
-  })))
+  })
+  }))

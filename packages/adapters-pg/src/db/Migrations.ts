@@ -25,6 +25,7 @@ import { m0020_session_termination } from "./migrations/0020_session_termination
 import { m0021_delivery_attempts } from "./migrations/0021_delivery_attempts.ts"
 import { m0022_session_rtp } from "./migrations/0022_session_rtp.ts"
 import { m0023_recall_index } from "./migrations/0023_recall_index.ts"
+import { m0024_round_autoplay } from "./migrations/0024_round_autoplay.ts"
 
 /**
  * The schema, one migration per entry keyed `<id>_<name>`. Migrations are
@@ -54,7 +55,8 @@ export const migrations = {
   "0020_session_termination": m0020_session_termination,
   "0021_delivery_attempts": m0021_delivery_attempts,
   "0022_session_rtp": m0022_session_rtp,
-  "0023_recall_index": m0023_recall_index
+  "0023_recall_index": m0023_recall_index,
+  "0024_round_autoplay": m0024_round_autoplay
 }
 
 /** The id of the newest migration of this version (`0012_…` → 12). */

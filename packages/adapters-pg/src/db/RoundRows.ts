@@ -51,10 +51,12 @@ export interface SeedRow {
 /**
  * Begins real rounds in one statement, so in one transaction and one round
  * trip: for each, its session's next nonce taken (the session's row locked)
- * and the round recorded as `debiting` with its debit and the seeds it draws
- * from — before the debit is sent. At most one round per session: a session
- * twice would take one nonce for two rounds. A round whose session has ended
- * is not written and has no row in the answer.
+ * — and for an autoplay round one of the session's autoplay rounds, while it
+ * has one left and is within its loss limit — and the round recorded as
+ * `debiting` with its debit and the seeds it draws from, before the debit is
+ * sent. At most one round per session: a session twice would take one nonce
+ * for two rounds. A round whose session has ended, or whose autoplay has
+ * nothing left, is not written and has no row in the answer.
  */
 export const beginRounds = (sql: SqlClient, rounds: ReadonlyArray<PendingRound>) =>
   sql<SeedRow>`
@@ -63,20 +65,22 @@ export const beginRounds = (sql: SqlClient, rounds: ReadonlyArray<PendingRound>)
         ${rounds.map((r) => r.roundId)}::uuid[], ${rounds.map((r) => r.sessionId)}::uuid[],
         ${rounds.map((r) => r.debit.merchantId)}::integer[], ${rounds.map((r) => r.gameId)}::text[],
         ${rounds.map((r) => String(r.stake))}::bigint[], ${rounds.map((r) => r.selection)}::text[],
-        ${rounds.map((r) => r.debit.transactionId)}::uuid[]
-      ) AS i (round_id, session_id, merchant_id, game_id, stake_minor, selection, debit_id)
+        ${rounds.map((r) => r.debit.transactionId)}::uuid[], ${rounds.map((r) => r.autoplay === true)}::boolean[]
+      ) AS i (round_id, session_id, merchant_id, game_id, stake_minor, selection, debit_id, autoplay)
     ), seed AS (
-      UPDATE game_sessions s SET nonce = s.nonce + 1
+      UPDATE game_sessions s SET nonce = s.nonce + 1,
+        autoplay_left = CASE WHEN i.autoplay THEN s.autoplay_left - 1 ELSE s.autoplay_left END
       FROM input i
       -- A session is found by its primary key, whatever the statistics say: "+ interval '0'" keeps the
       -- planner off the index of expiries (every live session, read and hashed for each batch).
       WHERE s.id = i.session_id AND s.expires_at + interval '0' > now()
+        AND (NOT i.autoplay OR (s.autoplay_left > 0 AND s.autoplay_lost_minor < s.autoplay_loss_limit_minor))
       RETURNING i.round_id, s.server_seed, s.server_seed_hash, s.client_seed, s.nonce - 1 AS nonce
     ), begun AS (
       INSERT INTO rounds (id, session_id, merchant_id, game_id, mode, stake_minor, selection, status, debit_id,
-        server_seed_hash, client_seed, nonce)
+        server_seed_hash, client_seed, nonce, autoplay)
       SELECT i.round_id, i.session_id, i.merchant_id, i.game_id, 'real', i.stake_minor, i.selection, 'debiting',
-        i.debit_id, seed.server_seed_hash, seed.client_seed, seed.nonce
+        i.debit_id, seed.server_seed_hash, seed.client_seed, seed.nonce, i.autoplay
       FROM input i JOIN seed ON seed.round_id = i.round_id
     )
     SELECT round_id::text AS round_id, server_seed, server_seed_hash, client_seed, nonce::float8 AS nonce FROM seed`
@@ -128,8 +132,14 @@ export const settleRounds = (sql: SqlClient, rounds: ReadonlyArray<SettlingRound
       -- scanned it whole (a bitmap of all of them, hashed against the batch) — slower with every round played.
       -- A round is found by its primary key. (status takes only the four values of its CHECK.)
       WHERE r.id = i.round_id AND r.status NOT IN ('settled', 'refused', 'failed')
-      RETURNING r.id, r.stake_minor, r.debit_id, i.payout_minor, i.credit_id, i.currency, i.message_id, i.merchant_id,
-        i.type, i.body, i.lease_seconds, i.callback_id, i.callback_body
+      RETURNING r.id, r.session_id, r.autoplay, r.stake_minor, r.debit_id, i.payout_minor, i.credit_id, i.currency,
+        i.message_id, i.merchant_id, i.type, i.body, i.lease_seconds, i.callback_id, i.callback_body
+    ), lost AS (
+      -- Summed per session: two rounds of one session in a batch would otherwise update its row once.
+      UPDATE game_sessions s
+      SET autoplay_lost_minor = greatest(s.autoplay_lost_minor::numeric + l.loss, -1e18)::bigint
+      FROM (SELECT session_id, sum(stake_minor - payout_minor) AS loss FROM closed WHERE autoplay GROUP BY session_id) l
+      WHERE s.id = l.session_id AND s.autoplay_lost_minor IS NOT NULL
     ), booked AS (
       INSERT INTO ledger_entries (round_id, transaction_id, kind, amount_minor, currency)
       SELECT id, transaction_id, kind, amount_minor, currency FROM (

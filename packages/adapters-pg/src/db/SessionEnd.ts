@@ -1,5 +1,6 @@
 import { SessionExpired } from "@gateway/domain/GameSession"
 import { SessionEnded } from "@gateway/domain/SessionControl"
+import { AutoplayLimitReached } from "@gateway/domain/Autoplay"
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type * as Statement from "effect/sql/Statement"
@@ -20,3 +21,25 @@ export const whyNotLive = (
       )
     )
   )
+
+/**
+ * Why a round of the session could not begin: as {@link whyNotLive}, or — an autoplay round of a session still
+ * live — AutoplayLimitReached (no autoplay round left, its loss limit reached, or no autoplay started). Asked only
+ * once the round's statement found nothing to take.
+ */
+export const whyNotBegun = (
+  sql: SqlClient,
+  sessionId: string,
+  autoplay: boolean
+): Effect.Effect<never, SessionExpired | SessionEnded | AutoplayLimitReached> =>
+  autoplay
+    ? sql<{ readonly live: boolean }>`
+        SELECT expires_at > now() AND ended_reason IS NULL AS live FROM game_sessions WHERE id = ${sessionId}`.pipe(
+        Effect.catchTag("SqlError", Effect.die),
+        Effect.flatMap(([row]) =>
+          row?.live === true
+            ? Effect.fail<SessionExpired | SessionEnded | AutoplayLimitReached>(new AutoplayLimitReached())
+            : whyNotLive(sql, sql`id = ${sessionId}`)
+        )
+      )
+    : whyNotLive(sql, sql`id = ${sessionId}`)

@@ -3,6 +3,7 @@ import { Context } from "effect"
 import type { RoundSeed } from "../Fairness.ts"
 import type { SessionExpired } from "../GameSession.ts"
 import type { SessionEnded } from "../SessionControl.ts"
+import type { AutoplayLimitReached } from "../Autoplay.ts"
 import type { PageRequest } from "../Paging.ts"
 import type { SettledRound } from "../Callback.ts"
 import type { RoundDetails, RoundNotFound, RoundView } from "../Round.ts"
@@ -18,6 +19,11 @@ export interface PendingRound {
   readonly selection: string
   /** The debit that will be sent; recorded before it is sent, so a crash can be repaired by a refund. */
   readonly debit: WalletTransaction
+  /**
+   * Played by autoplay (CONTRACT §12): one of the session's autoplay rounds is taken as the round begins, and the
+   * round's net loss counted against the autoplay's loss limit when it settles.
+   */
+  readonly autoplay?: boolean | undefined
 }
 
 /** Whose rounds game recall shows: one player's, of one game, in one mode, at one merchant (CONTRACT §6). */
@@ -37,13 +43,15 @@ export class RoundLedger extends Context.Service<RoundLedger, {
   /**
    * Takes the session's next nonce and records the round as `debiting` with its debit and the seeds it draws
    * from, in one step, before the debit is sent: the seeds. A session that has expired → SessionExpired, one
-   * ended by the operator → SessionEnded, and nothing is taken or written.
+   * ended by the operator → SessionEnded, an autoplay round of a live session whose autoplay has no round left,
+   * has reached its loss limit or was never started → AutoplayLimitReached; and nothing is taken or written.
    */
-  begin(round: PendingRound): Effect.Effect<RoundSeed, SessionExpired | SessionEnded>
+  begin(round: PendingRound): Effect.Effect<RoundSeed, SessionExpired | SessionEnded | AutoplayLimitReached>
   /**
    * The debit was accepted: ledger debit + credit, the round settled with its outcome (JSON text), the credit
    * queued — one transaction. With `reported`, the round's `round.settled` callback is queued in it too (the
-   * merchant has a `callbackUrl`).
+   * merchant has a `callbackUrl`). An autoplay round's net loss (stake − payout) is added to its session's
+   * autoplay in the same transaction.
    */
   settle(
     roundId: string,

@@ -179,13 +179,13 @@ export const makePlayRound = Effect.gen(function*() {
     const selection = yield* Effect.fromResult(rules.decodeSelection(request.selection))
     const selectionJson = JSON.stringify(selection)
     const autoplay = request.autoplay === true
-    if (autoplay) yield* sessions.takeAutoplayRound(session.id)
     // The RTP in force when the session opened (a later change applies to later sessions only).
     const rtp = rtpInSession(session, gameId, merchant.MerchantSettings)
     const roundId = yield* ids.uuid
     const format = (minor: bigint) => Money.format(Money.make(minor, session.currency))
 
     if (session.mode === "demo") {
+      if (autoplay) yield* sessions.takeAutoplayRound(session.id)
       const seed = yield* sessions.nextSeed(session.id)
       const fairness = commitmentOf(seed)
       const { outcome, payout } = draw(fair, rules, selection, stake, seed, rtp)
@@ -219,7 +219,8 @@ export const makePlayRound = Effect.gen(function*() {
   })
   const debit = transaction("transaction.debit", yield* ids.uuid, stake, false)
   const booked = Effect.gen(function*() {
-    const seed = yield* ledger.begin({ roundId, sessionId: session.id, gameId, stake, selection: selectionJson, debit })
+    // An autoplay round takes its autoplay round as it begins, and its loss is counted as it settles (RoundLedger).
+    const seed = yield* ledger.begin({ roundId, sessionId: session.id, gameId, stake, selection: selectionJson, debit, autoplay })
     const accepted = yield* wallet.debit(merchant, debit).pipe(
       Effect.tapError((error) =>
         // Refused by the operator, or never sent (its circuit is open): nothing to refund.
@@ -251,10 +252,8 @@ export const makePlayRound = Effect.gen(function*() {
     )
     return { accepted, decided, fairness: commitmentOf(seed) }
   })
-  /* Once begun, a round is carried to its end even if the player's connection drops meanwhile, its autoplay loss counted too. */
-  const { accepted, decided, fairness } = yield* Effect.uninterruptible(
-    autoplay ? Effect.tap(booked, ({ decided }) => sessions.countAutoplayLoss(session.id, stake - decided.payout)) : booked
-  )
+  /* Once begun, a round is carried to its end even if the player's connection drops meanwhile. */
+  const { accepted, decided, fairness } = yield* Effect.uninterruptible(booked)
   /* The operator's balance after the debit plus the payout, exactly, even when negative (a credit line) or finer than the currency. */
   const balance = Money.addToBalance(accepted.balance, decided.payout, session.currency) ?? accepted.balance
   return new RoundResult({
