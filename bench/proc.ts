@@ -29,8 +29,12 @@ export const cpuMs = (pid: number): number => {
 
 /**
  * CPU milliseconds all PostgreSQL processes on this machine have used so far
- * (by command name; a connection that has ended no longer counts). The bench
- * reads differences over a drain, when nothing else uses the database server.
+ * (by command name), those that have ended included: a backend whose
+ * connection closed is reaped by the postmaster, whose `cutime`/`cstime`
+ * then hold its CPU (without them, a pool closing an idle connection during a
+ * measurement took that connection's whole life off the difference). The
+ * bench reads differences over a drain, when nothing else uses the database
+ * server.
  */
 export const databaseCpuMs = (): number => {
   let total = 0
@@ -38,7 +42,10 @@ export const databaseCpuMs = (): number => {
     if (!/^\d+$/.test(entry)) continue
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8")
-      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) === "postgres") total += cpuMs(Number(entry))
+      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== "postgres") continue
+      // After the command name: utime [11], stime [12], cutime [13], cstime [14] (of children waited for).
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+      total += ([11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0) / clockTicks) * 1000
     } catch {
       // gone meanwhile
     }
