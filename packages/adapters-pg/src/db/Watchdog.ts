@@ -1,4 +1,4 @@
-import type { Duplex } from "node:stream"
+import { Duplex } from "node:stream"
 import * as Net from "node:net"
 
 /**
@@ -11,44 +11,54 @@ import * as Net from "node:net"
  * LISTEN connection neither. `silenceMs` must exceed the connection's `statement_timeout`: a slow statement is
  * cancelled by the server, which answers, before the clock runs out.
  */
-class WatchedSocket extends Net.Socket {
-  /** When the oldest write still without an answer went out (`performance.now()`), 0 when none waits. */
-  #waitingSince = 0
-  readonly #check: ReturnType<typeof setInterval>
+class WatchedSocket extends Duplex {
+  readonly #socket: Net.Socket
+  readonly #silenceMs: number
+  #timer: ReturnType<typeof setTimeout> | undefined
 
-  constructor(silenceMs: number) {
+  constructor(socket: Net.Socket, silenceMs: number) {
     super()
-    // Any byte of answer: nothing waits any more. A listener beside the driver's, on the socket itself: no stream
-    // in between, no timer set and cleared per statement (issue 22: a bet's statements pay nothing for the watch).
-    this.on("data", () => {
-      this.#waitingSince = 0
+    this.#socket = socket
+    this.#silenceMs = silenceMs
+    socket.on("data", (chunk: Buffer) => {
+      this.#quiet()
+      if (!this.push(chunk)) socket.pause()
     })
-    // Looked at a few times within `silenceMs`: a silence is seen at most a quarter of it (or a second) late.
-    this.#check = setInterval(() => {
-      if (this.#waitingSince !== 0 && performance.now() - this.#waitingSince >= silenceMs) {
-        this.destroy(new Error(`the database did not answer within ${silenceMs} ms`))
-      }
-    }, Math.min(1_000, Math.max(10, silenceMs / 4))).unref()
-    this.once("close", () => clearInterval(this.#check))
+    socket.on("end", () => this.push(null))
+    socket.on("error", (error) => this.destroy(error))
+    socket.on("close", () => {
+      this.#quiet()
+      if (!this.destroyed) this.destroy()
+    })
   }
 
-  // The stream's writing hooks (`net.Socket` sets `write` itself on connecting, so that cannot be overridden).
-  override _write(chunk: unknown, encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.#asked()
-    super._write(chunk, encoding, callback)
+  #quiet() {
+    if (this.#timer !== undefined) clearTimeout(this.#timer)
+    this.#timer = undefined
   }
 
-  override _writev(
-    chunks: Array<{ chunk: unknown; encoding: BufferEncoding }>,
-    callback: (error?: Error | null) => void
-  ): void {
-    this.#asked()
-    if (super._writev === undefined) callback(new Error("this socket cannot write several chunks at once"))
-    else super._writev(chunks, callback)
+  override _read() {
+    this.#socket.resume()
   }
 
-  #asked() {
-    if (this.#waitingSince === 0) this.#waitingSince = performance.now()
+  override _write(chunk: Buffer, encoding: BufferEncoding, callback: (error?: Error | null) => void) {
+    if (this.#timer === undefined) {
+      this.#timer = setTimeout(
+        () => this.destroy(new Error(`the database did not answer within ${this.#silenceMs} ms`)),
+        this.#silenceMs
+      )
+    }
+    this.#socket.write(chunk, encoding, callback)
+  }
+
+  override _final(callback: (error?: Error | null) => void) {
+    this.#socket.end(callback)
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void) {
+    this.#quiet()
+    this.#socket.destroy()
+    callback(error)
   }
 }
 
@@ -62,5 +72,5 @@ export const watchedConnections = (url: string, silenceMs: number): (() => Duple
   if (socketHost !== null && socketHost.startsWith("/")) return undefined
   const host = (socketHost ?? (decodeURIComponent(parsed.hostname) || "localhost")).replace(/^\[(.*)\]$/u, "$1")
   const port = Number(parsed.searchParams.get("port") ?? (parsed.port || "5432"))
-  return () => new WatchedSocket(silenceMs).connect({ host, port }).setNoDelay(true)
+  return () => new WatchedSocket(Net.connect({ host, port, noDelay: true }), silenceMs)
 }
