@@ -15,13 +15,19 @@ export const clockTicks: number = (() => {
   }
 })()
 
+/**
+ * Milliseconds of the clock-tick fields `indexes` of a /proc/<pid>/stat text, counted after the command name
+ * (in parentheses, may hold spaces): state is [0], utime [11], stime [12], cutime [13], cstime [14].
+ */
+const statMs = (stat: string, indexes: ReadonlyArray<number>): number => {
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  return (indexes.reduce((sum, i) => sum + Number(fields[i] ?? 0), 0) / clockTicks) * 1000
+}
+
 /** CPU milliseconds (user + system) a process has used so far; 0 once it is gone. */
 export const cpuMs = (pid: number): number => {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    // Fields after the command name, which is in parentheses and may hold spaces: state is [0], utime [11], stime [12].
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    return ((Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / clockTicks) * 1000
+    return statMs(readFileSync(`/proc/${pid}/stat`, "utf8"), [11, 12])
   } catch {
     return 0
   }
@@ -42,10 +48,8 @@ export const databaseCpuMs = (): number => {
     if (!/^\d+$/.test(entry)) continue
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8")
-      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== "postgres") continue
-      // After the command name: utime [11], stime [12], cutime [13], cstime [14] (of children waited for).
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-      total += ([11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0) / clockTicks) * 1000
+      // Its own user and system time, and its children's it waited for.
+      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) === "postgres") total += statMs(stat, [11, 12, 13, 14])
     } catch {
       // gone meanwhile
     }
