@@ -67,7 +67,18 @@ afterAll(async () => {
 
 const shot = (name: string) => page.screenshot({ path: join(resultsDir, `backoffice-${name}.png`), fullPage: true })
 const open = async (path: string) => {
-  await page.goto(`${gw.url}/backoffice#${path}`)
+  const url = `${gw.url}/backoffice#${path}`
+  const current = page.url()
+  if (current.startsWith(`${gw.url}/backoffice#`) && current !== url) {
+    // Only the hash changes: the app routes in its `hashchange` handler, after `goto` has returned, and until then
+    // the h1 (and menu) of the page before are still there. Change the hash and wait for that handler to have run.
+    await page.evaluate(`new Promise((resolve) => {
+      addEventListener("hashchange", () => setTimeout(resolve), { once: true })
+      location.hash = ${JSON.stringify(path)}
+    })`)
+  } else {
+    await page.goto(url)
+  }
   await page.locator("h1").first().waitFor()
 }
 const navTo = (name: string) => page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name, exact: true }).click()
