@@ -270,6 +270,22 @@ describe("rotating a merchant's signing secrets, and the audit log", () => {
       expect(paged.body.meta).toEqual({ currentPage: 2, limit: 3, nextPage: 3, prevPage: 1, totalElements: 7, totalPage: 3 })
       expect((await call(`${base}/audit?limit=101`, { headers: readOnly })).status).toBe(400)
       expect((await call(`${api}/merchants/999999/audit`, { headers: readOnly })).body.code).toBe("MERCHANT_NOT_FOUND")
+
+      // The provider's own changes (no merchant): a catalogue game added and retired, the launch key rotated.
+      const game = { name: "Audited", releaseDate: "2026-01-02", baseLaunchUrl: "https://games.example/a", category: 5, imageUrl: "https://games.example/a.png" }
+      expect((await call(`${api}/games/audited-game`, { method: "PUT", headers: admin, json: game })).status).toBe(200)
+      expect((await call(`${api}/games/audited-game`, { method: "DELETE", headers: admin })).status).toBe(204)
+      const rotatedKey = await call(`${api}/launch-keys/rotate`, { method: "POST", headers: admin })
+      expect(rotatedKey.status).toBe(200)
+      const provider = await call(`${api}/audit?limit=3`, { headers: readOnly })
+      expect(provider.status, provider.text).toBe(200)
+      expect(provider.body.data.map((e: { action: string; actor: string; merchantId: unknown; before: unknown; after: unknown }) =>
+        [e.action, e.actor, e.merchantId, e.before, e.after])).toEqual([
+        ["launch_key.rotate", "alice@ops", null, null, { kid: rotatedKey.body.kid }],
+        ["game.retire", "alice@ops", null, { id: "audited-game", listed: true }, { id: "audited-game", listed: false }],
+        ["game.upsert", "alice@ops", null, null, { id: "audited-game", ...game }]
+      ])
+      expect((await call(`${base}/audit?limit=100`, { headers: readOnly })).body.meta.totalElements, "not the merchant's").toBe(7)
     } finally {
       await operator.close()
     }

@@ -431,6 +431,30 @@ describe("administration", () => {
     expectProblem(await call(`${base}/games/Bad_Id`, { method: "PUT", headers, body: JSON.stringify(game) }), 400, "VALIDATION_FAILED", /^id/)
     expectProblem(await call(`${base}/games/x`, { method: "PUT", headers, body: JSON.stringify({ ...game, category: "one" }) }), 400, "VALIDATION_FAILED", /^category/)
   })
+
+  it("records every change of the catalogue in its audit log: who, before and after; an unchanged save records nothing", async () => {
+    const headers = await admin()
+    const game = { name: "Crash", releaseDate: "2025-03-04", baseLaunchUrl: "https://games.example/crash", category: 4, imageUrl: "https://games.example/crash.png" }
+    const put = (body: unknown) => call(`${base}/games/crash`, { method: "PUT", headers, body: JSON.stringify(body) })
+    expect((await put(game)).status).toBe(200)
+    expect((await put(game)).status).toBe(200)
+    expect((await put({ ...game, name: "Crash Deluxe" })).status).toBe(200)
+    expect((await call(`${base}/games/crash`, { method: "DELETE", headers })).status).toBe(204)
+    const read = await admin("read:users")
+    const audit = await call(`${base}/audit?limit=100`, { headers: read })
+    expect(audit.status, audit.text).toBe(200)
+    const crash = audit.body.data.filter((e: { before: unknown; after: { id?: string } | null }) => e.after?.id === "crash")
+    expect(crash.map((e: { action: string; before: unknown; after: unknown }) => [e.action, e.before, e.after])).toEqual([
+      ["game.retire", { id: "crash", listed: true }, { id: "crash", listed: false }],
+      ["game.upsert", { id: "crash", name: "Crash" }, { id: "crash", name: "Crash Deluxe" }],
+      ["game.upsert", null, { id: "crash", ...game }]
+    ])
+    expect(crash.every((e: { merchantId: unknown; actor: string }) => e.merchantId === null && e.actor === "admin-1")).toBe(true)
+    const merchant = await call(`${base}/merchants/7/audit?limit=100`, { headers: read })
+    expect(merchant.body.data.some((e: { action: string }) => e.action.startsWith("game.")), "a merchant's log has no catalogue entry").toBe(false)
+    expectProblem(await call(`${base}/audit`, { headers: await admin("write:users") }), 403, "FORBIDDEN", /read:users/)
+    expectProblem(await call(`${base}/audit?page=1002`, { headers: read }), 400, "VALIDATION_FAILED", /^page/)
+  })
 })
 
 describe("routing, probes and documents", () => {
@@ -493,6 +517,7 @@ describe("routing, probes and documents", () => {
       "/api/v1.1/game-api/rounds",
       "/api/v1.1/game-api/rounds/{roundId}",
       "/api/v1.1/game-api/sessions",
+      "/api/v1.1/operator-api/audit",
       "/api/v1.1/operator-api/create",
       "/api/v1.1/operator-api/free-rounds",
       "/api/v1.1/operator-api/free-rounds/{id}",

@@ -7,7 +7,7 @@ import { SqlClient } from "effect/sql/SqlClient"
 
 const EntryRow = Schema.Struct({
   id: Schema.String,
-  merchant_id: Schema.Int,
+  merchant_id: Schema.NullOr(Schema.Int),
   at: Schema.String,
   actor: Schema.String,
   address: Schema.NullOr(Schema.String),
@@ -43,16 +43,18 @@ export const layer: Layer.Layer<AuditLog, never, SqlClient> = Layer.effect(
         return made === undefined ? Effect.void : insert(made)
       })).pipe(Effect.catchTag("SqlError", Effect.die))
 
-    const list = Effect.fn("AuditLog.list")(function*(merchantId: MerchantId, page: PageRequest) {
+    const list = Effect.fn("AuditLog.list")(function*(merchantId: MerchantId | null, page: PageRequest) {
+      // A merchant's entries along (merchant_id, id), the provider's own along the partial index of migration 0026.
+      const whose = merchantId === null ? sql`merchant_id IS NULL` : sql`merchant_id = ${merchantId}`
       const rows = yield* sql`
         SELECT id::text AS id, merchant_id, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at,
           actor, address, action, before, after
-        FROM audit_log WHERE merchant_id = ${merchantId}
+        FROM audit_log WHERE ${whose}
         ORDER BY audit_log.id DESC LIMIT ${page.limit} OFFSET ${offset(page)}`.pipe(Effect.flatMap(decodeRows))
       // Counted only as far as the deepest page can reach (Audit.maxAuditOffset), along the merchant's index.
       const [counted] = yield* sql`
         SELECT count(*)::float8 AS total FROM (
-          SELECT 1 FROM audit_log WHERE merchant_id = ${merchantId} LIMIT ${maxAuditOffset + page.limit}
+          SELECT 1 FROM audit_log WHERE ${whose} LIMIT ${maxAuditOffset + page.limit}
         ) reachable`.pipe(Effect.flatMap(decodeCount))
       const entries = yield* Effect.forEach(rows, (row) =>
         decodeEntry({

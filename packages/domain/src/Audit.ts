@@ -28,11 +28,15 @@ export const AuditAction = Schema.Literals([
   "user.password",
   "user.second_factor",
   "user.invite",
-  "user.remove"
+  "user.remove",
+  "game.upsert",
+  "game.retire",
+  "launch_key.rotate"
 ]).annotate({
   description: "merchant.create, merchant.settings (RTP included), merchant.status, api_key.issue, api_key.revoke, " +
-    "secret.rotate, secret.reveal; and the back office's users: user.password (changed), user.second_factor (TOTP " +
-    "on or off), user.invite, user.remove"
+    "secret.rotate, secret.reveal; the back office's users: user.password (changed), user.second_factor (TOTP " +
+    "on or off), user.invite, user.remove; and the provider's own changes (no merchant): game.upsert (a game of the " +
+    "catalogue added or changed), game.retire, launch_key.rotate (the launch-token signing key, its new `kid`)"
 })
 export type AuditAction = typeof AuditAction.Type
 
@@ -66,7 +70,8 @@ export const backofficeActor = (email: string, address: string): Actor => ({ who
 
 /** One change to record. */
 export interface NewAuditEntry {
-  readonly merchantId: MerchantId
+  /** The merchant changed; null for a change of the provider's game catalogue. */
+  readonly merchantId: MerchantId | null
   readonly actor: Actor
   readonly action: AuditAction
   readonly before: AuditValues
@@ -76,7 +81,10 @@ export interface NewAuditEntry {
 /** One recorded change, as the audit list answers it. */
 export class AuditEntry extends Schema.Class<AuditEntry>("@gateway/domain/AuditEntry")(Schema.Struct({
   id: Schema.String.annotate({ description: "The entry's id: increasing, in the order the changes were committed" }),
-  merchantId: MerchantId.annotate({ description: "The merchant changed" }),
+  merchantId: Schema.NullOr(MerchantId).annotate({
+    description: "The merchant changed; null for a change of the provider's own (`game.upsert`, `game.retire`, " +
+      "`launch_key.rotate`), which only the provider's audit log lists"
+  }),
   at: Schema.String.annotate({ description: "When the change was made (ISO 8601, UTC)", examples: ["2026-11-25T09:30:00.000Z"] }),
   actor: Schema.String.annotate({
     description: "Who made it: the admin bearer token's subject (`bearer` without one), `cli` (the command line), " +
@@ -88,7 +96,8 @@ export class AuditEntry extends Schema.Class<AuditEntry>("@gateway/domain/AuditE
   after: AuditValues.annotate({ description: "The touched values after it; secrets appear only as `rotated` or `revealed`" })
 }).annotate({
   identifier: "AuditEntry",
-  description: "One change to a merchant made through the admin API, the command line or the back office."
+  description: "One change to a merchant made through the admin API, the command line or the back office, or to " +
+    "the provider's own (game catalogue, launch-token key) through the admin API."
 })) {}
 
 /** Values of a settings change that differ: the touched fields before and after. */

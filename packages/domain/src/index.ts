@@ -76,7 +76,9 @@ export {
   changeStatusAudited,
   createMerchantAudited,
   issueApiKeyAudited,
-  revokeApiKeyAudited
+  retireGameAudited,
+  revokeApiKeyAudited,
+  upsertGameAudited
 } from "./usecases/AuditedChanges.ts"
 export { changeSettings } from "./usecases/ChangeSettings.ts"
 export { revealSecret, rotateSecret } from "./usecases/RotateSecret.ts"

@@ -3,6 +3,7 @@ import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import {
   type ApiKey,
+  AuditLog,
   GameCatalog,
   Ids,
   launchFor,
@@ -10,7 +11,9 @@ import {
   LaunchTokenSigner,
   listGames,
   type Merchant,
-  OperatorDetails
+  OperatorDetails,
+  retireGameAudited,
+  upsertGameAudited
 } from "@gateway/domain"
 import { Api } from "@gateway/client/api/Api"
 import * as Ports from "../Ports.ts"
@@ -19,6 +22,7 @@ import { GameList } from "@gateway/client/api/Games"
 import * as Problem from "@gateway/client/api/Problem"
 import { GamePages, queryOf } from "../cache/GamePages.ts"
 import * as Metrics from "../Metrics.ts"
+import * as Actor from "./Actor.ts"
 
 const encodeLaunchUrl = Schema.encodeSync(LaunchToken.LaunchUrl)
 
@@ -74,15 +78,17 @@ export const GamesLive = HttpApiBuilder.group(
   })
 )
 
-/** The catalogue, for the provider's admins. */
+/** The catalogue, for the provider's admins; every change is recorded in the audit log with who made it. */
 export const CatalogueLive = HttpApiBuilder.group(
   Api,
   "catalogue",
   Effect.fn(function*(handlers) {
-    const catalog = yield* GameCatalog
+    const provide = yield* Ports.capture(GameCatalog, AuditLog)
+    const actor = yield* Actor.make
     return handlers.handleAll({
-      upsert: ({ params, payload }) => catalog.upsert(params.id, { ...payload }),
-      retire: ({ params }) => catalog.retire(params.id).pipe(Effect.mapError(Problem.fromDomain))
+      upsert: ({ params, payload }) => Effect.flatMap(actor, (who) => upsertGameAudited(params.id, { ...payload }, who)).pipe(provide),
+      retire: ({ params }) =>
+        Effect.flatMap(actor, (who) => retireGameAudited(params.id, who)).pipe(provide, Effect.mapError(Problem.fromDomain))
     })
   })
 )

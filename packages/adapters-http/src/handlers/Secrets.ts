@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Audit, AuditLog, MerchantCredentials, MerchantRepo, Paging, revealSecret, rotateSecret } from "@gateway/domain"
+import { Audit, AuditLog, type Merchant, MerchantCredentials, MerchantRepo, Paging, revealSecret, rotateSecret } from "@gateway/domain"
 import { Api } from "@gateway/client/api/Api"
 import { AuditList } from "@gateway/client/api/Audit"
 import * as Problem from "@gateway/client/api/Problem"
@@ -33,15 +33,18 @@ export const AuditLive = HttpApiBuilder.group(
   Effect.fn(function*(handlers) {
     const merchants = yield* MerchantRepo
     const audit = yield* AuditLog
+    /** A page of a merchant's entries (null: the provider's own), or why the page is too deep. */
+    const pageOf = (merchantId: Merchant.MerchantId | null, query: Paging.PageRequest) =>
+      Effect.gen(function*() {
+        const deep = Audit.checkAuditPage(query)
+        if (deep !== undefined) return yield* Problem.fromDomain(deep)
+        const page = yield* audit.list(merchantId, query)
+        return new AuditList({ data: page.entries, meta: Paging.meta(query, page.total) })
+      })
     return handlers.handleAll({
       list: ({ params, query }) =>
-        Effect.gen(function*() {
-          yield* merchants.findById(params.id).pipe(Effect.mapError(Problem.fromDomain))
-          const deep = Audit.checkAuditPage(query)
-          if (deep !== undefined) return yield* Problem.fromDomain(deep)
-          const page = yield* audit.list(params.id, query)
-          return new AuditList({ data: page.entries, meta: Paging.meta(query, page.total) })
-        })
+        merchants.findById(params.id).pipe(Effect.mapError(Problem.fromDomain), Effect.andThen(pageOf(params.id, query))),
+      provider: ({ query }) => pageOf(null, query)
     })
   })
 )

@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
 import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
 import { PrometheusMetrics } from "effect/observability"
-import { Deadline, LaunchKeyStore, MetricsRefresh, Readiness } from "@gateway/domain"
+import { AuditLog, Deadline, LaunchKeyStore, MetricsRefresh, Readiness } from "@gateway/domain"
 import { Api } from "@gateway/client/api/Api"
 import * as Problem from "@gateway/client/api/Problem"
 import { Drain } from "../Drain.ts"
@@ -9,6 +9,7 @@ import { Jwks, jwksMaxAgeSeconds, RotatedKey, Status } from "@gateway/client/api
 import * as Metrics from "../Metrics.ts"
 import { RuntimeMetrics } from "../RuntimeMetrics.ts"
 import { guardFailures, RateLimiter } from "../middleware/RateLimiter.ts"
+import * as Actor from "./Actor.ts"
 
 const ok = new Status({ status: "ok" })
 const jwksCache = { "cache-control": `public, max-age=${jwksMaxAgeSeconds}` as const }
@@ -39,6 +40,8 @@ export const SystemLive = HttpApiBuilder.group(
     const gauges = yield* MetricsRefresh
     const guarded = guardFailures(yield* RateLimiter)
     const runtime = yield* RuntimeMetrics
+    const audit = yield* AuditLog
+    const actor = yield* Actor.make
     const exposition = gauges.refresh.pipe(Effect.andThen(runtime.refresh), Effect.andThen(PrometheusMetrics.format()))
     return handlers.handleAll({
       health: () => Effect.succeed(ok),
@@ -66,7 +69,16 @@ export const SystemLive = HttpApiBuilder.group(
         launchKeys.publicKeys.pipe(
           Effect.map((keys) => HttpApiSchema.withHeaders({ body: new Jwks({ keys }), headers: jwksCache }))
         ),
-      rotateLaunchKey: () => launchKeys.rotate.pipe(Effect.map(({ kid }) => new RotatedKey({ kid })))
+      // Audited with no merchant, beside the catalogue's changes: who made the new key current, and its kid.
+      rotateLaunchKey: () =>
+        Effect.flatMap(actor, (who) =>
+          audit.audited(launchKeys.rotate, ({ kid }) => ({
+            merchantId: null,
+            actor: who,
+            action: "launch_key.rotate",
+            before: null,
+            after: { kid }
+          }))).pipe(Effect.map(({ kid }) => new RotatedKey({ kid })))
     })
   })
 )

@@ -15,7 +15,7 @@ export class AuditList extends Schema.Class<AuditList>("@gateway/adapters-http/A
   meta: Paging.PageMeta
 }).annotate({
   identifier: "AuditList",
-  description: "A page of a merchant's audit log."
+  description: "A page of a merchant's audit log, or of the provider's (its catalogue and launch keys)."
 })) {}
 
 /** A merchant's audit log (bearer, `read:users`). */
@@ -36,6 +36,20 @@ export class AuditApi extends HttpApiGroup.make("audit")
           "`api-key`), when, from which address, and the touched values before and " +
           "after. Secrets are only named (`rotated`, `revealed`), never shown. The log is append-only: the " +
           "database refuses to change or delete an entry. A neighbour page that does not exist is 0. " + auditDepth
+      ),
+    HttpApiEndpoint.get("provider", "/audit", {
+      query: { page: GamesQuery.page, limit: GamesQuery.limit },
+      success: AuditList,
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN")
+    })
+      .annotate(OpenApi.Summary, "Read the provider's audit log: catalogue and launch keys (scope `read:users`)")
+      .annotate(
+        OpenApi.Description,
+        "Every change made to the provider's game catalogue through the admin API — a game added or changed " +
+          "(`game.upsert`: its fields before, null when it was not listed, and after) and a game retired " +
+          "(`game.retire`) — and of the launch-token signing key (`launch_key.rotate`, the new `kid`), newest " +
+          "first: who (the bearer token's subject), when, from which address. These " +
+          "entries belong to no merchant (`merchantId` null). The log is append-only. " + auditDepth
       )
   )
   .middleware(AdminAuth)
@@ -43,6 +57,7 @@ export class AuditApi extends HttpApiGroup.make("audit")
   .annotate(OpenApi.Title, "Audit log")
   .annotate(
     OpenApi.Description,
-    "The append-only record of administrative changes to a merchant, for the provider's admins (bearer `read:users`)."
+    "The append-only record of administrative changes to a merchant or to the provider's own (game catalogue, " +
+      "launch-token key), for the provider's admins (bearer `read:users`)."
   )
 {}

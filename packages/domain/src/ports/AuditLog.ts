@@ -18,9 +18,9 @@ export class AuditLog extends Context.Service<AuditLog, {
     change: Effect.Effect<A, E, R>,
     entry: (result: A) => NewAuditEntry | undefined
   ): Effect.Effect<A, E, R>
-  /** A page of a merchant's entries, newest first, and how many it has in all. */
+  /** A page of a merchant's entries (null: the provider's own), newest first, and how many there are in all. */
   list(
-    merchantId: MerchantId,
+    merchantId: MerchantId | null,
     page: PageRequest
   ): Effect.Effect<{ readonly entries: ReadonlyArray<AuditEntry>; readonly total: number }>
 }>()("@gateway/domain/ports/AuditLog") {}

@@ -1,10 +1,12 @@
 import { Effect } from "effect"
 import type { ApiKeyPrefix } from "../ApiKey.ts"
-import { type Actor, type AuditValues, changedValues } from "../Audit.ts"
+import { type Actor, type AuditValue, type AuditValues, changedValues, type NewAuditEntry } from "../Audit.ts"
+import type { Game, GameId } from "../Game.ts"
 import type { AccountStatus, CreateMerchantRequest, MerchantId } from "../Merchant.ts"
 import { type MerchantSettings, type SettingsChange, settingsFieldNames } from "../MerchantSettings.ts"
 import { ApiKeyRepo } from "../ports/ApiKeyRepo.ts"
 import { AuditLog } from "../ports/AuditLog.ts"
+import { GameCatalog } from "../ports/GameCatalog.ts"
 import { MerchantRepo } from "../ports/MerchantRepo.ts"
 import { changeSettings } from "./ChangeSettings.ts"
 import { createMerchant } from "./CreateMerchant.ts"
@@ -102,4 +104,58 @@ export const revokeApiKeyAudited = (merchantId: MerchantId, slug: string, actor:
       done
         ? { merchantId, actor, action: "api_key.revoke", before: { slug, revoked: false }, after: revoked }
         : undefined)
+  })
+
+/** A listed game's fields as the audit log keeps them (its id is in both sides of the entry). */
+const gameValues = (game: Game): Record<string, AuditValue> => ({
+  id: game.id,
+  name: game.name,
+  releaseDate: game.releaseDate,
+  baseLaunchUrl: game.baseLaunchUrl,
+  category: game.category,
+  imageUrl: game.imageUrl
+})
+
+
+/**
+ * Adds or changes a game of the provider's catalogue, audited with no merchant: the game's fields before (null
+ * when it was not listed: new, or retired and listed again) and after. Saving the same game again records nothing.
+ */
+export const upsertGameAudited = (id: GameId, game: Omit<Game, "id">, actor: Actor) =>
+  Effect.gen(function*() {
+    const catalog = yield* GameCatalog
+    const done = yield* (yield* AuditLog).audited(
+      Effect.gen(function*() {
+        // Not listed (new, or retired): undefined.
+        const before = yield* catalog.find(id).pipe(Effect.catchTag("GameNotFound", () => Effect.succeed(undefined)))
+        return { before, after: yield* catalog.upsert(id, game) }
+      }),
+      ({ after, before }): NewAuditEntry | undefined => {
+        if (before === undefined) {
+          return { merchantId: null, actor, action: "game.upsert", before: null, after: gameValues(after) }
+        }
+        const changed = changedValues(gameValues(before), gameValues(after))
+        return Object.keys(changed.after).length === 0 ? undefined : {
+          merchantId: null,
+          actor,
+          action: "game.upsert",
+          before: { id, ...changed.before },
+          after: { id, ...changed.after }
+        }
+      }
+    )
+    return done.after
+  })
+
+/** Retires a listed game, audited with no merchant; `GameNotFound` (nothing recorded) when it is not listed. */
+export const retireGameAudited = (id: GameId, actor: Actor) =>
+  Effect.gen(function*() {
+    const catalog = yield* GameCatalog
+    yield* (yield* AuditLog).audited(catalog.retire(id), () => ({
+      merchantId: null,
+      actor,
+      action: "game.retire",
+      before: { id, listed: true },
+      after: { id, listed: false }
+    }))
   })
