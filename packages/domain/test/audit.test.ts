@@ -28,6 +28,7 @@ describe("audited changes", () => {
       yield* Effect.gen(function*() {
         yield* changeSettingsAudited(id, { oddEvenGameProfit: 97, webhookUrl: "https://ops.example/wallet" }, alice)
         yield* changeSettingsAudited(id, { oddEvenGameProfit: 97 }, alice)
+        yield* changeSettingsAudited(id, { lottoGameProfit: 4 }, alice)
         yield* changeStatusAudited(id, "active", alice)
         yield* changeStatusAudited(id, "closed", cliActor)
         assert.isTrue(Exit.isFailure(yield* Effect.exit(changeStatusAudited(id, "active", alice))))
@@ -36,6 +37,12 @@ describe("audited changes", () => {
         ["merchant.settings", "alice", "203.0.113.7", { oddEvenGameProfit: 96, webhookUrl: null }, {
           oddEvenGameProfit: 97,
           webhookUrl: "https://ops.example/wallet"
+        }],
+        // A house edge moved shows the RTP in force before and after it (unset: the default, 97.50 %); the
+        // change of 96 to 97 above plays clamped to the maximum edge both times, so its RTP did not move.
+        ["merchant.settings", "alice", "203.0.113.7", { lottoGameProfit: null, lottoGameRtp: "97.50" }, {
+          lottoGameProfit: 4,
+          lottoGameRtp: "96.00"
         }],
         ["merchant.status", "cli", null, { accountStatus: "active" }, { accountStatus: "closed" }]
       ])

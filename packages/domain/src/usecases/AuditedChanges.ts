@@ -7,6 +7,8 @@ import { type MerchantSettings, type SettingsChange, settingsFieldNames } from "
 import { ApiKeyRepo } from "../ports/ApiKeyRepo.ts"
 import { AuditLog } from "../ports/AuditLog.ts"
 import { GameCatalog } from "../ports/GameCatalog.ts"
+import { profitFields } from "../games/ProfitFields.ts"
+import { defaultProfit, formatRtp, profitBp } from "../games/Rtp.ts"
 import { MerchantRepo } from "../ports/MerchantRepo.ts"
 import { changeSettings } from "./ChangeSettings.ts"
 import { createMerchant } from "./CreateMerchant.ts"
@@ -40,7 +42,30 @@ export const createMerchantAudited = (request: CreateMerchantRequest, actor: Act
     }))
   })
 
-/** {@link changeSettings}, audited: the fields whose values changed (RTP among them), before and after. */
+/** A house-edge field's name → the RTP's beside it in the log (`oddEvenGameProfit` → `oddEvenGameRtp`). */
+const profitSettings = new Set<string>(Object.values(profitFields))
+
+/**
+ * Touched values with, beside each house edge changed, the RTP it puts in force as players see it (an unset
+ * edge is the default's: `null → 4` reads `97.50 → 96.00`) when that RTP moved, so the log shows the RTP
+ * before and after.
+ */
+const withRtps = (changed: { readonly before: Record<string, AuditValue>; readonly after: Record<string, AuditValue> }) => {
+  const before = { ...changed.before }
+  const after = { ...changed.after }
+  const rtpOf = (profit: AuditValue) => formatRtp(10_000 - profitBp(typeof profit === "number" ? profit : defaultProfit))
+  for (const field of Object.keys(changed.after)) {
+    if (!profitSettings.has(field)) continue
+    const [was, is] = [rtpOf(changed.before[field] ?? null), rtpOf(changed.after[field] ?? null)]
+    if (was === is) continue
+    const rtpField = field.replace(/Profit$/, "Rtp")
+    before[rtpField] = was
+    after[rtpField] = is
+  }
+  return { before, after }
+}
+
+/** {@link changeSettings}, audited: the fields whose values changed (house edges with their RTPs), before and after. */
 export const changeSettingsAudited = (merchantId: MerchantId, change: SettingsChange, actor: Actor) =>
   Effect.gen(function*() {
     const merchants = yield* MerchantRepo
@@ -53,7 +78,7 @@ export const changeSettingsAudited = (merchantId: MerchantId, change: SettingsCh
         const changed = changedValues(settingsValues(before), settingsValues(after))
         return Object.keys(changed.after).length === 0
           ? undefined
-          : { merchantId, actor, action: "merchant.settings", before: changed.before, after: changed.after }
+          : { merchantId, actor, action: "merchant.settings", ...withRtps(changed) }
       }
     )
     return done.after
