@@ -73,7 +73,8 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
           "seed and nonce 0 (docs/games.md). A retail shop's launch (CONTRACT §11) is not asked of the shop " +
           "again: its answer at launch is in the token, and the session gives it back as `session.shop` and " +
           "`launch.shop` (the page is then the cashier's), with `settings` holding the merchant's stake limits " +
-          "narrowed by the shop's."
+          "narrowed by the shop's. The answer sets the resume cookie `" + resumeCookie + "` that `POST /sessions/resume` " +
+          "reads (a framing page that reloads resumes the session)."
       ),
     HttpApiEndpoint.post("resume", "/sessions/resume", {
       payload: GameSession.RedeemRequest,
