@@ -273,7 +273,12 @@ describe("the game page in a real browser, framed by an operator's site", () => 
     await game().locator("#game:not([hidden])").waitFor()
     assert.strictEqual(await game().locator("#title").textContent(), "Color Game")
     assert.isFalse(await game().locator("#to-lobby").isVisible(), "no lobby when the launch disabled it")
-    assert.match(await notice(once), /already been used/)
+    // The casino's site framing the used link again (another of its pages, or the same one reloaded) resumes its
+    // session through the resume cookie; in a browser without that cookie the link is used (the test below).
+    await page.goto(site.embed("once-again", once))
+    await game().locator("#game:not([hidden])").waitFor()
+    assert.strictEqual(await game().locator("#title").textContent(), "Color Game")
+    assert.isFalse(await game().locator("#to-lobby").isVisible(), "the resumed session has no lobby either")
     assert.match(await notice(expiring.url.slice(0, -6) + (expiring.url.endsWith("AAAAAA") ? "BBBBBB" : "AAAAAA")), /not valid/)
     const left = expiring.at + launchTtlSeconds * 1000 + 1500 - Date.now()
     if (left > 0) await new Promise((r) => setTimeout(r, left))
@@ -289,6 +294,53 @@ describe("the game page in a real browser, framed by an operator's site", () => 
     const frames = page.frames().filter((fr) => fr !== page.mainFrame())
     assert.strictEqual(frames.length, 1)
     for (const fr of frames) assert.strictEqual(await fr.locator("#app").count(), 0, "the page refuses a framer outside frameAncestors")
+  })
+
+  it("resumes the same session when the casino's page reloads; the same link in another browser is already used", async () => {
+    // The operator reports its ledger's balance, as a real one does.
+    wallet.setDetails((body) => ({ playerId: body.playerId, currency: "ETB", balance: ledger.balance() }))
+    const other = await launchChromium({ width: 360, height: 640 })
+    try {
+      const url = await launch("odd-even", "&disableGameLobby=true")
+      await page.goto(site.embed("reloaded", url))
+      const f = game()
+      await f.locator("#game:not([hidden]) #play").waitFor()
+      assert.strictEqual(
+        await gameFrame().evaluate(`(() => { try { return typeof sessionStorage.length } catch { return "denied" } })()`),
+        "denied",
+        "framed by another site, this Chromium gives the page no sessionStorage: the cookie is what resumes"
+      )
+      await f.getByRole("button", { name: /^Odd/ }).click()
+      await f.locator("#play").click()
+      await f.locator("#result.win, #result.loss").waitFor({ timeout: 10_000 })
+      const roundId = await f.locator("#rounds > li").first().getAttribute("data-round-id") ?? ""
+      await eventually(() => wallet.messages().some((m) => m.body.data.roundId === roundId && m.body.type === "transaction.credit"))
+      const balance = await balanceText()
+      assert.strictEqual(balance, `${ledger.balance()} ETB`)
+
+      await page.reload()
+      await f.locator("#game:not([hidden]) #play").waitFor()
+      assert.strictEqual(await f.locator("#title").textContent(), "Odd Even")
+      assert.strictEqual(await balanceText(), balance, "the same balance")
+      await f.locator(`#rounds > li[data-round-id='${roundId}']`).waitFor({ state: "attached" })
+      assert.strictEqual(await f.locator("#rounds > li").first().getAttribute("data-round-id"), roundId, "the history")
+      assert.strictEqual(await f.locator("#f-nonce").textContent(), "1", "the same fairness state")
+      await f.getByRole("button", { name: /^Even/ }).click()
+      await f.locator("#play").click()
+      await f.locator("#result.win, #result.loss").waitFor({ timeout: 10_000 })
+      await f.locator(`#rounds > li:nth-child(2)[data-round-id='${roundId}']`).waitFor({ state: "attached" })
+      assert.notStrictEqual(await f.locator("#rounds > li").first().getAttribute("data-round-id"), roundId, "a round after the reload")
+      assert.strictEqual(await f.locator("#f-nonce").textContent(), "2")
+
+      const elsewhere = await other.context.newPage()
+      await elsewhere.goto(site.embed("elsewhere-browser", url))
+      const g = elsewhere.frameLocator("iframe#game")
+      await g.locator("#notice:not([hidden])").waitFor()
+      assert.match(await g.locator("#notice").innerText(), /already been used/)
+    } finally {
+      await other.close()
+      wallet.setDetails((body) => ({ playerId: body.playerId, currency: "ETB", balance: "1000.00" }))
+    }
   })
 })
 

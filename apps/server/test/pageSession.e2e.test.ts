@@ -46,10 +46,10 @@ const resumed = async (p: Page, rounds: number) => {
 /*
  * The page is opened as its own document here (an operator may open the launch URL in a tab or a
  * webview). Framed by another site, this Chromium (156) denies the frame any sessionStorage
- * (third-party storage), so there a reload still asks for a new link: docs/decisions.md.
+ * (third-party storage); there the resume cookie resumes it (browser.e2e.test.ts, docs/decisions.md).
  */
 describe("a session survives a reload (CONTRACT §6)", () => {
-  it("resumes the same game, balance, fairness and history after a reload or the same link again (the stake leaving the balance as a round starts); another tab does not", async () => {
+  it("resumes the same game, balance, fairness and history after a reload or the same link again (the stake leaving the balance as a round starts); another tab only with the link, another browser not", async () => {
     const page = await browser.context.newPage()
     await page.emulateMedia({ reducedMotion: "reduce" })
     const url = await launch()
@@ -115,17 +115,34 @@ describe("a session survives a reload (CONTRACT §6)", () => {
     await page.locator("#verify-out.ok, #verify-out.bad").waitFor()
     assert.match(await page.locator("#verify-out").innerText(), /^✓ verified/)
 
-    // Another tab keeps nothing of it: the bare address is incomplete, the link already used.
+    const now = await seen(page)
+
+    // Another tab keeps nothing of this tab's storage: the bare address is incomplete. The same link there is
+    // this browser's, whose resume cookie resumes the same session (docs/decisions.md): its balance and nonce.
     const other = await browser.context.newPage()
     await other.goto(`${gw.url}/play/odd-even`)
     await other.locator("#notice:not([hidden])").waitFor()
     assert.match(await other.locator("#notice").innerText(), /incomplete/)
     await other.goto(url)
-    await other.locator("#notice:not([hidden])").waitFor()
-    assert.match(await other.locator("#notice").innerText(), /already been used/)
-    assert.notMatch(await other.locator("body").innerText(), /operator/i, "players are told of the casino, not an operator")
+    await resumed(other, 2)
+    assert.deepStrictEqual(
+      { balance: await other.locator("#balance").textContent(), hash: await other.locator("#f-hash").textContent(), nonce: await other.locator("#f-nonce").textContent() },
+      { balance: now.balance, hash: now.hash, nonce: now.nonce }
+    )
     await other.close()
     await page.close()
+
+    // Another browser (another device, or the link copied elsewhere) has no cookie: the link is already used.
+    const elsewhere = await launchChromium({ width: 360, height: 640 })
+    try {
+      const stranger = await elsewhere.context.newPage()
+      await stranger.goto(url)
+      await stranger.locator("#notice:not([hidden])").waitFor()
+      assert.match(await stranger.locator("#notice").innerText(), /already been used/)
+      assert.notMatch(await stranger.locator("body").innerText(), /operator/i, "players are told of the casino, not an operator")
+    } finally {
+      await elsewhere.close()
+    }
   })
 })
 

@@ -78,6 +78,59 @@ describe("game sessions", () => {
   })
 })
 
+describe("resuming a used link (POST sessions/resume)", () => {
+  const resume = (t: string, cookie?: string) => post(`${game}/sessions/resume`, { token: t }, cookie === undefined ? {} : { cookie })
+  const cookieOf = (answer: Answer) => {
+    const set = answer.headers.get("set-cookie") ?? ""
+    return { set, pair: set.split(";")[0] ?? "" }
+  }
+
+  it("sets a Partitioned, HttpOnly, Secure resume cookie for the resume path only, and resumes that link's session with it", async () => {
+    const now = Math.floor(Date.now() / 1000)
+    const t = launchToken(claims({ iat: now - 30, exp: now + 2 }))
+    const opened = await post(`${game}/sessions`, { token: t })
+    expect(opened.status).toBe(201)
+    const { set, pair } = cookieOf(opened)
+    expect(set).toMatch(/^gateway_resume=[A-Za-z0-9_-]{43}\.[^;]+; Max-Age=43200; Path=\/api\/v1\.1\/game-api\/sessions\/resume; /)
+    for (const attribute of ["HttpOnly", "Secure", "SameSite=None", "Partitioned"]) expect(set).toContain(`; ${attribute}`)
+    expect(pair.endsWith(`.${opened.body.sessionToken}`)).toBe(true)
+    const token = String(opened.body.sessionToken)
+    expect((await bet(token, "2.00")).status).toBe(200)
+
+    // The link has expired meanwhile: its signature still verifies, and the cookie resumes the live session.
+    await new Promise((r) => setTimeout(r, 3000))
+    expectProblem(await post(`${game}/sessions`, { token: t }), 401, "UNAUTHORIZED", /expired/)
+    const resumed = await resume(t, pair)
+    expect(resumed.status).toBe(200)
+    expect(resumed.headers.get("cache-control")).toBe("no-store")
+    expect(resumed.body).toMatchObject({
+      sessionToken: token,
+      session: { id: opened.body.session.id, playerId: "p-1", gameId: "odd-even", mode: "real" },
+      balance: "100.00",
+      settings: { minimumStake: 1, maximumStake: 500 },
+      fairness: { serverSeedHash: opened.body.fairness.serverSeedHash, clientSeed: opened.body.fairness.clientSeed, nonce: 1 },
+      launch: { language: "en" }
+    })
+    expect(cookieOf(resumed).pair).toBe(pair)
+  })
+
+  it("without the cookie, or with another link's, is the used link's 409; a forged token 401; a bad body 400", async () => {
+    const t = launchToken(claims())
+    const opened = await post(`${game}/sessions`, { token: t })
+    const { pair } = cookieOf(opened)
+    const other = launchToken(claims())
+    const second = await post(`${game}/sessions`, { token: other })
+    expect(second.status).toBe(201)
+    expectProblem(await resume(t), 409, "TOKEN_ALREADY_USED")
+    expectProblem(await resume(other, pair), 409, "TOKEN_ALREADY_USED")
+    expectProblem(await resume(t, `gateway_resume=${pair.split(".")[0]?.slice(15)}.session-999`), 409, "TOKEN_ALREADY_USED")
+    expectProblem(await resume(t, "gateway_resume=" + "x".repeat(5000)), 409, "TOKEN_ALREADY_USED")
+    expectProblem(await resume("forged.token.here", pair), 401, "UNAUTHORIZED", /^invalid launch link$/)
+    expectProblem(await post(`${game}/sessions/resume`, { token: "" }), 400, "VALIDATION_FAILED", /token/)
+    expect((await resume(t, pair)).status).toBe(200)
+  })
+})
+
 describe("rounds", () => {
   it("plays a real round: debit accepted, credit of 1.95x queued with the debit as its reference", async () => {
     const session = await open()

@@ -517,6 +517,7 @@ describe("routing, probes and documents", () => {
       "/api/v1.1/game-api/rounds",
       "/api/v1.1/game-api/rounds/{roundId}",
       "/api/v1.1/game-api/sessions",
+      "/api/v1.1/game-api/sessions/resume",
       "/api/v1.1/operator-api/audit",
       "/api/v1.1/operator-api/create",
       "/api/v1.1/operator-api/free-rounds",

@@ -28,8 +28,8 @@ const storeOf = (keys: { value: ReadonlyArray<LaunchSigningKey> }) =>
     rotate: Effect.die("unused")
   }))
 
-const verify = (keys: { value: ReadonlyArray<LaunchSigningKey> }, token: string) =>
-  LaunchTokenVerifier.use((v) => v.verify(token)).pipe(
+const verify = (keys: { value: ReadonlyArray<LaunchSigningKey> }, token: string, acceptExpired = false) =>
+  LaunchTokenVerifier.use((v) => v.verify(token, { acceptExpired })).pipe(
     Effect.provide(LaunchTokenVerifierJwt.layer.pipe(Layer.provide(storeOf(keys)))),
     Effect.exit,
     Effect.map((exit) =>
@@ -53,6 +53,24 @@ describe("LaunchTokenVerifierJwt", () => {
     Effect.gen(function*() {
       const token = yield* signWith(key, claims({ iat: now() - 120, exp: now() - 60 }))
       assert.strictEqual(yield* verify({ value: [key] }, token), "launch link expired")
+    }))
+
+  it.effect("with acceptExpired (a page resuming), an expired token verifies, but never a forged or foreign one", () =>
+    Effect.gen(function*() {
+      const expired = yield* signWith(key, claims({ iat: now() - 7200, exp: now() - 3600 }))
+      assert.strictEqual(yield* verify({ value: [key] }, expired, true), "ok p-1")
+      assert.strictEqual(yield* verify({ value: [key] }, expired), "launch link expired")
+      const byOther = yield* signWith(other, claims({ iat: now() - 7200, exp: now() - 3600 }))
+      assert.strictEqual(yield* verify({ value: [key] }, byOther, true), "invalid launch link")
+      const [header, , signature] = expired.split(".")
+      const tampered = Buffer.from(JSON.stringify({ ...claims({ iat: now() - 7200, exp: now() - 3600 }), sub: "p-2" })).toString("base64url")
+      assert.strictEqual(yield* verify({ value: [key] }, `${header}.${tampered}.${signature}`, true), "invalid launch link")
+      const privateKey = yield* open(key)
+      const foreign = yield* Effect.promise(() =>
+        new SignJWT({ ...claims({ iat: now() - 7200, exp: now() - 3600 }), iss: "https://elsewhere.example" })
+          .setProtectedHeader({ alg: "EdDSA", kid: key.kid }).sign(privateKey)
+      )
+      assert.strictEqual(yield* verify({ value: [key] }, foreign, true), "invalid launch link")
     }))
 
   it.effect("forged tokens are 'invalid launch link'", () =>

@@ -269,6 +269,14 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
     })
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
+  const commitment = Effect.fn("GameSessionRepo.commitment")(function*(sessionId: string) {
+    const [row] = yield* sql`
+      SELECT server_seed, server_seed_hash, client_seed, nonce::float8 AS nonce FROM game_sessions WHERE id = ${sessionId}`
+      .pipe(Effect.flatMap(decodeSeeds))
+    if (row === undefined) return yield* Effect.die(new Error(`no session ${sessionId}`))
+    return { serverSeedHash: row.server_seed_hash, clientSeed: row.client_seed, nonce: row.nonce }
+  }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
+
   const settleDemo = Effect.fn("GameSessionRepo.settleDemo")(function*(sessionId: string, round: DemoRound) {
     const { stake, payout, seed } = round
     if (stake < 0n || payout < 0n) return yield* Effect.die(new Error("stake and payout must not be negative"))
@@ -322,6 +330,7 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
     identify,
     nextSeed,
     rotate,
+    commitment,
     demoBalance,
     settleDemo,
     terminate,

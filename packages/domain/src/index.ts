@@ -90,7 +90,7 @@ export { newSessionSeed, rotateSeed, roundHistory, roundOf } from "./usecases/Fa
 export { recallSize, roundRecall } from "./usecases/Recall.ts"
 export { cancelFreeRounds, grantFreeRounds, listFreeRounds } from "./usecases/FreeRounds.ts"
 export { gameRules, lobbyGames } from "./usecases/GameRules.ts"
-export { openSession } from "./usecases/OpenSession.ts"
+export { openSession, resumeSession } from "./usecases/OpenSession.ts"
 export { makePlayRound, playRound } from "./usecases/PlayRound.ts"
 export { revenueShare, revenueShares } from "./usecases/RevenueShare.ts"
 export { sessionsTerminated, terminateSessions } from "./usecases/TerminateSessions.ts"

@@ -99,6 +99,12 @@ export const sessionRepo = Layer.sync(GameSessionRepo, () => {
           current: { serverSeedHash: next.serverSeedHash, clientSeed: next.clientSeed, nonce: 0 }
         })
       }),
+    commitment: (id) =>
+      Effect.sync(() => {
+        const seed = seeds.get(id)
+        if (seed === undefined) throw new Error(`no session ${id}`)
+        return { serverSeedHash: seed.serverSeedHash, clientSeed: seed.clientSeed, nonce: seed.nonce }
+      }),
     demoBalance: (id) => Effect.sync(() => balances.get(id) ?? 0n),
     settleDemo: (id, { payout, stake }) =>
       int8(stake, payout).pipe(Effect.andThen(Effect.suspend(() => {

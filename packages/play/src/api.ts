@@ -33,15 +33,18 @@ export const problem = (r: Reply<unknown>, fallback: string): string => {
   return detailOf(r) || fallback
 }
 
-/** Calls the game API on the page's own origin, with the session token once there is one. */
-export const api = async <T>(method: string, path: string, body?: unknown): Promise<Reply<T>> => {
+/**
+ * Calls the game API on the page's own origin, with the session token once there is one. Cookies only for the
+ * redemption and its resume (`withCookies`): the resume cookie is set by the one and sent to the other.
+ */
+export const api = async <T>(method: string, path: string, body?: unknown, withCookies = false): Promise<Reply<T>> => {
   const headers: Record<string, string> = { accept: "application/json" }
   if (body !== undefined) headers["content-type"] = "application/json"
   if (S.token !== "") headers["authorization"] = "Bearer " + S.token
   let res: Response
   try {
     res = await fetch("/api/v1.1/game-api" + path, {
-      method, headers, credentials: "omit", cache: "no-store", ...(body === undefined ? {} : { body: JSON.stringify(body) })
+      method, headers, credentials: withCookies ? "same-origin" : "omit", cache: "no-store", ...(body === undefined ? {} : { body: JSON.stringify(body) })
     })
   } catch {
     return { ok: false, status: 0, body: null }

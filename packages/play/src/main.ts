@@ -108,10 +108,14 @@ const start = async (): Promise<void> => {
   if (token === "") return fatal(t("linkIncomplete"), t("openAgain"))
   $("notice").hidden = true
   $("loading").hidden = false
-  const r = await api<Opened>("POST", "/sessions", { token })
+  const r = await api<Opened>("POST", "/sessions", { token }, true)
+  // A used (or since expired) link: framed by a casino's site whose page reloaded, the frame had no storage to
+  // resume from; the cookie the redemption set, if this browser has it, resumes the session (CONTRACT §6).
+  const again = r.status === 409 || (r.status === 401 && /expired/i.test(detailOf(r)))
+  const opened = again ? await api<Opened>("POST", "/sessions/resume", { token }, true) : r
   $("loading").hidden = true
-  if (r.status !== 201 || r.body === null || r.body.session === undefined) return redeemFailed(r)
-  await begin({ ...r.body, launch: token, page: r.body.launch })
+  if (opened.ok && opened.body?.session !== undefined) return begin({ ...opened.body, launch: token, page: opened.body.launch })
+  redeemFailed(again && (opened.status === 409 || opened.status === 401) ? r : opened)
 }
 
 applyLaunch(undefined)

@@ -10,7 +10,9 @@ import type { Fairness, FreeGrant, Launch, Session, Settings } from "./types.ts"
  * (whose address no longer has the token) resumes the same session: same
  * game, balance, fairness state and revealed seeds; the history is read again
  * from the server. Another tab does not share it; a session the server no
- * longer knows (401) is forgotten.
+ * longer knows (401) is forgotten. Framed by another site, Chromium gives the
+ * page no storage: there the redemption's resume cookie resumes it instead
+ * (main.ts, `POST /sessions/resume`).
  */
 export interface Saved {
   /** The launch token this tab redeemed: the framing page reloaded hands the frame the same, used, link. */

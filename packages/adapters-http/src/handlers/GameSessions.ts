@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto"
 import { Effect, Redacted } from "effect"
-import { HttpServerRequest } from "effect/http"
+import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
 import {
   FairRandom,
@@ -14,6 +15,7 @@ import {
   MerchantRepo,
   OperatorDetails,
   openSession,
+  resumeSession,
   rotateSeed,
   roundHistory,
   roundRecall,
@@ -23,6 +25,7 @@ import {
   WalletClient
 } from "@gateway/domain"
 import { Api } from "@gateway/client/api/Api"
+import { resumeCookie, resumePath } from "@gateway/client/api/GameSessions"
 import * as Ports from "../Ports.ts"
 import { guardFailures, RateLimiter } from "../middleware/RateLimiter.ts"
 import { SessionToken } from "@gateway/client/api/SessionAuth"
@@ -34,6 +37,39 @@ const noStore = { "cache-control": "no-store" as const }
 const bearerOf = (authorization: string | undefined): string | undefined => {
   const match = authorization === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization)
   return match?.[1]
+}
+
+/**
+ * The resume cookie (CONTRACT §6, docs/decisions.md): `<SHA-256 of the launch token, base64url>.<sessionToken>`,
+ * so it resumes only the session of the very link it was set for. HttpOnly (the page never reads it), Secure and
+ * SameSite=None (the page is framed by the casino's site), Partitioned (kept per top-level site, where Chromium
+ * gives a third-party frame no storage; another site never sends it, so no cross-site request can use it), sent
+ * only to the resume call, for 12 hours (sessions expire when idle but have no fixed end: a session resumed
+ * renews it). Browsers accept Secure cookies from https and from loopback (http://127.0.0.1, localhost) only.
+ */
+const resumeMaxAge = "12 hours"
+const linkHash = (launchToken: string) => createHash("sha256").update(launchToken, "utf8").digest("base64url")
+
+/** Sets the resume cookie on the answer. */
+const setResume = (launchToken: string, sessionToken: string) =>
+  HttpEffect.appendPreResponseHandler((_request, response) =>
+    Effect.orDie(HttpServerResponse.setCookie(response, resumeCookie, `${linkHash(launchToken)}.${sessionToken}`, {
+      httpOnly: true,
+      secure: true,
+      sameSite: "none",
+      partitioned: true,
+      path: resumePath,
+      maxAge: resumeMaxAge
+    }))
+  )
+
+/** The session token the request's resume cookie bound to this launch token, if any. */
+const resumedToken = (cookie: string | undefined, launchToken: string): string | undefined => {
+  if (cookie === undefined || cookie.length > 256) return undefined
+  const dot = cookie.indexOf(".")
+  if (dot < 0 || cookie.slice(0, dot) !== linkHash(launchToken)) return undefined
+  const token = cookie.slice(dot + 1)
+  return /^[A-Za-z0-9_-]{1,128}$/.test(token) ? token : undefined
 }
 
 /** Sessions, rounds, fairness and the lobby, for the game front-end. */
@@ -63,7 +99,16 @@ export const GameSessionsLive = HttpApiBuilder.group(
       Effect.flatMap(SessionToken, (token) => run(use(Redacted.value(token))))
     const fresh = <A>(body: A) => HttpApiSchema.withHeaders({ body, headers: noStore })
     return handlers.handleAll({
-      open: ({ payload }) => run(openSession(payload.token)).pipe(Effect.map(fresh)),
+      open: ({ payload }) =>
+        run(openSession(payload.token)).pipe(
+          Effect.tap((opened) => setResume(payload.token, opened.sessionToken)),
+          Effect.map(fresh)
+        ),
+      resume: ({ payload, request }) =>
+        run(resumeSession(payload.token, resumedToken(request.cookies[resumeCookie], payload.token))).pipe(
+          Effect.tap((opened) => setResume(payload.token, opened.sessionToken)),
+          Effect.map(fresh)
+        ),
       play: ({ payload }) => withToken((token) => play(token, payload)).pipe(Effect.map(fresh)),
       lobby: ({ query }) => withToken((token) => lobbyGames(token, query)).pipe(Effect.map(fresh)),
       rules: ({ params }) =>

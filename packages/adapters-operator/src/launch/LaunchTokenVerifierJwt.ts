@@ -4,7 +4,7 @@ import { LaunchPolicy } from "@gateway/domain/LaunchPolicy"
 import { type LaunchJwk, LaunchClaims, launchAudience } from "@gateway/domain/LaunchToken"
 import { LaunchKeyStore } from "@gateway/domain/ports/LaunchKeyStore"
 import { LaunchTokenVerifier } from "@gateway/domain/ports/LaunchTokenVerifier"
-import { createLocalJWKSet, jwtVerify } from "jose"
+import { createLocalJWKSet, errors, jwtVerify } from "jose"
 
 /** How long the verifier keeps the public keys; an unknown `kid` refetches them at once. */
 export const keyCacheTtl: Duration.Duration = Duration.seconds(10)
@@ -57,7 +57,9 @@ export const make = Effect.fnUntraced(function*(options: {
       refetchedAt = now
       return Effect.andThen(invalidate, keys)
     })
-  const check = (token: string, getKey: ReturnType<typeof keySet>) =>
+  // jose checks `exp` after the signature, issuer, audience and required claims: its JWTExpired carries the
+  // payload that passed them, which `acceptExpired` takes.
+  const check = (token: string, getKey: ReturnType<typeof keySet>, acceptExpired: boolean) =>
     Effect.tryPromise({
       try: () =>
         jwtVerify(token, getKey, {
@@ -65,18 +67,21 @@ export const make = Effect.fnUntraced(function*(options: {
           audience: launchAudience,
           issuer: policy.issuer,
           requiredClaims: ["exp", "iat", "jti", "sub"]
+        }).then(({ payload }) => payload, (error: unknown) => {
+          if (acceptExpired && error instanceof errors.JWTExpired && error.claim === "exp") return error.payload
+          throw error
         }),
       catch: errorCode
     })
   return LaunchTokenVerifier.of({
-    verify: (token) =>
-      Effect.flatMap(keys, (getKey) => check(token, getKey)).pipe(
+    verify: (token, options) =>
+      Effect.flatMap(keys, (getKey) => check(token, getKey, options?.acceptExpired === true)).pipe(
         Effect.catchIf(
           (code) => code === "ERR_JWKS_NO_MATCHING_KEY",
-          (code) => Effect.flatMap(refetched(code), (getKey) => check(token, getKey))
+          (code) => Effect.flatMap(refetched(code), (getKey) => check(token, getKey, options?.acceptExpired === true))
         ),
         Effect.mapError((code) => code === "ERR_JWT_EXPIRED" ? expired : invalid),
-        Effect.flatMap(({ payload }) => Effect.mapError(decodeClaims(payload), () => invalid))
+        Effect.flatMap((payload) => Effect.mapError(decodeClaims(payload), () => invalid))
       )
   })
 })

@@ -7,6 +7,12 @@ import { SessionAuth } from "./SessionAuth.ts"
 
 const noStore = { "cache-control": Schema.Literal("no-store") }
 
+/** The cookie binding a redeemed launch link to its session, for `POST /sessions/resume` (CONTRACT §6). */
+export const resumeCookie = "gateway_resume"
+
+/** Where the resume cookie is sent: the resume call only. */
+export const resumePath = "/api/v1.1/game-api/sessions/resume"
+
 /** `page` and `limit` of the game API's lists, as in every list (CONTRACT §1). */
 const PageQuery = { page: GamesQuery.page, limit: GamesQuery.limit }
 
@@ -67,7 +73,39 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
           "seed and nonce 0 (docs/games.md). A retail shop's launch (CONTRACT §11) is not asked of the shop " +
           "again: its answer at launch is in the token, and the session gives it back as `session.shop` and " +
           "`launch.shop` (the page is then the cashier's), with `settings` holding the merchant's stake limits " +
-          "narrowed by the shop's."
+          "narrowed by the shop's. The answer sets the resume cookie `" + resumeCookie + "` that `POST /sessions/resume` " +
+          "reads (a framing page that reloads resumes the session)."
+      ),
+    HttpApiEndpoint.post("resume", "/sessions/resume", {
+      payload: GameSession.RedeemRequest,
+      success: HttpApiSchema.WithHeaders(GameSession.SessionOpened, noStore),
+      error: Problem.responses(
+        "UNAUTHORIZED",
+        "FORBIDDEN",
+        "MERCHANT_NOT_FOUND",
+        "TOKEN_ALREADY_USED",
+        "PLAYER_REJECTED",
+        "CURRENCY_MISMATCH",
+        "DETAILS_URL_NOT_SET",
+        "OPERATOR_BAD_RESPONSE",
+        "OPERATOR_TIMEOUT",
+        "OPERATOR_UNAVAILABLE"
+      )
+    })
+      .annotate(OpenApi.Summary, "Resume the session a used launch link opened, in the browser that opened it")
+      .annotate(
+        OpenApi.Description,
+        `For the game page when its launch link answers 409 TOKEN_ALREADY_USED (or 401 expired): a casino's ` +
+          "page that reloads gives its iframe the same, used link, and a framed page may have no storage to keep " +
+          "its session in (CONTRACT §6). `POST /sessions` sets the cookie `" + resumeCookie + "` (HttpOnly, " +
+          "Secure, SameSite=None, Partitioned, `Path=/api/v1.1/game-api/sessions/resume`, 12 hours) binding that " +
+          "link to its session; this call, sent with that cookie and the same launch token, answers the session " +
+          "as `POST /sessions` does, as it is now: the balance (real money: the operator's Details URL again; " +
+          "demo: the virtual balance), the current fairness commitment (its nonce is the next round's) and the " +
+          "free rounds left, and renews the cookie. The token's signature, issuer and audience must verify (401 " +
+          "`invalid launch link`), but an expired token is accepted. Without the cookie, with a cookie of another " +
+          "link, or when the session has expired or ended, the answer is the used link's 409 TOKEN_ALREADY_USED: " +
+          "a link copied elsewhere resumes nothing."
       ),
     HttpApiEndpoint.post("play", "/rounds", {
       payload: Round.PlayRequest,

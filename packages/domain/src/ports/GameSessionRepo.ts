@@ -1,6 +1,6 @@
 import type { Effect, Redacted } from "effect"
 import { Context } from "effect"
-import type { RoundSeed, SeedRotated, SessionSeed } from "../Fairness.ts"
+import type { Fairness, RoundSeed, SeedRotated, SessionSeed } from "../Fairness.ts"
 import type { GameSession, SessionExpired } from "../GameSession.ts"
 import type { LaunchClaims, TokenAlreadyUsed } from "../LaunchToken.ts"
 import type { MerchantId } from "../Merchant.ts"
@@ -73,6 +73,8 @@ export class GameSessionRepo extends Context.Service<GameSessionRepo, {
   nextSeed(sessionId: string): Effect.Effect<RoundSeed, SessionExpired | SessionEnded>
   /** Reveals the current server seed and starts `next` at nonce 0, atomically with respect to `nextSeed`. */
   rotate(sessionId: string, next: SessionSeed): Effect.Effect<SeedRotated>
+  /** The session's current commitment: its server seed's hash, client seed and next nonce (a page that resumes). */
+  commitment(sessionId: string): Effect.Effect<Fairness>
   /** A demo session's virtual balance. */
   demoBalance(sessionId: string): Effect.Effect<bigint>
   /**

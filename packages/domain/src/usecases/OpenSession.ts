@@ -4,7 +4,7 @@ import { Forbidden, type Unauthorized } from "../Auth.ts"
 import { type CurrencyMismatch, resolveLaunchCurrency } from "../Currency.ts"
 import { commitmentOf } from "../Fairness.ts"
 import { demoStartingBalance, type PageSettings, SessionOpened } from "../GameSession.ts"
-import type { LaunchClaims, TokenAlreadyUsed } from "../LaunchToken.ts"
+import { type LaunchClaims, TokenAlreadyUsed } from "../LaunchToken.ts"
 import type { Merchant, MerchantNotFound } from "../Merchant.ts"
 import * as Money from "../Money.ts"
 import type { OperatorBadResponse, OperatorTimeout, OperatorUnavailable } from "../Operator.ts"
@@ -101,6 +101,49 @@ export const openSession = Effect.fn("openSession")(function*(token: string): Ef
     fairness: commitmentOf({ ...seed, nonce: 0 }),
     launch: pageLaunchOf(claims),
     freeRounds: real ? yield* (yield* FreeRounds).available(merchant.id, claims.sub, claims.gid) : []
+  })
+})
+
+/**
+ * Resumes the session a launch token opened, for a page that loads its used link again: framed by a casino's
+ * site, Chromium gives the frame no storage, so when the casino's page reloads, its frame comes back with the same
+ * link and nothing else (CONTRACT §6, docs/decisions.md). The token's signature must verify (an expired one is
+ * accepted: a reload may come long after the link's few minutes; a forged one is Unauthorized), and
+ * `sessionToken` is the one the resume cookie bound to that very link when it was redeemed: without it, or with a
+ * session that is no longer live or was not opened by this launch, the answer is the used link's
+ * TokenAlreadyUsed. The answer has the opening's shape with the session as it is now: the balance (real money:
+ * the operator's Details URL again, as at the opening; demo: the virtual balance), the current commitment and
+ * the free rounds left.
+ */
+export const resumeSession = Effect.fn("resumeSession")(function*(token: string, sessionToken: string | undefined) {
+  const claims = yield* (yield* LaunchTokenVerifier).verify(token, { acceptExpired: true })
+  if (sessionToken === undefined) return yield* new TokenAlreadyUsed()
+  const sessions = yield* GameSessionRepo
+  const session = yield* sessions.authenticate(sessionToken).pipe(Effect.mapError(() => new TokenAlreadyUsed()))
+  const ours = session.merchantId === claims.mid && session.playerId === claims.sub && session.gameId === claims.gid &&
+    session.operatorSessionId === claims.sid && session.mode === claims.mode
+  if (!ours) return yield* new TokenAlreadyUsed()
+  const merchant = yield* (yield* MerchantRepo).findById(session.merchantId)
+  if (merchant.accountStatus !== "active") {
+    return yield* new Forbidden({ detail: `merchant account is ${merchant.accountStatus}` })
+  }
+  const real = session.mode === "real"
+  let balance: string
+  if (real) {
+    const url = merchant.MerchantSettings.userDetailsUrl
+    if (url === undefined) return yield* new DetailsUrlNotSet()
+    balance = yield* recheck(merchant, url, claims)
+  } else {
+    balance = Money.format(Money.make(yield* sessions.demoBalance(session.id), claims.cur))
+  }
+  return new SessionOpened({
+    sessionToken,
+    session,
+    balance,
+    settings: pageSettings(merchant, session.shop),
+    fairness: yield* sessions.commitment(session.id),
+    launch: pageLaunchOf(claims),
+    freeRounds: real ? yield* (yield* FreeRounds).available(merchant.id, session.playerId, session.gameId) : []
   })
 })
 
