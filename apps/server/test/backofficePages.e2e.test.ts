@@ -284,6 +284,35 @@ describe("the back office in Chromium, a new merchant end to end", () => {
     await page.locator("#lookup-value-err", { hasText: "No round found" }).waitFor()
   })
 
+  it("shows the round played today in the figures and in both charts of the period, by day and by game", async () => {
+    await navTo("Today")
+    await title("Today")
+    const byDay = page.getByRole("img", { name: /^GGR by day: \d+ groups$/ })
+    const byGame = page.getByRole("img", { name: /^Bets and wins by game: \d+ groups$/ })
+    await page.locator("#charts figure, #main .err:not(:empty)").first().waitFor()
+    expect(await page.locator("#main [role=alert]:not(:empty), #main .err:not(:empty)").allInnerTexts()).toEqual([])
+    await byDay.waitFor()
+    await byGame.waitFor()
+    expect(await page.locator("#today .tile").first().innerText()).toMatch(/Rounds\s+1$/)
+    // The numbers beside the charts (in closed <details>, so read as text): the round's stake, and GGR = bets − wins
+    const today = new Date().toISOString().slice(0, 10)
+    const cells = (table: string, key: string) =>
+      page.locator(`[aria-label="${table}"] tbody tr`).filter({ hasText: key }).locator("td").allTextContents()
+    const dayRow = await cells("By day", today)
+    const gameRow = await cells("By game", "odd-even")
+    const [, rounds, bets, wins, ggr] = dayRow.map((cell) => cell.replace("−", "-"))
+    expect([rounds, bets]).toEqual(["1", "10.00"])
+    expect(Number(ggr)).toBeCloseTo(10 - Number(wins), 2)
+    expect(gameRow.slice(1)).toEqual(dayRow.slice(1))
+    // The bars drawn: today's GGR in the chart by day, the game's bets and wins in the chart by game
+    expect(await byDay.locator("title").allTextContents()).toContain(`${today} GGR: ${Number(ggr).toFixed(2)}`)
+    expect(await byDay.locator("text").allTextContents()).toContain(today.slice(5))
+    expect(await byGame.locator("title").allTextContents()).toEqual(
+      expect.arrayContaining([`odd-even Bets: 10.00`, `odd-even Wins: ${Number(wins).toFixed(2)}`])
+    )
+    await shot("dashboard-round")
+  })
+
   it("reveals the webhook secret after the password, and rotates it while the operator verifies both signatures", async () => {
     await navTo("Webhook secrets")
     await page.getByLabel("Your password").fill("not my password at all")
@@ -343,6 +372,7 @@ describe("the back office in Chromium, a new merchant end to end", () => {
     has("secret.reveal", /owner@pages\.example/)
     has("user.invite", /fin@pages\.example/)
     has("user.password", /changed/)
+    has("user.password", /fin@pages\.example[\s\S]*invitation: accepted/)
     has("user.second_factor", /owner@pages\.example/)
     expect(rows.join("\n")).not.toContain(secrets[1] ?? "?")
     await shot("audit")
