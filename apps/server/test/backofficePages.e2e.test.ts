@@ -112,6 +112,10 @@ describe("the back office in Chromium, a new merchant end to end", () => {
     await signIn(email, merchant.password)
     await title("Change your password")
     expect(await page.getByRole("navigation", { name: "Pages" }).isHidden()).toBe(true)
+    for (const width of [360, 1280]) {
+      await page.setViewportSize({ width, height: width === 360 ? 740 : 900 })
+      expect(await axeViolations(page), `the forced change at ${width} px`).toEqual([])
+    }
     await page.getByLabel("Current password").fill(merchant.password)
     await page.getByLabel("New password").fill("pages bet 2026 ok") // contains the company name
     await page.getByRole("button", { name: "Change the password" }).click()
@@ -402,6 +406,38 @@ describe("the back office in Chromium, a new merchant end to end", () => {
     await page.getByRole("link", { name: "Users" }).focus()
     await page.keyboard.press("Enter")
     await title("Users")
+    expect(pageErrors).toEqual([])
+  })
+
+  it("passes axe on a delivery's page, signed out (sign-in, reset, invitation) and as the finance user, at 1280 and at 360 px", async () => {
+    const found: Array<string> = []
+    /** axe and the width of the page open now, at each width. */
+    const check = async (what: string, ready?: () => Promise<void>) => {
+      for (const width of [1280, 360]) {
+        await page.setViewportSize({ width, height: width === 360 ? 740 : 900 })
+        await page.locator("#main:not([aria-busy])").waitFor()
+        await ready?.()
+        found.push(...(await axeViolations(page)).map((v) => `${width} ${what} ${v}`))
+        const wide = Number(await page.evaluate("document.documentElement.scrollWidth"))
+        if (wide > width) found.push(`${width} ${what}: ${wide} px wide`)
+      }
+      await page.setViewportSize({ width: 1280, height: 900 })
+    }
+    await open("/deliveries")
+    await page.locator("#delivery-list tbody a").first().click()
+    await check("a delivery", () => page.getByRole("heading", { name: /^Attempt 1/ }).first().waitFor())
+    await signOut()
+    for (const path of ["/signin", "/reset", "/accept"]) {
+      await open(path)
+      await check(path)
+    }
+    await signIn("fin@pages.example", financePassword)
+    await title("Today")
+    await check("the finance user's /dashboard", () => page.locator("#charts figure").first().waitFor())
+    await open("/reports")
+    await page.getByRole("button", { name: "Show the report" }).click()
+    await check("the finance user's /reports", () => page.getByRole("table", { name: /GGR in ETB/ }).waitFor())
+    expect(found).toEqual([])
     expect(pageErrors).toEqual([])
   })
 })
