@@ -265,6 +265,25 @@ describe("the back office's merchant API, served by the real server process", ()
     }
   })
 
+  it("refuses a change whose CSRF token is wrong, or another session's, and takes it with the session's own", async () => {
+    const second = await login("owner@staff-a.example", password)
+    const support = await staff(a.owner, "csrf@staff-a.example", "support")
+    expect(second.csrf).not.toBe(a.owner.csrf)
+    const tokens = [
+      ["wrong", a.owner.csrf.slice(0, -2) + (a.owner.csrf.endsWith("AA") ? "BB" : "AA")],
+      ["the owner's other session", second.csrf],
+      ["another user's session", support.csrf]
+    ] as const
+    for (const [method, path, json] of [["PUT", "settings", { minimumStake: 1 }], ["POST", "api-keys", null]] as const) {
+      for (const [whose, token] of tokens) {
+        const refused = await call(`${bo}/${path}`, { method, headers: { cookie: a.owner.cookie, "x-csrf-token": token }, json })
+        expect([method, path, whose, refused.status, refused.body?.code]).toEqual([method, path, whose, 403, "FORBIDDEN"])
+      }
+    }
+    const taken = await call(`${bo}/settings`, { method: "PUT", headers: as(a.owner), json: { minimumStake: 1 } })
+    expect(taken.status, taken.text).toBe(200)
+  })
+
   it("never shows a merchant's staff another merchant's data", async () => {
     const b = await merchantWithOwner("owner@staff-b.example")
     const rounds = await call(`${bo}/rounds?roundId=${played.roundId}`, { headers: as(b.owner) })

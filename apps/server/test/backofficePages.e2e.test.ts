@@ -112,6 +112,10 @@ describe("the back office in Chromium, a new merchant end to end", () => {
     await signIn(email, merchant.password)
     await title("Change your password")
     expect(await page.getByRole("navigation", { name: "Pages" }).isHidden()).toBe(true)
+    for (const width of [360, 1280]) {
+      await page.setViewportSize({ width, height: width === 360 ? 740 : 900 })
+      expect(await axeViolations(page), `the forced change at ${width} px`).toEqual([])
+    }
     await page.getByLabel("Current password").fill(merchant.password)
     await page.getByLabel("New password").fill("pages bet 2026 ok") // contains the company name
     await page.getByRole("button", { name: "Change the password" }).click()
@@ -284,6 +288,35 @@ describe("the back office in Chromium, a new merchant end to end", () => {
     await page.locator("#lookup-value-err", { hasText: "No round found" }).waitFor()
   })
 
+  it("shows the round played today in the figures and in both charts of the period, by day and by game", async () => {
+    await navTo("Today")
+    await title("Today")
+    const byDay = page.getByRole("img", { name: /^GGR by day: \d+ groups$/ })
+    const byGame = page.getByRole("img", { name: /^Bets and wins by game: \d+ groups$/ })
+    await page.locator("#charts figure, #main .err:not(:empty)").first().waitFor()
+    expect(await page.locator("#main [role=alert]:not(:empty), #main .err:not(:empty)").allInnerTexts()).toEqual([])
+    await byDay.waitFor()
+    await byGame.waitFor()
+    expect(await page.locator("#today .tile").first().innerText()).toMatch(/Rounds\s+1$/)
+    // The numbers beside the charts (in closed <details>, so read as text): the round's stake, and GGR = bets − wins
+    const today = new Date().toISOString().slice(0, 10)
+    const cells = (table: string, key: string) =>
+      page.locator(`[aria-label="${table}"] tbody tr`).filter({ hasText: key }).locator("td").allTextContents()
+    const dayRow = await cells("By day", today)
+    const gameRow = await cells("By game", "odd-even")
+    const [, rounds, bets, wins, ggr] = dayRow.map((cell) => cell.replace("−", "-"))
+    expect([rounds, bets]).toEqual(["1", "10.00"])
+    expect(Number(ggr)).toBeCloseTo(10 - Number(wins), 2)
+    expect(gameRow.slice(1)).toEqual(dayRow.slice(1))
+    // The bars drawn: today's GGR in the chart by day, the game's bets and wins in the chart by game
+    expect(await byDay.locator("title").allTextContents()).toContain(`${today} GGR: ${Number(ggr).toFixed(2)}`)
+    expect(await byDay.locator("text").allTextContents()).toContain(today.slice(5))
+    expect(await byGame.locator("title").allTextContents()).toEqual(
+      expect.arrayContaining([`odd-even Bets: 10.00`, `odd-even Wins: ${Number(wins).toFixed(2)}`])
+    )
+    await shot("dashboard-round")
+  })
+
   it("reveals the webhook secret after the password, and rotates it while the operator verifies both signatures", async () => {
     await navTo("Webhook secrets")
     await page.getByLabel("Your password").fill("not my password at all")
@@ -343,6 +376,7 @@ describe("the back office in Chromium, a new merchant end to end", () => {
     has("secret.reveal", /owner@pages\.example/)
     has("user.invite", /fin@pages\.example/)
     has("user.password", /changed/)
+    has("user.password", /fin@pages\.example[\s\S]*invitation: accepted/)
     has("user.second_factor", /owner@pages\.example/)
     expect(rows.join("\n")).not.toContain(secrets[1] ?? "?")
     await shot("audit")
@@ -372,6 +406,38 @@ describe("the back office in Chromium, a new merchant end to end", () => {
     await page.getByRole("link", { name: "Users" }).focus()
     await page.keyboard.press("Enter")
     await title("Users")
+    expect(pageErrors).toEqual([])
+  })
+
+  it("passes axe on a delivery's page, signed out (sign-in, reset, invitation) and as the finance user, at 1280 and at 360 px", async () => {
+    const found: Array<string> = []
+    /** axe and the width of the page open now, at each width. */
+    const check = async (what: string, ready?: () => Promise<void>) => {
+      for (const width of [1280, 360]) {
+        await page.setViewportSize({ width, height: width === 360 ? 740 : 900 })
+        await page.locator("#main:not([aria-busy])").waitFor()
+        await ready?.()
+        found.push(...(await axeViolations(page)).map((v) => `${width} ${what} ${v}`))
+        const wide = Number(await page.evaluate("document.documentElement.scrollWidth"))
+        if (wide > width) found.push(`${width} ${what}: ${wide} px wide`)
+      }
+      await page.setViewportSize({ width: 1280, height: 900 })
+    }
+    await open("/deliveries")
+    await page.locator("#delivery-list tbody a").first().click()
+    await check("a delivery", () => page.getByRole("heading", { name: /^Attempt 1/ }).first().waitFor())
+    await signOut()
+    for (const path of ["/signin", "/reset", "/accept"]) {
+      await open(path)
+      await check(path)
+    }
+    await signIn("fin@pages.example", financePassword)
+    await title("Today")
+    await check("the finance user's /dashboard", () => page.locator("#charts figure").first().waitFor())
+    await open("/reports")
+    await page.getByRole("button", { name: "Show the report" }).click()
+    await check("the finance user's /reports", () => page.getByRole("table", { name: /GGR in ETB/ }).waitFor())
+    expect(found).toEqual([])
     expect(pageErrors).toEqual([])
   })
 })

@@ -73,6 +73,17 @@ export const maxLoginDelaySeconds = 15 * 60
 export const loginDelaySeconds = (failures: number): number =>
   failures < freeLoginFailures ? 0 : Math.min(maxLoginDelaySeconds, 2 ** (failures - freeLoginFailures + 1))
 
+/**
+ * Failed sign-ins one client address may make, to any accounts (known or not), before each further sign-in from it
+ * waits; the wait doubles as an account's does, up to {@link maxLoginDelaySeconds}, and is never a permanent lock-out.
+ * More than an account's: the staff of an office may share one address.
+ */
+export const freeAddressLoginFailures = 20
+
+/** Seconds a client address must wait after `failures` failed sign-ins from it (0: none). */
+export const addressLoginDelaySeconds = (failures: number): number =>
+  failures < freeAddressLoginFailures ? 0 : Math.min(maxLoginDelaySeconds, 2 ** (failures - freeAddressLoginFailures + 1))
+
 /** Shortest and longest password accepted. */
 export const minPasswordLength = 12
 export const maxPasswordLength = 256

@@ -57,10 +57,10 @@ describe("back-office use cases on the in-memory ports", () => {
   it.effect("sign in: the same failure for an unknown e-mail and a wrong password; a session only for the right one", () => {
     const { layer, state } = makeBackoffice([owner])
     return Effect.gen(function*() {
-      const wrong = yield* Effect.exit(signIn({ email: owner.email, password: "guess" }))
-      const unknown = yield* Effect.exit(signIn({ email: "x@addis.example", password: "generated-password-1" }))
+      const wrong = yield* Effect.exit(signIn({ email: owner.email, password: "guess", address: "192.0.2.1" }))
+      const unknown = yield* Effect.exit(signIn({ email: "x@addis.example", password: "generated-password-1", address: "192.0.2.1" }))
       assert.deepStrictEqual([failureTag(wrong), failureTag(unknown)], ["InvalidCredentials", "InvalidCredentials"])
-      const signed = yield* signIn({ email: "OPS@addis.example", password: "generated-password-1" })
+      const signed = yield* signIn({ email: "OPS@addis.example", password: "generated-password-1", address: "192.0.2.1" })
       const check = { token: signed.token, csrfToken: signed.csrfToken, changes: true, allowDefaultPassword: false }
       assert.strictEqual(failureTag(yield* Effect.exit(sessionUser({ ...check, csrfToken: undefined }))), "Forbidden")
       assert.strictEqual(failureTag(yield* Effect.exit(sessionUser(check))), "PasswordChangeRequired")

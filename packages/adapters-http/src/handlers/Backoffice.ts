@@ -63,15 +63,19 @@ export const BackofficeSignInLive = HttpApiBuilder.group(
   Api,
   "backofficeSignIn",
   Effect.fn(function*(handlers) {
-    const provide = yield* Ports.capture(BackofficeStore, BackofficeSecrets, Mailer)
+    const provide = yield* Ports.capture(BackofficeStore, BackofficeSecrets, Mailer, AuditLog)
     const options = yield* BackofficeOptions
-    const guarded = guardFailures(yield* RateLimiter)
+    const limiter = yield* RateLimiter
+    const guarded = guardFailures(limiter)
     const secure = (request: HttpServerRequest.HttpServerRequest) =>
       options.httpsBaseUrl || (options.trustProxy && request.headers["x-forwarded-proto"]?.trim().toLowerCase() === "https")
     return handlers.handleAll({
       login: ({ payload, request }) =>
         guarded(Effect.gen(function*() {
-          const signed = yield* BackofficeSignIn.signIn(payload).pipe(provide, Effect.mapError(Problem.fromDomain))
+          const signed = yield* BackofficeSignIn.signIn({ ...payload, address: limiter.addressOf(request) }).pipe(
+            provide,
+            Effect.mapError(Problem.fromDomain)
+          )
           yield* HttpApiBuilder.securitySetCookie(session, signed.token, {
             httpOnly: true,
             sameSite: "strict",
@@ -82,13 +86,13 @@ export const BackofficeSignInLive = HttpApiBuilder.group(
         })),
       requestPasswordReset: ({ payload }) =>
         BackofficeAccount.requestPasswordReset(payload.email).pipe(provide, Effect.mapError(Problem.fromDomain)),
-      resetPassword: ({ payload }) =>
-        BackofficeAccount.resetPassword(payload.email, payload.code, payload.newPassword, "password-reset").pipe(
+      resetPassword: ({ payload, request }) =>
+        BackofficeAccount.resetPassword(payload.email, payload.code, payload.newPassword, "password-reset", limiter.addressOf(request)).pipe(
           provide,
           Effect.mapError(Problem.fromDomain)
         ),
-      acceptInvitation: ({ payload }) =>
-        BackofficeAccount.resetPassword(payload.email, payload.code, payload.password, "invitation").pipe(
+      acceptInvitation: ({ payload, request }) =>
+        BackofficeAccount.resetPassword(payload.email, payload.code, payload.password, "invitation", limiter.addressOf(request)).pipe(
           provide,
           Effect.mapError(Problem.fromDomain)
         )

@@ -151,7 +151,8 @@ export class BackofficeSignInApi extends HttpApiGroup.make("backofficeSignIn")
           "the same 401 INVALID_CREDENTIALS in about the same time. An account with TOTP on whose password is right " +
           "gets 401 TOTP_REQUIRED without `totpCode`; a wrong `totpCode` is INVALID_CREDENTIALS. From the 6th failed " +
           "sign-in in a row, an account waits 2, 4, 8 … seconds (at most 15 minutes; never locked for good) before its " +
-          "next try: 429 RATE_LIMITED with `retry-after`. Failures from one address are also charged to it (429 once spent)."
+          "next try: 429 RATE_LIMITED with `retry-after`. So does the client's address after 20 failed sign-ins from it to " +
+          "any accounts: 2, 4, 8 … seconds (at most 15 minutes) before the next sign-in from it, whatever its account."
       ),
     HttpApiEndpoint.post("requestPasswordReset", "/password-reset", {
       payload: ResetRequest,

@@ -1,6 +1,8 @@
 import { Effect, Option, Redacted } from "effect"
 import { codeIntervalSeconds, codeLifetimeSeconds, type CodePurpose, codeTries, InvalidCredentials, passwordProblem, type UserWithSecrets } from "../Backoffice.ts"
+import { backofficeActor } from "../Audit.ts"
 import { RateLimited } from "../RateLimit.ts"
+import { AuditLog } from "../ports/AuditLog.ts"
 import { ValidationFailed } from "../Validation.ts"
 import { BackofficeSecrets } from "../ports/BackofficeSecrets.ts"
 import { BackofficeStore } from "../ports/BackofficeStore.ts"
@@ -95,15 +97,34 @@ export const requestPasswordReset = Effect.fn("Backoffice.requestPasswordReset")
   yield* mailCode(user, "password-reset").pipe(Effect.catchTag("RateLimited", () => Effect.void))
 })
 
-/** Sets a new password with a reset (or invitation) code; every session of the user ends. */
+/**
+ * Sets a new password with a reset (or invitation) code; every session of the user ends. The new password (and the
+ * e-mail the code proved) is recorded in the audit log in the same transaction, as done by the user from `address`;
+ * the code's try is spent before, so a wrong code is never rolled back into a fresh try.
+ */
 export const resetPassword = Effect.fn("Backoffice.resetPassword")(function*(
-  email: string, code: string, newPassword: string, purpose: "password-reset" | "invitation"
+  email: string, code: string, newPassword: string, purpose: "password-reset" | "invitation", address: string
 ) {
-  const user = Option.getOrUndefined(yield* (yield* BackofficeStore).userByEmail(email.trim()))
+  const store = yield* BackofficeStore
+  const user = Option.getOrUndefined(yield* store.userByEmail(email.trim()))
   if (user === undefined) return yield* wrongCode
-  yield* checkRules(newPassword, user, purpose === "invitation" ? "password" : "newPassword")
+  const field = purpose === "invitation" ? "password" : "newPassword"
+  yield* checkRules(newPassword, user, field)
   yield* checkCode(user.id, purpose, code)
-  yield* storePassword(user, newPassword, purpose === "invitation" ? "password" : "newPassword", undefined)
-  // The mailed code proves the address, as the verification code would.
-  if (!user.verifiedEmail) yield* (yield* BackofficeStore).setVerifiedEmail(user.id)
+  yield* (yield* AuditLog).audited(
+    Effect.andThen(
+      storePassword(user, newPassword, field, undefined),
+      // The mailed code proves the address, as the verification code would.
+      user.verifiedEmail ? Effect.void : store.setVerifiedEmail(user.id)
+    ),
+    () => ({
+      merchantId: user.merchantId,
+      actor: backofficeActor(user.email, address),
+      action: "user.password",
+      before: null,
+      after: purpose === "invitation"
+        ? { user: user.email, password: "set", invitation: "accepted" }
+        : { user: user.email, password: "changed", by: "reset code" }
+    })
+  )
 })

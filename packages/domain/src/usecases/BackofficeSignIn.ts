@@ -1,5 +1,6 @@
 import { Effect, Option, type Redacted } from "effect"
 import {
+  addressLoginDelaySeconds,
   InvalidCredentials,
   loginDelaySeconds,
   PasswordChangeRequired,
@@ -22,25 +23,39 @@ export interface SignedIn {
 /** The store key of an account's failed sign-ins: the e-mail, known or not, so both answer alike. */
 const accountKey = (email: string) => `account:${email.trim().toLowerCase()}`
 
+/** The store key of a client address's failed sign-ins (the address as the rate limiter sees it, at most 64 characters). */
+const addressKey = (address: string) => `address:${address.slice(0, 64)}`
+
 /**
  * Signs a user in (CONTRACT §9). An account that failed too often waits
  * (429 with `retry-after`, doubling from the 6th failure up to 15 min, and
- * never for good). An unknown e-mail costs a password check all the same, so
+ * never for good); so does a client address that failed too often, across
+ * every account (from the 21st failure, {@link addressLoginDelaySeconds}):
+ * its count is not cleared by a success (one account of one's own must not
+ * reset the guessing of others') but starts again after a day without
+ * failures. An unknown e-mail costs a password check all the same, so
  * it answers as a wrong password does, in about the same time. An account
  * with TOTP needs `totpCode` once the password is right.
  */
 export const signIn = Effect.fn("Backoffice.signIn")(function*(
-  input: { readonly email: string; readonly password: string; readonly totpCode?: string | undefined }
+  input: { readonly email: string; readonly password: string; readonly totpCode?: string | undefined; readonly address: string }
 ) {
   const store = yield* BackofficeStore
   const secrets = yield* BackofficeSecrets
   const key = accountKey(input.email)
-  const { failures, secondsSinceLast } = yield* store.loginFailures(key)
-  const wait = loginDelaySeconds(failures) - secondsSinceLast
+  const fromKey = addressKey(input.address)
+  const account = yield* store.loginFailures(key)
+  const wait = loginDelaySeconds(account.failures) - account.secondsSinceLast
   if (wait > 0) return yield* new RateLimited({ retryAfterSeconds: Math.ceil(wait), subject: "account" })
+  const from = yield* store.loginFailures(fromKey)
+  const fromWait = addressLoginDelaySeconds(from.failures) - from.secondsSinceLast
+  if (fromWait > 0) return yield* new RateLimited({ retryAfterSeconds: Math.ceil(fromWait), subject: "address" })
   const user = Option.getOrUndefined(yield* store.userByEmail(input.email.trim()))
   const matches = yield* secrets.verifyPassword(input.password, user?.passwordHash)
-  const refuse = Effect.andThen(store.recordLoginFailure(key), Effect.fail(new InvalidCredentials()))
+  const refuse = Effect.andThen(
+    Effect.andThen(store.recordLoginFailure(key), store.recordLoginFailure(fromKey)),
+    Effect.fail(new InvalidCredentials())
+  )
   if (!matches || user === undefined || user.accountStatus === "closed") return yield* refuse
   if (user.totpEnabled) {
     if (input.totpCode === undefined) return yield* new TotpRequired()
