@@ -1,4 +1,6 @@
-import { createHash } from "node:crypto"
+import { createHash, createHmac, randomBytes } from "node:crypto"
+import { Effect, Exit, Redacted, Scope } from "effect"
+import * as PgTest from "@gateway/adapters-pg/testing"
 import { Webhook } from "standardwebhooks"
 import { assert, describe, it } from "vitest"
 import { call } from "@gateway/adapters-http/testing"
@@ -6,6 +8,7 @@ import { join } from "node:path"
 import { launchChromium, resultsDir } from "./Browser.ts"
 import { makeValidators, type OpenApiDocument } from "./Fuzz.ts"
 import { eventually, playerSession, poll, walletAndGateway } from "./Wallet.ts"
+import { type Gateway, spawnGateway } from "../testing/Gateway.ts"
 
 /** Sessions idle out after 2 s here, so `session.ended` comes within a few seconds. */
 const world = walletAndGateway(() => ({ status: 200 }), { GAME_SESSION_IDLE_SECONDS: "2" })
@@ -102,6 +105,65 @@ describe("round links and operator callbacks (CONTRACT §10)", () => {
     assert.strictEqual(listed.status, 200, listed.text)
     const listedRound = listed.body.data.find((r: { roundId: string }) => r.roundId === round.body.roundId)
     assert.strictEqual(listedRound?.roundDetailsUrl, link.href)
+  })
+
+  it("setting ROUND_LINK_KEY later keeps every link already sent: the database's key still verifies, the new key signs", async () => {
+    const scope = Effect.runSync(Scope.make())
+    const running: Array<Gateway> = []
+    try {
+      const databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedDatabaseUrl)))
+      const env = {
+        DATABASE_URL: databaseUrl,
+        DATA_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+        AUTH_JWT_SECRET: randomBytes(32).toString("base64url"),
+        ALLOW_PRIVATE_OPERATOR_URLS: "true",
+        WEBHOOK_TIMEOUT_MS: "500",
+        WEBHOOK_RETRY_SCHEDULE: "0.2,0.2,0.2,0.2"
+      }
+      // Before: no ROUND_LINK_KEY, the link is signed with a key generated into the database.
+      const before = await spawnGateway(env)
+      running.push(before)
+      const player = await playerSession(before, world.wallet.url, email())
+      const { sessionToken } = await player.newSession()
+      const old = await player.bet(sessionToken, "4.00", "odd")
+      assert.strictEqual(old.status, 200, old.text)
+      await eventually(() => credits(old.body.roundId).length === 1)
+      const oldLink = new URL(linkOf(old.body.roundId))
+      await before.stop()
+
+      // After: ROUND_LINK_KEY is set (the same database).
+      const key = randomBytes(32).toString("base64url")
+      const after = await spawnGateway({ ...env, ROUND_LINK_KEY: key })
+      running.push(after)
+      const at = (link: URL) => `${after.url}${link.pathname}${link.search}`
+      const opened = await call(at(oldLink), { headers: { accept: "application/json" } })
+      assert.strictEqual(opened.status, 200, `a link sent before ROUND_LINK_KEY was set still opens: ${opened.text}`)
+      assert.strictEqual(opened.body.roundId, old.body.roundId)
+
+      const fresh = await call(`${after.url}/api/v1.1/game-api/rounds`, {
+        method: "POST", headers: { authorization: `Bearer ${sessionToken}` }, json: { stake: "4.00", selection: "even" }
+      })
+      assert.strictEqual(fresh.status, 200, fresh.text)
+      await eventually(() => credits(fresh.body.roundId).length === 1)
+      const freshLink = new URL(linkOf(fresh.body.roundId))
+      assert.strictEqual(
+        freshLink.searchParams.get("sig"),
+        createHmac("sha256", key).update(`round-details:${fresh.body.roundId}`).digest("base64url"),
+        "new links are signed with ROUND_LINK_KEY"
+      )
+      const followed = await call(at(freshLink), { headers: { accept: "application/json" } })
+      assert.strictEqual(followed.status, 200, followed.text)
+      assert.strictEqual(followed.body.roundId, fresh.body.roundId)
+
+      const forged = new URL(oldLink)
+      forged.searchParams.set("sig", createHmac("sha256", "not-a-key-of-this-gateway").update(`round-details:${old.body.roundId}`).digest("base64url"))
+      const refused = await call(at(forged), { headers: { accept: "application/json" } })
+      assert.strictEqual(refused.status, 404, refused.text)
+      assert.strictEqual(refused.body.code, "ROUND_NOT_FOUND")
+    } finally {
+      for (const g of running) await g.stop("SIGKILL")
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    }
   })
 
   it("session.started, round.settled and session.ended reach the callbackUrl signed; none without a callbackUrl", async () => {
