@@ -141,10 +141,21 @@ const launchKeys = (config: GatewayConfig) =>
       }).pipe(Layer.provide(LaunchKeys.generatorLayer))
   })
 
-/** The round links (CONTRACT §10): signed with `ROUND_LINK_KEY` when set, else with keys kept in the database. */
+/**
+ * The round links (CONTRACT §10): signed with the first `ROUND_LINK_KEY` when set, else with the newest key kept
+ * in the database. The database's keys verify in either case: links never expire, so setting `ROUND_LINK_KEY`
+ * later must not break the links already sent (they were signed with a database key).
+ */
 const roundLinks = (config: GatewayConfig) =>
   Option.match(config.roundLinkKeys, {
-    onSome: (keys) => RoundLinksHmac.layer({ publicBaseUrl: publicBaseUrl(config), keys }),
+    onSome: (keys) =>
+      Layer.effect(
+        RoundLinks,
+        Effect.map(
+          RoundLinkKeysPg.storedKeys,
+          (stored) => RoundLinksHmac.make({ publicBaseUrl: publicBaseUrl(config), keys: [...keys, ...stored] })
+        )
+      ),
     onNone: () =>
       Layer.effect(
         RoundLinks,

@@ -27,12 +27,23 @@ export interface WalletMessage {
   }
 }
 
+/** What the fake operator's shop Details URL does: answer now, or never. */
+export type ShopReply = (shopId: unknown) => { readonly status: number; readonly body: unknown } | "hang"
+
 /**
  * The operator's shops (CONTRACT §11) at /shops: `shop-1` active in ETB with a minimum stake of 2.00,
- * `shop-blocked` blocked, `shop-slow` never answers, any other unknown (404).
+ * `shop-capped` active in ETB with a maximum stake of 20.00, `shop-usd` active in USD, `shop-blocked` blocked,
+ * `shop-slow` never answers, any other unknown (404).
  */
-const shopAnswer = (shopId: unknown): { readonly status: number; readonly body: unknown } | "hang" =>
-  shopId === "shop-slow"
+export const shopAnswer: ShopReply = (shopId) =>
+  shopId === "shop-capped" || shopId === "shop-usd"
+    ? {
+      status: 200,
+      body: shopId === "shop-capped"
+        ? { shopId, name: "Piazza Kiosk", currency: "ETB", status: "active", maximumStake: "20.00" }
+        : { shopId, name: "Dollar Corner", currency: "USD", status: "active" }
+    }
+    : shopId === "shop-slow"
     ? "hang"
     : shopId === "shop-1" || shopId === "shop-blocked"
     ? {
@@ -50,6 +61,7 @@ const shopAnswer = (shopId: unknown): { readonly status: number; readonly body: 
 /** A real operator on 127.0.0.1: Details URL at /details, the wallet at /wallet; `reply` decides wallet answers. */
 export const startWallet = async (initial: WalletReply) => {
   let reply = initial
+  let shops = shopAnswer
   let details = (body: { readonly playerId?: unknown }): Record<string, unknown> => ({
     playerId: body.playerId,
     currency: "ETB",
@@ -61,7 +73,7 @@ export const startWallet = async (initial: WalletReply) => {
     const body = JSON.parse(r.body || "{}")
     if (r.url === "/details") return json(res, 200, details(body))
     if (r.url === "/shops") {
-      const shop = shopAnswer(body.shopId)
+      const shop = shops(body.shopId)
       return shop === "hang" ? undefined : json(res, shop.status, shop.body)
     }
     const id = String(r.headers["webhook-id"])
@@ -85,6 +97,10 @@ export const startWallet = async (initial: WalletReply) => {
     overlaps: () => overlaps,
     setReply: (next: WalletReply) => {
       reply = next
+    },
+    /** What the shop Details URL answers from now on (by default {@link shopAnswer}). */
+    setShops: (next: ShopReply) => {
+      shops = next
     },
     /** What the Details URL answers from now on (by default the player in ETB with 1000.00). */
     setDetails: (next: typeof details) => {

@@ -1,4 +1,6 @@
-import { createHash } from "node:crypto"
+import { createHash, createHmac, randomBytes } from "node:crypto"
+import { Effect, Exit, Redacted, Scope } from "effect"
+import * as PgTest from "@gateway/adapters-pg/testing"
 import { Webhook } from "standardwebhooks"
 import { assert, describe, it } from "vitest"
 import { call } from "@gateway/adapters-http/testing"
@@ -6,6 +8,7 @@ import { join } from "node:path"
 import { launchChromium, resultsDir } from "./Browser.ts"
 import { makeValidators, type OpenApiDocument } from "./Fuzz.ts"
 import { eventually, playerSession, poll, walletAndGateway } from "./Wallet.ts"
+import { type Gateway, spawnGateway } from "../testing/Gateway.ts"
 
 /** Sessions idle out after 2 s here, so `session.ended` comes within a few seconds. */
 const world = walletAndGateway(() => ({ status: 200 }), { GAME_SESSION_IDLE_SECONDS: "2" })
@@ -104,6 +107,65 @@ describe("round links and operator callbacks (CONTRACT §10)", () => {
     assert.strictEqual(listedRound?.roundDetailsUrl, link.href)
   })
 
+  it("setting ROUND_LINK_KEY later keeps every link already sent: the database's key still verifies, the new key signs", async () => {
+    const scope = Effect.runSync(Scope.make())
+    const running: Array<Gateway> = []
+    try {
+      const databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedDatabaseUrl)))
+      const env = {
+        DATABASE_URL: databaseUrl,
+        DATA_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+        AUTH_JWT_SECRET: randomBytes(32).toString("base64url"),
+        ALLOW_PRIVATE_OPERATOR_URLS: "true",
+        WEBHOOK_TIMEOUT_MS: "500",
+        WEBHOOK_RETRY_SCHEDULE: "0.2,0.2,0.2,0.2"
+      }
+      // Before: no ROUND_LINK_KEY, the link is signed with a key generated into the database.
+      const before = await spawnGateway(env)
+      running.push(before)
+      const player = await playerSession(before, world.wallet.url, email())
+      const { sessionToken } = await player.newSession()
+      const old = await player.bet(sessionToken, "4.00", "odd")
+      assert.strictEqual(old.status, 200, old.text)
+      await eventually(() => credits(old.body.roundId).length === 1)
+      const oldLink = new URL(linkOf(old.body.roundId))
+      await before.stop()
+
+      // After: ROUND_LINK_KEY is set (the same database).
+      const key = randomBytes(32).toString("base64url")
+      const after = await spawnGateway({ ...env, ROUND_LINK_KEY: key })
+      running.push(after)
+      const at = (link: URL) => `${after.url}${link.pathname}${link.search}`
+      const opened = await call(at(oldLink), { headers: { accept: "application/json" } })
+      assert.strictEqual(opened.status, 200, `a link sent before ROUND_LINK_KEY was set still opens: ${opened.text}`)
+      assert.strictEqual(opened.body.roundId, old.body.roundId)
+
+      const fresh = await call(`${after.url}/api/v1.1/game-api/rounds`, {
+        method: "POST", headers: { authorization: `Bearer ${sessionToken}` }, json: { stake: "4.00", selection: "even" }
+      })
+      assert.strictEqual(fresh.status, 200, fresh.text)
+      await eventually(() => credits(fresh.body.roundId).length === 1)
+      const freshLink = new URL(linkOf(fresh.body.roundId))
+      assert.strictEqual(
+        freshLink.searchParams.get("sig"),
+        createHmac("sha256", key).update(`round-details:${fresh.body.roundId}`).digest("base64url"),
+        "new links are signed with ROUND_LINK_KEY"
+      )
+      const followed = await call(at(freshLink), { headers: { accept: "application/json" } })
+      assert.strictEqual(followed.status, 200, followed.text)
+      assert.strictEqual(followed.body.roundId, fresh.body.roundId)
+
+      const forged = new URL(oldLink)
+      forged.searchParams.set("sig", createHmac("sha256", "not-a-key-of-this-gateway").update(`round-details:${old.body.roundId}`).digest("base64url"))
+      const refused = await call(at(forged), { headers: { accept: "application/json" } })
+      assert.strictEqual(refused.status, 404, refused.text)
+      assert.strictEqual(refused.body.code, "ROUND_NOT_FOUND")
+    } finally {
+      for (const g of running) await g.stop("SIGKILL")
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    }
+  })
+
   it("session.started, round.settled and session.ended reach the callbackUrl signed; none without a callbackUrl", async () => {
     const quiet = await playerSession(world.gw, world.wallet.url, email())
     const player = await withCallbacks()
@@ -142,6 +204,10 @@ describe("round links and operator callbacks (CONTRACT §10)", () => {
     )
     const started = got.find((e) => e.body.type === "session.started")
     assert.deepInclude(started?.body.data, { playerId: "p-1", gameId: "odd-even", currency: "ETB" })
+    for (const e of got) {
+      assert.notProperty(e.body.data, "shopId", "online play names no shop")
+      assert.notProperty(e.body.data, "freeRound", "a paid round is not flagged free")
+    }
     const settled = got.filter((e) => e.body.type === "round.settled")
     assert.deepStrictEqual(settled.map((e) => e.body.data["roundId"]).sort(), rounds.map((r) => r.body.roundId).sort())
     for (const round of rounds) {
@@ -213,11 +279,15 @@ describe("round links and operator callbacks (CONTRACT §10)", () => {
     verify(wonSettled.raw, wonSettled.headers)
     assert.strictEqual(creditData["roundDetailsUrl"], wonSettled.body.data["roundDetailsUrl"], "one link in the credit and the callback")
     assert.deepInclude(wonSettled.body.data, { stake: "2.00", payout: won!.payout, selection: "odd" })
+    const grant = { campaignId: "links", grantId: granted.body.id }
+    assert.deepStrictEqual(wonSettled.body.data["freeRound"], grant, "a free round's round.settled is flagged as its credit is")
+    assert.strictEqual(wonSettled.body.data["shopId"], "shop-1", "a shop session's round.settled names the shop")
 
     assert.deepStrictEqual(credits(lost!.roundId), [], "a free loss sends no credit")
     const lostSettled = settledOf(lost!.roundId)[0]!
     verify(lostSettled.raw, lostSettled.headers)
-    assert.deepInclude(lostSettled.body.data, { stake: "2.00", payout: "0.00" })
+    assert.deepInclude(lostSettled.body.data, { stake: "2.00", payout: "0.00", shopId: "shop-1" })
+    assert.deepStrictEqual(lostSettled.body.data["freeRound"], grant, "a free loss's round.settled is flagged too")
     for (const [round, event] of [[won!, wonSettled], [lost!, lostSettled]] as const) {
       const details = await call(String(event.body.data["roundDetailsUrl"]), { headers: { accept: "application/json" } })
       assert.strictEqual(details.status, 200, details.text)
@@ -228,7 +298,89 @@ describe("round links and operator callbacks (CONTRACT §10)", () => {
     await eventually(() => events(player.merchantId).some((e) => e.body.type === "session.ended"), 20_000)
     const ended = events(player.merchantId).find((e) => e.body.type === "session.ended")
     const wins = played.reduce((sum, r) => sum + Math.round(Number(r.payout) * 100), 0)
-    assert.deepInclude(ended?.body.data, { rounds: played.length, bets: "0.00", wins: (wins / 100).toFixed(2) })
+    assert.deepInclude(ended?.body.data, { rounds: played.length, bets: "0.00", wins: (wins / 100).toFixed(2), shopId: "shop-1" })
+    const started = events(player.merchantId).find((e) => e.body.type === "session.started")
+    assert.strictEqual(started?.body.data["shopId"], "shop-1", "a shop session's session.started names the shop")
+    // The shop's and the free round's fields are in the webhooks section's schemas.
+    const doc: OpenApiDocument & { webhooks: Record<string, any> } = (await call(`${world.gw.url}/openapi.json`)).body
+    const { errors } = makeValidators(doc)
+    for (const e of [started!, ended!, wonSettled, lostSettled]) {
+      assert.deepStrictEqual(errors(doc.webhooks[e.body.type].post.requestBody.content["application/json"].schema, e.body), [], e.raw)
+    }
+  })
+
+  it("terminating a player's session (CONTRACT §12) sends a signed session.ended with reason terminated and its totals", async () => {
+    const player = await withCallbacks()
+    const { sessionToken } = await player.newSession("p-1", "to-terminate")
+    const rounds = [await player.bet(sessionToken, "6.00", "odd"), await player.bet(sessionToken, "4.00", "even")]
+    for (const round of rounds) assert.strictEqual(round.status, 200, round.text)
+    // At once, well inside the 2 s idle time-out: without the terminate this session would end `expired`.
+    const terminated = await call(`${player.api}/sessions/terminate`, {
+      method: "POST", headers: { "sv-api-key": player.key }, json: { playerId: "p-1", sessionId: "to-terminate" }
+    })
+    assert.strictEqual(terminated.status, 200, terminated.text)
+    assert.deepStrictEqual(terminated.body, { terminated: 1 })
+    await eventually(() => events(player.merchantId).some((e) => e.body.type === "session.ended"), 20_000)
+    const ended = events(player.merchantId).filter((e) => e.body.type === "session.ended")
+    assert.strictEqual(ended.length, 1)
+    const [e] = ended
+    new Webhook(player.encryptionKey).verify(e!.raw, {
+      "webhook-id": String(e!.headers["webhook-id"]),
+      "webhook-timestamp": String(e!.headers["webhook-timestamp"]),
+      "webhook-signature": String(e!.headers["webhook-signature"])
+    })
+    const wins = rounds.reduce((sum, r) => sum + Math.round(Number(r.body.payout) * 100), 0)
+    assert.deepInclude(e!.body.data, {
+      merchantId: player.merchantId,
+      playerId: "p-1",
+      sessionId: "to-terminate",
+      reason: "terminated",
+      rounds: 2,
+      bets: "10.00",
+      wins: (wins / 100).toFixed(2)
+    })
+    assert.strictEqual((await player.bet(sessionToken)).status, 401, "and the session is over")
+  })
+
+  it("a callback whose endpoint keeps failing ends in the failed list, and a redelivery delivers it", async () => {
+    const player = await withCallbacks()
+    const mine = (r: { url: string }, body: unknown) =>
+      r.url === "/callbacks" && (body as { data?: { merchantId?: unknown } }).data?.merchantId === player.merchantId
+    world.wallet.setReply((r, body) => mine(r, body) ? { status: 503 } : { status: 200 })
+    try {
+      await player.newSession()
+      const deliveries = `${player.api}/merchants/${player.merchantId}/webhook-deliveries`
+      interface Listed { readonly id: string; readonly type: string; readonly attempts: number; readonly lastStatus: number }
+      const startedFailed = (answer: { body?: { data?: ReadonlyArray<Listed> } }) =>
+        (answer.body?.data ?? []).filter((d) => d.type === "session.started")
+      const failed = await poll(() => call(`${deliveries}?status=failed`, { headers: player.admin }), (a) => startedFailed(a).length === 1)
+      const [entry] = startedFailed(failed)
+      assert.strictEqual(entry?.attempts, 5, "the whole retry schedule was spent")
+      assert.strictEqual(entry?.lastStatus, 503)
+      const tries = () => world.wallet.received.filter((r) => r.url === "/callbacks" && r.headers["webhook-id"] === entry!.id)
+      assert.strictEqual(tries().length, 5)
+
+      world.wallet.setReply(() => ({ status: 200 }))
+      const redeliver = await call(`${deliveries}/${entry!.id}/redeliver`, { method: "POST", headers: player.admin })
+      assert.strictEqual(redeliver.status, 202, redeliver.text)
+      await eventually(() => tries().length === 6)
+      const last = tries()[5]!
+      const body = new Webhook(player.encryptionKey).verify(last.body, {
+        "webhook-id": String(last.headers["webhook-id"]),
+        "webhook-timestamp": String(last.headers["webhook-timestamp"]),
+        "webhook-signature": String(last.headers["webhook-signature"])
+      }) as { type: string }
+      assert.strictEqual(body.type, "session.started")
+      const listed = await poll(
+        () => call(deliveries, { headers: player.admin }),
+        (a) => (a.body?.data ?? []).some((d: { id: string; status: string }) => d.id === entry!.id && d.status === "delivered")
+      )
+      assert.strictEqual(listed.status, 200)
+      const after = await call(`${deliveries}?status=failed`, { headers: player.admin })
+      assert.deepStrictEqual(startedFailed(after), [])
+    } finally {
+      world.wallet.setReply(() => ({ status: 200 }))
+    }
   })
 
   it("the round page verifies the revealed draw in Chromium with the game page's own code", async () => {

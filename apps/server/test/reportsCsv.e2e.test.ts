@@ -143,12 +143,12 @@ describe("reports as CSV (Accept: text/csv), served by the real server process",
     const [header, ...records] = parseCsv(await csv.text())
     assert.deepStrictEqual(header, [
       "roundId", "createdAt", "playerId", "gameId", "sessionId", "mode", "status", "stake", "payout", "currency",
-      "transactionId", "type", "amount", "transactionStatus", "shopId", "freeRoundGrantId"
+      "transactionId", "type", "amount", "transactionStatus", "shopId", "freeRoundGrantId", "roundDetailsUrl"
     ])
     const expected = json.body.data.flatMap((r: any) =>
       r.transactions.map((t: any) => [
         r.roundId, r.createdAt, neutral(r.playerId), neutral(r.gameId), neutral(r.sessionId), r.mode, r.status, r.stake,
-        r.payout ?? "", r.currency, t.transactionId, t.type, t.amount, t.status, r.shopId ?? "", r.freeRoundGrantId ?? ""
+        r.payout ?? "", r.currency, t.transactionId, t.type, t.amount, t.status, r.shopId ?? "", r.freeRoundGrantId ?? "", r.roundDetailsUrl
       ])
     )
     assert.deepStrictEqual(records, expected, "every round of the period, paging ignored, the JSON's order")

@@ -1,7 +1,7 @@
 import { Webhook } from "standardwebhooks"
 import { assert, describe, it } from "vitest"
 import { call } from "@gateway/adapters-http/testing"
-import { eventually, playerSession, poll, walletAndGateway } from "./Wallet.ts"
+import { eventually, playerSession, poll, shopAnswer, walletAndGateway } from "./Wallet.ts"
 
 // Details calls time out after 1.5 s, so that the shop that never answers (CONTRACT §11) costs little.
 const world = walletAndGateway(undefined, { DETAILS_TIMEOUT_MS: "1500" })
@@ -329,6 +329,56 @@ describe("game sessions and the seamless wallet, served by the real server proce
         "webhook-signature": String(r.headers["webhook-signature"])
       })
     }
+  })
+
+  it("a shop in another currency is refused at launch (422 CURRENCY_MISMATCH); a shop's maximumStake caps the rounds", async () => {
+    world.wallet.setReply(() => ({ status: 200 }))
+    const settings = { shopDetailsUrl: `${world.wallet.url}/shops` }
+    const dollars = await playerSession(world.gw, world.wallet.url, email(), "real", "&shopId=shop-usd", settings)
+    const refused = await call(`${dollars.api}/games/generate-launch-url?gameId=odd-even&playerId=p-1&sessionId=s-usd&shopId=shop-usd`, {
+      headers: { "sv-api-key": dollars.key }
+    })
+    assert.strictEqual(refused.status, 422, refused.text)
+    assert.strictEqual(refused.body.code, "CURRENCY_MISMATCH")
+    assert.strictEqual(refused.headers.get("content-type"), "application/problem+json")
+
+    const capped = await playerSession(world.gw, world.wallet.url, email(), "real", "&shopId=shop-capped", settings)
+    const { sessionToken, opened } = await capped.newSession()
+    assert.strictEqual(opened.status, 201, opened.text)
+    assert.strictEqual(opened.body.settings.maximumStake, 20, "the shop's 20.00 narrows the merchant's 500")
+    const above = await capped.bet(sessionToken, "25.00")
+    assert.strictEqual(above.status, 400, above.text)
+    const at = await capped.bet(sessionToken, "20.00")
+    assert.strictEqual(at.status, 200, at.text)
+    const below = await capped.bet(sessionToken, "5.00")
+    assert.strictEqual(below.status, 200, below.text)
+  })
+
+  it("a shop blocked between launch and redemption gets no session (422 SHOP_REJECTED), and the link redeems once it reopens", async () => {
+    world.wallet.setReply(() => ({ status: 200 }))
+    const player = await playerSession(world.gw, world.wallet.url, email(), "real", "&shopId=shop-1", {
+      shopDetailsUrl: `${world.wallet.url}/shops`
+    })
+    const token = await player.launch()
+    world.wallet.setShops((shopId) => shopId === "shop-1"
+      ? { status: 200, body: { shopId, name: "Bole Road Shop", currency: "ETB", status: "blocked" } }
+      : shopAnswer(shopId))
+    try {
+      const blocked = await call(`${world.gw.url}/api/v1.1/game-api/sessions`, { method: "POST", json: { token } })
+      assert.strictEqual(blocked.status, 422, blocked.text)
+      assert.strictEqual(blocked.body.code, "SHOP_REJECTED")
+      world.wallet.setShops((shopId) => shopId === "shop-1"
+        ? { status: 200, body: { shopId, name: "Bole Road Shop", currency: "USD", status: "active" } }
+        : shopAnswer(shopId))
+      const dollars = await call(`${world.gw.url}/api/v1.1/game-api/sessions`, { method: "POST", json: { token } })
+      assert.strictEqual(dollars.status, 422, dollars.text)
+      assert.strictEqual(dollars.body.code, "CURRENCY_MISMATCH", "the shop's currency is re-checked too")
+    } finally {
+      world.wallet.setShops(shopAnswer)
+    }
+    const reopened = await call(`${world.gw.url}/api/v1.1/game-api/sessions`, { method: "POST", json: { token } })
+    assert.strictEqual(reopened.status, 201, `the claim was given back: ${reopened.text}`)
+    assert.strictEqual(reopened.body.session.shop.shopId, "shop-1")
   })
 
   it("an active shop's session shows its name, narrows the stakes, and its rounds carry data.shopId and group by shop", async () => {

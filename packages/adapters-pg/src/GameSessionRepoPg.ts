@@ -143,7 +143,14 @@ export const make = Effect.fnUntraced(function*(options: GameSessionRepoPgOption
       ? insert.pipe(Effect.tap(() => Effect.flatMap(DateTime.now, (now) => Outbox.enqueue(sql, Outbox.ofCallback(
         claims.mid,
         sessionStartedBody(
-          { merchantId: claims.mid, playerId: claims.sub, sessionId: claims.sid, gameId: claims.gid, currency: claims.cur },
+          {
+            merchantId: claims.mid,
+            playerId: claims.sub,
+            sessionId: claims.sid,
+            gameId: claims.gid,
+            currency: claims.cur,
+            ...(claims.shop === undefined ? {} : { shopId: claims.shop })
+          },
           DateTime.formatIso(now)
         )
       )))))

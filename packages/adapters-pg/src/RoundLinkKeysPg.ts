@@ -9,6 +9,18 @@ export const roundLinkKeyLockKey = 7_246_031_017
 const decodeRows = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ key_enc: Schema.String })))
 
 /**
+ * The round-link keys kept in the database, newest first, without creating
+ * one: with `ROUND_LINK_KEY` set they still verify (after `ROUND_LINK_KEY`'s
+ * own keys), so the links sent before it was set keep opening.
+ */
+export const storedKeys = Effect.gen(function*() {
+  const sql = yield* SqlClient
+  const cipher = yield* DataCipher
+  const rows = yield* sql`SELECT key_enc FROM round_link_keys ORDER BY id DESC`.pipe(Effect.flatMap(decodeRows))
+  return yield* Effect.forEach(rows, (row) => cipher.decrypt(row.key_enc))
+}).pipe(Effect.orDie, Effect.withSpan("RoundLinkKeys.storedKeys"))
+
+/**
  * The keys that sign round links when `ROUND_LINK_KEY` is not set
  * (`round_link_keys`, encrypted with {@link DataCipher}), newest first: the
  * first signs, every one verifies, so a link stays valid for ever. The first

@@ -42,6 +42,8 @@ export interface SessionRef {
   readonly sessionId: string
   readonly gameId: string
   readonly currency: CurrencyCode
+  /** The retail shop the session is played at (the launch's `shopId`, CONTRACT §11); absent for online play. */
+  readonly shopId?: string | undefined
 }
 
 /** A session's totals when it ends, in minor units: rounds settled, their stakes and their payouts. */
@@ -58,6 +60,7 @@ export const sessionRefOf = (
     readonly playerId: string
     readonly operatorSessionId: string
     readonly currency: CurrencyCode
+    readonly shop?: { readonly shopId: string } | undefined
   },
   gameId: string
 ): SessionRef => ({
@@ -65,7 +68,8 @@ export const sessionRefOf = (
   playerId: session.playerId,
   sessionId: session.operatorSessionId,
   gameId,
-  currency: session.currency
+  currency: session.currency,
+  ...(session.shop === undefined ? {} : { shopId: session.shop.shopId })
 })
 
 /** Why a session ended: its idle expiry, or the operator ended it (CONTRACT §12). */
@@ -75,8 +79,11 @@ export type EndReason = "expired" | "terminated"
 export interface SettledRound {
   readonly roundId: string
   readonly session: SessionRef
+  /** The stake the round was played at; for a free round the grant's, never debited. */
   readonly stake: bigint
   readonly payout: bigint
+  /** A free round (CONTRACT §13): the grant it was taken from, as the credit's `data.freeRound`. */
+  readonly freeRound?: { readonly campaignId: string; readonly grantId: string } | undefined
   /** The selection and outcome as JSON text, as the round stored them. */
   readonly selection: string
   readonly outcome: string
@@ -87,7 +94,8 @@ const sessionData = (session: SessionRef) => ({
   playerId: session.playerId,
   sessionId: session.sessionId,
   gameId: session.gameId,
-  currency: session.currency
+  currency: session.currency,
+  ...(session.shopId === undefined ? {} : { shopId: session.shopId })
 })
 const amount = (minor: bigint, currency: CurrencyCode) => Money.format(Money.make(minor, currency))
 
@@ -122,6 +130,9 @@ export const roundSettledBody = (round: SettledRound, roundDetailsUrl: string, t
     payout: amount(round.payout, round.session.currency),
     selection: JSON.parse(round.selection) as unknown,
     outcome: JSON.parse(round.outcome) as unknown,
-    roundDetailsUrl
+    roundDetailsUrl,
+    ...(round.freeRound === undefined
+      ? {}
+      : { freeRound: { campaignId: round.freeRound.campaignId, grantId: round.freeRound.grantId } })
   }
 })

@@ -21,13 +21,14 @@ export const ReportsLive = HttpApiBuilder.group(
   "reports",
   Effect.fn(function*(handlers) {
     const provide = yield* Ports.capture(Reports)
-    const linked = withRoundLinks(yield* RoundLinks)
+    const links = yield* RoundLinks
+    const linked = withRoundLinks(links)
     return handlers.handleAll({
       rounds: ({ query: { page, limit, ...filter }, request }) =>
         Effect.gen(function*() {
           const merchant = yield* CurrentMerchant
           return wantsCsv(request.headers["accept"])
-            ? ReportsCsv.rounds(filter, yield* exportRounds(merchant, filter))
+            ? ReportsCsv.rounds(filter, yield* exportRounds(merchant, filter), links)
             : linked(yield* listRounds(merchant, filter, { page, limit }))
         }).pipe(provide, Effect.mapError(Problem.fromDomain)),
       transaction: ({ params }) =>

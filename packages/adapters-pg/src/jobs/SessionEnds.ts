@@ -15,6 +15,7 @@ const EndedRow = Schema.Struct({
   operator_session_id: Schema.String,
   game_id: Schema.String,
   currency: CurrencyCode,
+  shop_id: Schema.NullOr(Schema.String),
   reported: Schema.Boolean,
   terminated: Schema.Boolean,
   rounds: Schema.NullOr(Schema.Number),
@@ -45,7 +46,7 @@ export const sweep = (marginSeconds: number) =>
       if (mark === undefined) return 0
       const rows = yield* sql`
         SELECT s.id::text AS id, s.expires_at::text AS expires_at, s.merchant_id, s.player_id, s.operator_session_id,
-          s.game_id, s.currency, t.rounds IS NOT NULL AS reported, s.ended_reason IS NOT DISTINCT FROM 'terminated' AS terminated,
+          s.game_id, s.currency, s.shop_id, t.rounds IS NOT NULL AS reported, s.ended_reason IS NOT DISTINCT FROM 'terminated' AS terminated,
           t.rounds, t.bets, t.wins
         FROM game_sessions s
         JOIN merchant_settings m ON m.merchant_id = s.merchant_id
@@ -70,7 +71,8 @@ export const sweep = (marginSeconds: number) =>
             playerId: row.player_id,
             sessionId: row.operator_session_id,
             gameId: row.game_id,
-            currency: row.currency
+            currency: row.currency,
+            ...(row.shop_id === null ? {} : { shopId: row.shop_id })
           },
           row.terminated ? "terminated" : "expired",
           { rounds: row.rounds ?? 0, bets: row.bets ?? 0n, wins: row.wins ?? 0n },

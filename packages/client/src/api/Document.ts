@@ -25,9 +25,10 @@ const componentName = (schema: Schema.Top): string => {
 
 const textExamples: Record<string, string> = {
   "text/csv; charset=utf-8": "roundId,createdAt,playerId,gameId,sessionId,mode,status,stake,payout,currency," +
-    "transactionId,type,amount,transactionStatus,shopId,freeRoundGrantId\r\n7c1e9a3b-5d2f-4e6a-8b0c-1d3e5f7a9b2c,2026-11-25T09:42:17.000Z," +
+    "transactionId,type,amount,transactionStatus,shopId,freeRoundGrantId,roundDetailsUrl\r\n7c1e9a3b-5d2f-4e6a-8b0c-1d3e5f7a9b2c,2026-11-25T09:42:17.000Z," +
     "player-1001,odd-even,0b6f5c8e-2a4d-4f1b-9c3e-7d8a1b2c3d4e,real,settled,5.00,9.73,EUR," +
-    "msg_9d2c4e1a-5b7f-4c3d-8e9a-1b2c3d4e5f60,debit,5.00,delivered,\r\n",
+    "msg_9d2c4e1a-5b7f-4c3d-8e9a-1b2c3d4e5f60,debit,5.00,delivered,,," +
+    "https://gateway.example.com/rounds/7c1e9a3b-5d2f-4e6a-8b0c-1d3e5f7a9b2c?sig=q3Jm0vX9cE2tLwYhR5uN8aKpD1fB6gZs4iOe7TyMxHc\r\n",
   "text/html; charset=utf-8": "<!doctype html><html lang=\"en\"><head><title>Odd Even</title></head><body>…</body></html>",
   "image/svg+xml": "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 256 256\">…</svg>",
   "text/javascript; charset=utf-8": "\"use strict\";(()=>{…})();",

@@ -523,7 +523,8 @@ export const examples: ReadonlyArray<Example> = [
   example(Webhooks.SessionEndedMessage, {
     type: "session.ended",
     timestamp: "2026-11-25T10:12:17.000Z",
-    data: { ...sessionRef, reason: "expired", rounds: 14, bets: "70.00", wins: "64.21" }
+    // A shop terminal's session (CONTRACT §11): every event of a shop session names the shop.
+    data: { ...sessionRef, shopId: "shop-addis-01", reason: "expired", rounds: 14, bets: "70.00", wins: "64.21" }
   }),
   example(Webhooks.RoundSettledMessage, {
     type: "round.settled",

@@ -50,6 +50,8 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
         "PLAYER_REJECTED",
         "CURRENCY_MISMATCH",
         "DETAILS_URL_NOT_SET",
+        "SHOP_REJECTED",
+        "SHOP_DETAILS_URL_NOT_SET",
         "OPERATOR_BAD_RESPONSE",
         "OPERATOR_TIMEOUT",
         "OPERATOR_UNAVAILABLE"
@@ -70,11 +72,14 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
           `${GameSession.demoStartingBalance} and calls no webhook. A link of a game retired since it was issued is 410 ` +
           "GAME_RETIRED (before the operator is asked). The sessionToken is shown only here. " +
           "`fairness` is the session's first commitment: the SHA-256 of its secret server seed, a random client " +
-          "seed and nonce 0 (docs/games.md). A retail shop's launch (CONTRACT §11) is not asked of the shop " +
-          "again: its answer at launch is in the token, and the session gives it back as `session.shop` and " +
-          "`launch.shop` (the page is then the cashier's), with `settings` holding the merchant's stake limits " +
-          "narrowed by the shop's. The answer sets the resume cookie `" + resumeCookie + "` that `POST /sessions/resume` " +
-          "reads (a framing page that reloads resumes the session)."
+          "seed and nonce 0 (docs/games.md). A retail shop's launch (CONTRACT §11) asks the `shopDetailsUrl` " +
+          "again, as a launch rule: a shop it now reports blocked (or a 4xx) is 422 SHOP_REJECTED, one in another " +
+          "currency 422 CURRENCY_MISMATCH, no `shopDetailsUrl` any more 422 SHOP_DETAILS_URL_NOT_SET (the claim " +
+          "given back, as for the player). The shop's name and stake limits are those of the launch, in the " +
+          "token; the session gives them back as `session.shop` and `launch.shop` (the page is then the " +
+          "cashier's), with `settings` holding the merchant's stake limits narrowed by the shop's. The answer sets " +
+          "the resume cookie `" + resumeCookie + "` that `POST /sessions/resume` reads (a framing page that " +
+          "reloads resumes the session)."
       ),
     HttpApiEndpoint.post("resume", "/sessions/resume", {
       payload: GameSession.RedeemRequest,
@@ -87,6 +92,8 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
         "PLAYER_REJECTED",
         "CURRENCY_MISMATCH",
         "DETAILS_URL_NOT_SET",
+        "SHOP_REJECTED",
+        "SHOP_DETAILS_URL_NOT_SET",
         "OPERATOR_BAD_RESPONSE",
         "OPERATOR_TIMEOUT",
         "OPERATOR_UNAVAILABLE"

@@ -105,9 +105,10 @@ export class ReportsApi extends HttpApiGroup.make("reports")
           "The CSV is every round of the period and filters, newest first, without paging (`page` and `limit` are " +
           "ignored), streamed as it is read: one record per transaction with the round's fields repeated, columns " +
           "`roundId, createdAt, playerId, gameId, sessionId, mode, status, stake, payout, currency, transactionId, " +
-          "type, amount, transactionStatus, shopId, freeRoundGrantId`; a round without transactions is one record with its four " +
+          "type, amount, transactionStatus, shopId, freeRoundGrantId, roundDetailsUrl`; a round without transactions is one record with its four " +
           "transaction cells empty; `shopId` is empty for online play. `shopId` keeps only the rounds of that shop. " +
-          "`freeRoundGrantId` is set on a free round's records only (CONTRACT §13). " +
+          "`freeRoundGrantId` is set on a free round's records only (CONTRACT §13). `roundDetailsUrl` is the round's " +
+          "signed link (CONTRACT §10), as in the JSON. " +
           "A database failure in the middle cuts the connection (the chunked body never ends), so a partial file " +
           "is never mistaken for a complete one.\n\nThe JSON list pages up to " + Report.maxRoundsOffset + " rounds " +
           "deep (`(page − 1) × limit`; a deeper page is 400 `VALIDATION_FAILED` naming `page`): narrow the period " +

@@ -94,7 +94,11 @@ const sessionFields = {
   playerId: Schema.String.annotate({ description: "The player's id" }),
   sessionId: Schema.String.annotate({ description: "The operator's session id, given at launch" }),
   gameId: Schema.String.annotate({ description: "The game launched (or played, for a round)" }),
-  currency: Currency.CurrencyCode
+  currency: Currency.CurrencyCode,
+  shopId: Schema.optionalKey(Schema.String).annotate({
+    description: "The retail shop the session is played at (the launch's `shopId`, CONTRACT §11), as in the wallet " +
+      "messages' `data.shopId`; absent for online play."
+  })
 }
 
 const callback = <T extends Callback.CallbackEventType, D extends Schema.Top>(type: T, data: D, identifier: string) =>
@@ -132,12 +136,22 @@ export const RoundSettledMessage = callback(
   Schema.Struct({
     roundId: Schema.String.annotate({ description: "The round's id (the credit's `data.roundId`)" }),
     ...sessionFields,
-    stake: AmountString,
+    stake: AmountString.annotate({
+      description: "The stake the round was played at; for a free round the grant's stake, which was never debited " +
+        "(so `session.ended` does not count it in `bets`)."
+    }),
     payout: AmountString,
     selection: Round.Selection,
     outcome: Round.Outcome,
     roundDetailsUrl: Schema.String.annotate({
       description: "The round's signed link, valid for ever: an HTML page for people, JSON with `accept: application/json`"
+    }),
+    freeRound: Schema.optionalKey(Schema.Struct({
+      campaignId: Schema.String.annotate({ description: "The operator's campaign of the grant" }),
+      grantId: Schema.String.annotate({ description: "The grant the free round was taken from" })
+    })).annotate({
+      description: "A free round only (CONTRACT §13), won or lost: the grant it came from, as the win's credit " +
+        "`data.freeRound`. Absent for a real-money round."
     })
   }).annotate({ description: "The round settled" }),
   "CallbackRoundSettled"

@@ -183,7 +183,8 @@ const operations = {
     summary: "A player's session ended, with its totals (callbackUrl)",
     description: "A real-mode session ended: idle for `GAME_SESSION_IDLE_SECONDS` (reported within seconds of its " +
       "expiry, by a sweep), or ended by the operator. `rounds`, `bets` and `wins` are the session's settled rounds, their " +
-      "stakes and their payouts. " + callbackRetried,
+      "stakes and their payouts (a free round's stake is not a bet: it was never debited). A shop session's events " +
+      "(all three) carry its `shopId` (CONTRACT §11). " + callbackRetried,
     id: "A new UUID for this event.",
     body: Webhooks.SessionEndedMessage,
     responses: received
@@ -192,8 +193,9 @@ const operations = {
     operationId: "operator.round.settled",
     summary: "A round was settled, with its link (callbackUrl)",
     description: "A real-money round was settled: written in the same transaction as the round's ledger rows and its " +
-      "`transaction.credit`. A free round (CONTRACT §13) sends it too, with the grant's stake, a loss included (which " +
-      "sends no credit). `roundDetailsUrl` opens the round's page (selection, outcome, payout, and its proof " +
+      "`transaction.credit`. A free round (CONTRACT §13) sends it too, a loss included (which sends no credit), " +
+      "flagged by `data.freeRound` `{campaignId, grantId}` as its win's credit is; its `stake` is the grant's stake, " +
+      "never debited. A shop session's round carries its `shopId`. `roundDetailsUrl` opens the round's page (selection, outcome, payout, and its proof " +
       "once the server seed is revealed). " + callbackRetried,
     id: "A new UUID for this event.",
     body: Webhooks.RoundSettledMessage,

@@ -9,7 +9,7 @@ import type { Merchant, MerchantNotFound } from "../Merchant.ts"
 import * as Money from "../Money.ts"
 import type { OperatorBadResponse, OperatorTimeout, OperatorUnavailable } from "../Operator.ts"
 import { pageLaunchOf } from "../PageLaunch.ts"
-import type { SessionShop } from "../Shop.ts"
+import { type SessionShop, ShopDetailsUrlNotSet, ShopRejected } from "../Shop.ts"
 import { DetailsUrlNotSet, PlayerRejected } from "../Player.ts"
 import { GameRetired } from "../Game.ts"
 import * as Games from "../games/Games.ts"
@@ -50,6 +50,8 @@ const narrowed = (own: number | undefined, shop: string | undefined, pick: (a: n
  * operator is never asked), then re-apply the launch rules: the operator's
  * Details URL gives the balance, and a player it now reports blocked
  * (PlayerRejected), in another currency than the launch's
+ * (CurrencyMismatch), a shop launch whose shop the `shopDetailsUrl` now
+ * reports blocked or unknown (ShopRejected) or in another currency
  * (CurrencyMismatch), or an operator that fails, gets no session — the
  * claim is given back, so the link still redeems while it lives when the
  * operator had a passing fault (one Details call at a time per link).
@@ -64,6 +66,8 @@ export const openSession = Effect.fn("openSession")(function*(token: string): Ef
   | DetailsUrlNotSet
   | PlayerRejected
   | CurrencyMismatch
+  | ShopRejected
+  | ShopDetailsUrlNotSet
   | OperatorTimeout
   | OperatorBadResponse
   | OperatorUnavailable,
@@ -159,10 +163,15 @@ const rtpInForce = (merchant: Merchant, claims: LaunchClaims): Record<string, st
     ])
   )
 
-/** The launch rules again at redemption, with the operator's Details URL: the player's balance, or why not. */
+/**
+ * The launch rules again at redemption (CONTRACT §6), with the operator's Details URL and, for a shop's launch,
+ * its `shopDetailsUrl` (§11): the player's balance, or why not. The shop is asked again for its status and
+ * currency only: its name and stake limits stay those signed into the token at launch, a minute earlier at most.
+ */
 const recheck = Effect.fnUntraced(function*(merchant: Merchant, url: string, claims: LaunchClaims) {
   const currency = claims.cur
-  const player = yield* (yield* OperatorDetails).fetch(merchant, url, {
+  const details = yield* OperatorDetails
+  const player = yield* details.fetch(merchant, url, {
     playerId: claims.sub,
     sessionId: claims.sid,
     gameId: claims.gid,
@@ -173,5 +182,17 @@ const recheck = Effect.fnUntraced(function*(merchant: Merchant, url: string, cla
     return yield* new PlayerRejected({ detail: "the operator reports the player as blocked" })
   }
   yield* Effect.fromResult(resolveLaunchCurrency({ merchant: currency, requested: undefined, player: player.currency }))
+  if (claims.shop !== undefined) {
+    const shopUrl = merchant.MerchantSettings.shopDetailsUrl
+    if (shopUrl === undefined) return yield* new ShopDetailsUrlNotSet()
+    const shop = yield* details.shop(merchant, shopUrl, {
+      shopId: claims.shop,
+      sessionId: claims.sid,
+      gameId: claims.gid,
+      mode: claims.mode
+    })
+    if (shop.status === "blocked") return yield* new ShopRejected({ detail: "the operator reports the shop as blocked" })
+    yield* Effect.fromResult(resolveLaunchCurrency({ merchant: currency, requested: undefined, shop: shop.currency }))
+  }
   return player.balance
 })

@@ -69,7 +69,8 @@ export const playFreeRound = Effect.fnUntraced(function*(
       stake: taken.stake,
       payout,
       selection: selectionJson,
-      outcome: outcomeJson
+      outcome: outcomeJson,
+      freeRound: { campaignId: taken.campaignId, grantId: taken.grantId }
     }
     return { outcome, outcomeJson, payout, credit, reported }
   })
