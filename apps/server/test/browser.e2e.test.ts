@@ -16,7 +16,8 @@ let site: Awaited<ReturnType<typeof startOperatorSite>>
 let browser: Awaited<ReturnType<typeof launchChromium>>
 let page: Page
 let launch: (gameId: string, query?: string) => Promise<string>
-let expiring: { readonly url: string; readonly at: number }
+let expiring: { readonly url: string; readonly french: string; readonly at: number }
+const casinoLobby = "https://casino.example/lobby?from=expired"
 
 beforeAll(async () => {
   browser = await launchChromium({ width: 360, height: 640 })
@@ -58,7 +59,8 @@ beforeAll(async () => {
     assert.strictEqual(launched.status, 200, launched.text)
     return String(launched.body.url)
   }
-  expiring = { url: await launch("odd-even"), at: Date.now() }
+  const at = Date.now()
+  expiring = { url: await launch("odd-even"), french: await launch("odd-even", `&language=fr&lobbyUrl=${encodeURIComponent(casinoLobby)}`), at }
   page = await browser.context.newPage()
 })
 afterAll(async () => {
@@ -278,6 +280,11 @@ describe("the game page in a real browser, framed by an operator's site", () => 
     const left = expiring.at + launchTtlSeconds * 1000 + 1500 - Date.now()
     if (left > 0) await new Promise((r) => setTimeout(r, left))
     assert.match(await notice(expiring.url), /has expired/)
+    // An expired link's signature still verifies: its screen speaks the launch's language and leads back to the casino.
+    assert.match(await notice(expiring.french), /Ce lien a expiré/)
+    assert.strictEqual(await game().locator("#notice-exit").getAttribute("href"), casinoLobby)
+    assert.strictEqual(await game().locator("#notice-exit").innerText(), "Retour au casino")
+    assert.strictEqual(await game().locator("html").getAttribute("lang"), "fr")
     const blocked = await launch("odd-even")
     wallet.setDetails((body) => ({ playerId: body.playerId, currency: "ETB", balance: "1000.00", status: "blocked" }))
     assert.match(await notice(blocked), /did not accept your account/)

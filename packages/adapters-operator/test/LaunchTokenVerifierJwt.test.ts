@@ -39,6 +39,18 @@ const verify = (keys: { value: ReadonlyArray<LaunchSigningKey> }, token: string)
     )
   )
 
+/** `verifyIgnoringExpiry` of the token: "ok <sub>" or the failure's detail. */
+const verifyIgnoringExpiry = (keys: { value: ReadonlyArray<LaunchSigningKey> }, token: string) =>
+  LaunchTokenVerifier.use((v) => v.verifyIgnoringExpiry(token)).pipe(
+    Effect.provide(LaunchTokenVerifierJwt.layer.pipe(Layer.provide(storeOf(keys)))),
+    Effect.exit,
+    Effect.map((exit) =>
+      Exit.isSuccess(exit)
+        ? `ok ${exit.value.sub}`
+        : Exit.findErrorOption(exit).pipe((o) => o._tag === "Some" ? o.value.detail : "defect")
+    )
+  )
+
 const key = await Effect.runPromise(generate)
 const other = await Effect.runPromise(generate)
 
@@ -53,6 +65,21 @@ describe("LaunchTokenVerifierJwt", () => {
     Effect.gen(function*() {
       const token = yield* signWith(key, claims({ iat: now() - 120, exp: now() - 60 }))
       assert.strictEqual(yield* verify({ value: [key] }, token), "launch link expired")
+    }))
+
+  it.effect("verifyIgnoringExpiry (the page's error screen): an expired token's claims, never a forged or foreign one's", () =>
+    Effect.gen(function*() {
+      const expired = yield* signWith(key, claims({ iat: now() - 120, exp: now() - 60 }))
+      assert.strictEqual(yield* verifyIgnoringExpiry({ value: [key] }, expired), "ok p-1")
+      assert.strictEqual(yield* verifyIgnoringExpiry({ value: [key] }, yield* signWith(other, claims({ iat: now() - 120, exp: now() - 60 }))), "invalid launch link")
+      const [header, , signature] = expired.split(".")
+      const tampered = Buffer.from(JSON.stringify({ ...claims({ iat: now() - 120, exp: now() - 60 }), sub: "p-2" })).toString("base64url")
+      assert.strictEqual(yield* verifyIgnoringExpiry({ value: [key] }, `${header}.${tampered}.${signature}`), "invalid launch link")
+      const privateKey = yield* open(key)
+      const foreign = yield* Effect.promise(() =>
+        new SignJWT({ ...claims({ iat: now() - 120, exp: now() - 60 }), aud: "admin" }).setProtectedHeader({ alg: "EdDSA", kid: key.kid }).sign(privateKey)
+      )
+      assert.strictEqual(yield* verifyIgnoringExpiry({ value: [key] }, foreign), "invalid launch link")
     }))
 
   it.effect("forged tokens are 'invalid launch link'", () =>

@@ -17,7 +17,7 @@ export const jsonSigner = Layer.succeed(
   LaunchTokenSigner.of({ sign: (claims) => Effect.succeed(launchToken(claims)) })
 )
 
-/** Verifies tokens made by {@link launchToken}: expired → "launch link expired", anything else bad → "invalid launch link". */
+/** Verifies tokens made by {@link launchToken}: expired → "launch link expired", anything else bad → "invalid launch link" (`verifyIgnoringExpiry`: expired is fine). */
 export const jsonVerifier = Layer.succeed(
   LaunchTokenVerifier,
   LaunchTokenVerifier.of({
@@ -28,7 +28,8 @@ export const jsonVerifier = Layer.succeed(
           (claims) => claims.exp > Date.now() / 1000,
           () => new Unauthorized({ detail: "launch link expired" })
         )
-      )
+      ),
+    verifyIgnoringExpiry: (token) => Effect.mapError(decodeClaims(token), () => new Unauthorized({ detail: "invalid launch link" }))
   })
 )
 
