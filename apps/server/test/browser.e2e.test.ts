@@ -3,6 +3,7 @@ import { join } from "node:path"
 import type { Frame, FrameLocator, Page } from "playwright-core"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { adminToken, call } from "@gateway/adapters-http/testing"
+import { definitions } from "@gateway/domain/games/Definitions"
 import { type Gateway, gateway } from "../testing/Gateway.ts"
 import { launchChromium, ledgerWallet, resultsDir, startOperatorSite } from "./Browser.ts"
 import { eventually, startWallet } from "./Wallet.ts"
@@ -16,7 +17,8 @@ let site: Awaited<ReturnType<typeof startOperatorSite>>
 let browser: Awaited<ReturnType<typeof launchChromium>>
 let page: Page
 let launch: (gameId: string, query?: string) => Promise<string>
-let expiring: { readonly url: string; readonly at: number }
+let expiring: { readonly url: string; readonly french: string; readonly at: number }
+const casinoLobby = "https://casino.example/lobby?from=expired"
 
 beforeAll(async () => {
   browser = await launchChromium({ width: 360, height: 640 })
@@ -58,7 +60,8 @@ beforeAll(async () => {
     assert.strictEqual(launched.status, 200, launched.text)
     return String(launched.body.url)
   }
-  expiring = { url: await launch("odd-even"), at: Date.now() }
+  const at = Date.now()
+  expiring = { url: await launch("odd-even"), french: await launch("odd-even", `&language=fr&lobbyUrl=${encodeURIComponent(casinoLobby)}`), at }
   page = await browser.context.newPage()
 })
 afterAll(async () => {
@@ -97,7 +100,8 @@ const overflow = (): Promise<Array<string>> =>
     }
     const stage = document.getElementById("stage").getBoundingClientRect()
     for (const e of document.querySelectorAll("#game *")) {
-      if (e.closest("[hidden], .paystrip")) continue
+      // The pay strip's items scroll within it (it fades where there is more); the strip itself must fit.
+      if (e.closest("[hidden], .paystrip > *")) continue
       const r = e.getBoundingClientRect()
       if (r.width === 0 && r.height === 0) continue
       const box = e.closest("#stage") ? stage : { left: 0, top: 0, right: innerWidth, bottom: innerHeight }
@@ -137,22 +141,26 @@ const lowContrast = (): Promise<Array<string>> =>
     return low
   })()`)
 
-/** How each game is played: a pick made with the mouse or, for Lotto, the keyboard. */
-const pick: Record<string, (f: FrameLocator) => Promise<void>> = {
-  "odd-even": (f) => f.getByRole("button", { name: /^Odd/ }).click(),
-  "under-over": (f) => f.getByRole("button", { name: /^Over 7/ }).click(),
-  "color-game": (f) => f.getByRole("button", { name: /^Red/ }).click(),
-  "lotto": async (f) => {
+/**
+ * How each game is played, from its definition's controls: the last choice clicked; one number clicked; or, of
+ * several numbers, three picked with the keyboard (Space, an arrow and Enter, the arrow down a row).
+ */
+const pick = (id: string): ((f: FrameLocator) => Promise<void>) => {
+  const controls = definitions.find((d) => d.id === id)?.controls
+  if (controls === undefined) throw new Error(`no definition of ${id}`)
+  if (controls.kind === "choices") {
+    return (f) => f.locator(`#controls .choice[data-value='${JSON.stringify(controls.choices.at(-1)?.[0])}']`).click()
+  }
+  if (controls.most === 1) return (f) => f.locator(`.cell[data-n='${Math.min(17, controls.total)}']`).click()
+  return async (f) => {
     await f.locator(".cell").first().focus()
     await page.keyboard.press("Space")
     await page.keyboard.press("ArrowRight")
     await page.keyboard.press("Enter")
     await page.keyboard.press("ArrowDown")
     await page.keyboard.press("Space")
-    assert.deepStrictEqual(await f.locator(".cell[aria-pressed=true]").allTextContents(), ["1", "2", "9"])
-  },
-  "mega-ten": (f) => f.getByRole("button", { name: "Quick pick" }).click(),
-  "single": (f) => f.locator(".cell[data-n='17']").click()
+    assert.deepStrictEqual(await f.locator(".cell[aria-pressed=true]").allTextContents(), ["1", "2", String(2 + controls.cols)])
+  }
 }
 
 const rounds: Array<{ readonly gameId: string; readonly roundId: string; readonly payout: string }> = []
@@ -174,7 +182,7 @@ describe("the game page in a real browser, framed by an operator's site", () => 
     const tiles = f.locator(".tile")
     await tiles.first().waitFor()
     const ids = await tiles.evaluateAll((els) => els.map((e) => e.getAttribute("data-game") ?? ""))
-    assert.sameMembers(ids, Object.keys(pick))
+    assert.sameMembers(ids, definitions.map((d) => d.id))
     await until(`[...document.querySelectorAll(".tile img")].every((i) => i.complete && i.naturalWidth > 0)`)
     await shot("game-page-lobby-mobile-360x640.png")
     assert.deepStrictEqual(await lowContrast(), [], "lobby")
@@ -185,9 +193,7 @@ describe("the game page in a real browser, framed by an operator's site", () => 
       await f.locator(`.tile[data-game='${id}']`).click()
       await f.locator("#game:not([hidden]) #play").waitFor()
       const before = await balanceText()
-      const play = pick[id]
-      if (play === undefined) throw new Error(`no way to play ${id}`)
-      await play(f)
+      await pick(id)(f)
       await f.locator("#play").click()
       const result = f.locator("#result.win, #result.loss")
       await result.waitFor({ timeout: 10_000 })
@@ -283,6 +289,11 @@ describe("the game page in a real browser, framed by an operator's site", () => 
     const left = expiring.at + launchTtlSeconds * 1000 + 1500 - Date.now()
     if (left > 0) await new Promise((r) => setTimeout(r, left))
     assert.match(await notice(expiring.url), /has expired/)
+    // An expired link's signature still verifies: its screen speaks the launch's language and leads back to the casino.
+    assert.match(await notice(expiring.french), /Ce lien a expiré/)
+    assert.strictEqual(await game().locator("#notice-exit").getAttribute("href"), casinoLobby)
+    assert.strictEqual(await game().locator("#notice-exit").innerText(), "Retour au casino")
+    assert.strictEqual(await game().locator("html").getAttribute("lang"), "fr")
     const blocked = await launch("odd-even")
     wallet.setDetails((body) => ({ playerId: body.playerId, currency: "ETB", balance: "1000.00", status: "blocked" }))
     assert.match(await notice(blocked), /did not accept your account/)

@@ -146,6 +146,44 @@ describe("a session survives a reload (CONTRACT §6)", () => {
   })
 })
 
+describe("back and forward between the lobby and a game (CONTRACT §6)", () => {
+  it("Back shows the lobby of the same session, Forward the game again, and a round plays after; the token never shows in the address", async () => {
+    const page = await browser.context.newPage()
+    await page.emulateMedia({ reducedMotion: "reduce" })
+    await page.goto(await launch())
+    await page.locator("#game:not([hidden]) #play").waitFor()
+    const start = await seen(page)
+    const lobby = page.locator("#lobby:not([hidden]) .tile[data-game='lotto']")
+    // A phone's Back on the game it was launched into shows the lobby, not the casino's page.
+    await page.goBack()
+    await lobby.waitFor()
+    assert.isTrue(await page.locator("#game").isHidden())
+    await page.goForward()
+    await page.locator("#game:not([hidden]) #play").waitFor()
+    assert.strictEqual(await page.locator("#title").textContent(), "Odd Even")
+
+    await page.getByRole("button", { name: /Lobby/ }).click()
+    await lobby.click()
+    await page.getByRole("button", { name: "Quick pick" }).waitFor()
+    await playLotto(page)
+    const played = await seen(page)
+    await page.goBack()
+    await lobby.waitFor()
+    assert.isTrue(await page.locator("#game").isHidden())
+    assert.strictEqual(await page.locator("#balance").textContent(), played.balance, "the same session's balance")
+    assert.strictEqual(await page.locator("#f-nonce").textContent(), "1")
+    await page.goForward()
+    await page.getByRole("button", { name: "Quick pick" }).waitFor()
+    assert.strictEqual(await page.locator("#title").textContent(), "Lotto")
+    await playLotto(page)
+    assert.strictEqual(await page.locator("#f-nonce").textContent(), "2", "the same session plays on")
+    assert.notStrictEqual(played.hash, null)
+    assert.strictEqual((await seen(page)).hash, start.hash, "the same fairness commitment")
+    assert.notInclude(page.url(), "token")
+    await page.close()
+  })
+})
+
 describe("game recall across sessions (CONTRACT §6)", () => {
   it("a new session of the player shows their last rounds of the game from the earlier one, with what they picked", async () => {
     const recallLaunch = await demoLauncher(gw, "Recall")
@@ -263,6 +301,10 @@ describe("a session the casino ends (CONTRACT §12)", () => {
     await page.reload()
     await page.locator("#notice:not([hidden])").waitFor()
     assert.isTrue(await page.locator("#play").isHidden(), "a reload does not bring the game back")
+    // The session is forgotten, not the launch's language and exit: the screen still leads back to the casino.
+    assert.match(await page.locator("#notice-title").textContent() ?? "", /incomplete/)
+    assert.strictEqual(await page.locator("#notice-exit").getAttribute("href"), "https://casino.example/lobby")
+    assert.isTrue(await page.locator("#notice-exit").isVisible())
     await page.close()
   })
 })

@@ -71,6 +71,11 @@ describe("LaunchTokenVerifierJwt", () => {
           .setProtectedHeader({ alg: "EdDSA", kid: key.kid }).sign(privateKey)
       )
       assert.strictEqual(yield* verify({ value: [key] }, foreign, true), "invalid launch link")
+      const otherAudience = yield* Effect.promise(() =>
+        new SignJWT({ ...claims({ iat: now() - 7200, exp: now() - 3600 }), aud: "admin" })
+          .setProtectedHeader({ alg: "EdDSA", kid: key.kid }).sign(privateKey)
+      )
+      assert.strictEqual(yield* verify({ value: [key] }, otherAudience, true), "invalid launch link")
     }))
 
   it.effect("forged tokens are 'invalid launch link'", () =>

@@ -16,7 +16,8 @@ export const HttpUrl = Schema.String.check(
   Schema.isPattern(/^[Hh][Tt][Tt][Pp][Ss]?:\/\/[^\s/?#@]+(?:[/?#]\S*)?$/u, { message: "must be an absolute http(s) URL" })
 ).annotate({ format: "uri" })
 
-const frameSource = String.raw`(?:\*|'self'|https?:|(?:https?://)?(?:\*\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::(?:[0-9]{1,5}|\*))?(?:/[!#-+\--:<-~]*)?)`
+/** One CSP source (a regular expression literal's source, spliced into {@link FrameAncestors}'s pattern). */
+const frameSource = /(?:\*|'self'|https?:|(?:https?:\/\/)?(?:\*\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::(?:[0-9]{1,5}|\*))?(?:\/[!#-+\--:<-~]*)?)/.source
 
 /**
  * Who may frame the game page: a CSP `frame-ancestors` source list — `'none'`, or up to 16 sources separated by

@@ -17,7 +17,7 @@ export const jsonSigner = Layer.succeed(
   LaunchTokenSigner.of({ sign: (claims) => Effect.succeed(launchToken(claims)) })
 )
 
-/** Verifies tokens made by {@link launchToken}: expired → "launch link expired", anything else bad → "invalid launch link". */
+/** Verifies tokens made by {@link launchToken}: expired → "launch link expired", anything else bad → "invalid launch link" (`acceptExpired`: expired is fine). */
 export const jsonVerifier = Layer.succeed(
   LaunchTokenVerifier,
   LaunchTokenVerifier.of({

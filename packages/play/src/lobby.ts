@@ -36,7 +36,7 @@ export const loadGames = async (): Promise<void> => {
   $("tiles").replaceChildren(...S.games.map((g) => {
     S.names[g.id] = gameName(g.id, g.name)
     const li = el("li")
-    const b = btn("tile", undefined, () => void openGame(g.id))
+    const b = btn("tile", undefined, () => toGame(g.id))
     b.dataset["game"] = g.id
     const img = el("img")
     img.alt = ""
@@ -49,3 +49,63 @@ export const loadGames = async (): Promise<void> => {
     return li
   }))
 }
+
+/*
+ * Back and forward between the lobby and a game (CONTRACT §6): within this document, through history entries
+ * whose state names the view (the address stays the bare page, never the token). A session with a lobby starts
+ * on a lobby entry with the game's entry over it, so a phone's Back shows the lobby rather than leaving the game;
+ * a tile pushes the game's entry; the Lobby button goes back to the lobby's entry. A launch without a lobby (or a
+ * shop's) adds no entry.
+ */
+type View = { readonly view: "lobby" } | { readonly view: "game"; readonly game: string }
+
+/** The view this history entry stands for, if it is one of the page's. */
+const viewOfEntry = (): View | undefined => {
+  const s: unknown = history.state
+  if (typeof s !== "object" || s === null || !("view" in s)) return undefined
+  if (s.view === "lobby") return { view: "lobby" }
+  return s.view === "game" && "game" in s && typeof s.game === "string" ? { view: "game", game: s.game } : undefined
+}
+
+const hasLobby = (): boolean => S.session?.lobby === true && S.shop === null
+
+/** Opens a game from the lobby, on a history entry of its own. */
+const toGame = (id: string): void => {
+  if (S.busy) return
+  if (hasLobby()) history.pushState({ view: "game", game: id } satisfies View, "")
+  void openGame(id)
+}
+
+/** The Lobby button: back to the lobby's entry (the game's entry stays for Forward). */
+export const toLobby = (): void => {
+  if (S.busy) return
+  if (viewOfEntry()?.view === "game") history.back()
+  else showLobby()
+}
+
+/**
+ * Once a session has begun: a fresh document gets the lobby's entry and the game's over it; a reload keeps its
+ * entries and shows the view of the one it is on.
+ */
+export const beginHistory = (): void => {
+  if (!hasLobby()) return
+  const entry = viewOfEntry()
+  if (entry === undefined) {
+    history.replaceState({ view: "lobby" } satisfies View, "")
+    history.pushState({ view: "game", game: S.game } satisfies View, "")
+  } else if (entry.view === "lobby") showLobby()
+}
+
+/** Shows the view of the entry Back or Forward reached, once no round is under way (a notice ends it all). */
+const followEntry = (tries = 0): void => {
+  const entry = viewOfEntry()
+  if (entry === undefined || S.session === null || !$("notice").hidden) return
+  if (S.busy) {
+    if (tries < 300) setTimeout(() => followEntry(tries + 1), 100)
+    return
+  }
+  if (entry.view === "lobby") {
+    if ($("lobby").hidden) showLobby()
+  } else if ($("game").hidden || S.game !== entry.game) void openGame(entry.game)
+}
+window.addEventListener("popstate", () => followEntry())

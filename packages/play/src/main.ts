@@ -5,7 +5,7 @@ import { $, $input } from "./dom.ts"
 import { randomSeed, renderFair, rotate, verify } from "./fairness.ts"
 import { loadHistory, renderHistory } from "./history.ts"
 import { setLanguage, t, translatePage } from "./i18n/index.ts"
-import { loadGames, showLobby } from "./lobby.ts"
+import { beginHistory, loadGames, toLobby } from "./lobby.ts"
 import { digitsOf } from "./money.ts"
 import { clearAlert, exitLink, fatal } from "./notice.ts"
 import { gameName } from "./outcomes.ts"
@@ -13,7 +13,7 @@ import { closePanel, nonOpen, showPanel, togglePanel } from "./panels.ts"
 import { freeGrantsOf } from "./free.ts"
 import { openGame, play } from "./play.ts"
 import { realityOpen, setupReality, startClock } from "./reality.ts"
-import { savedSession, saveSession } from "./resume.ts"
+import { savedLaunch, savedSession, saveSession } from "./resume.ts"
 import { setupSound } from "./sound.ts"
 import { setupStake } from "./stake.ts"
 import { data, S } from "./state.ts"
@@ -97,6 +97,7 @@ const begin = async (b: Begin): Promise<void> => {
   if (window.matchMedia("(min-width: 860px)").matches) showPanel("rules")
   if (b.session.lobby && S.shop === null) await loadGames()
   await openGame(b.game || b.session.gameId || (data["game"] ?? ""))
+  beginHistory()
   void loadHistory()
 }
 
@@ -105,7 +106,11 @@ const start = async (): Promise<void> => {
   const saved = savedSession()
   // A reload (the address no longer has the token), or the framing page reloaded with the link this tab redeemed.
   if (saved !== undefined && (token === "" || token === saved.launch)) return begin(saved)
-  if (token === "") return fatal(t("linkIncomplete"), t("openAgain"))
+  if (token === "") {
+    // This tab's session was forgotten (the server no longer knew it): its launch's language and exit remain.
+    applyLaunch(savedLaunch())
+    return fatal(t("linkIncomplete"), t("openAgain"))
+  }
   $("notice").hidden = true
   $("loading").hidden = false
   const r = await api<Opened>("POST", "/sessions", { token }, true)
@@ -119,12 +124,13 @@ const start = async (): Promise<void> => {
 }
 
 applyLaunch(undefined)
-history.replaceState(null, "", location.pathname)
+// The token leaves the address; a reload keeps the entry's view (lobby or game).
+history.replaceState(history.state, "", location.pathname)
 setupReality()
 setupCelebration()
 $("play").addEventListener("click", () => void play())
 $("free").addEventListener("click", () => void play("free"))
-$("to-lobby").addEventListener("click", showLobby)
+$("to-lobby").addEventListener("click", toLobby)
 $("tab-rules").addEventListener("click", () => togglePanel("rules"))
 $("tab-history").addEventListener("click", () => togglePanel("history"))
 $("tab-fair").addEventListener("click", () => togglePanel("fair"))

@@ -35,6 +35,8 @@ export interface Saved {
 }
 
 const KEY = "gateway.play.session"
+/** The launch's language and exit, kept after the session is forgotten: the screen that asks for a new link speaks it and leads back. */
+const PAGE_KEY = "gateway.play.launch"
 
 const storage = (): Storage | undefined => {
   try {
@@ -69,6 +71,7 @@ export const saveSession = (): void => {
   }
   try {
     storage()?.setItem(KEY, JSON.stringify(saved))
+    storage()?.setItem(PAGE_KEY, JSON.stringify(saved.page))
   } catch {
     // full or refused: a reload then asks for a new link, as before
   }
@@ -108,5 +111,20 @@ export const forgetSession = (): void => {
     storage()?.removeItem(KEY)
   } catch {
     // nothing kept
+  }
+}
+
+/** The language and exit of this tab's last launch, kept when its session was forgotten (only what a Launch may hold). */
+export const savedLaunch = (): Launch | undefined => {
+  try {
+    const page: unknown = JSON.parse(storage()?.getItem(PAGE_KEY) ?? "null")
+    if (typeof page !== "object" || page === null) return undefined
+    const { language, lobbyUrl } = page as Launch
+    return {
+      ...(typeof language === "string" ? { language } : {}),
+      ...(typeof lobbyUrl === "string" ? { lobbyUrl } : {})
+    }
+  } catch {
+    return undefined
   }
 }

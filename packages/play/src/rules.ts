@@ -36,5 +36,18 @@ export const renderPays = (): void => {
     strip.replaceChildren(...lines.filter((p) => Number(p.multiplier) > 0).map((p) =>
       el("span", "", (typeof p.hits === "number" ? (p.hits === 1 ? t("hitOne") : t("hits", { hits: p.hits })) : conditionOf(S.game, p)) + " " + times(p.multiplier))
     ))
+    stripCue(strip)
   }
+}
+
+/**
+ * The pay strip scrolls sideways when it is wider than the controls (a phone): it then fades out at the edge
+ * that has more (`more-end`, `more-start`) and takes the keyboard's focus, so arrows scroll it.
+ */
+export const stripCue = (strip: HTMLElement): void => {
+  const more = strip.scrollWidth > strip.clientWidth + 1
+  strip.classList.toggle("more-end", more && strip.scrollLeft + strip.clientWidth < strip.scrollWidth - 1)
+  strip.classList.toggle("more-start", more && strip.scrollLeft > 1)
+  if (more) strip.tabIndex = 0
+  else strip.removeAttribute("tabindex")
 }

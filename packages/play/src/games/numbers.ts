@@ -2,6 +2,7 @@ import { t } from "../i18n/index.ts"
 import { selectionChanged } from "../changes.ts"
 import { btn, el, kids, pressed, rnd } from "../dom.ts"
 import { showAlert } from "../notice.ts"
+import { stripCue } from "../rules.ts"
 import { cells, type Stage } from "../stages.ts"
 import { S } from "../state.ts"
 import type { GameView } from "./view.ts"
@@ -95,6 +96,10 @@ export const numbers = (n: number, most: number, cols: number, stage: Stage): Ga
     roving(grid, cols)
     const strip = el("div", "paystrip")
     strip.id = "paystrip"
+    strip.setAttribute("role", "region")
+    strip.setAttribute("aria-label", t("payTable"))
+    strip.addEventListener("scroll", () => stripCue(strip), { passive: true })
+    new ResizeObserver(() => stripCue(strip)).observe(strip)
     box.append(tools, grid, strip)
     syncPicks(most)
   },
