@@ -266,12 +266,14 @@ describe("the page in the launch's language, with its exit and reality check (CO
       await page.locator("#play").click()
       await page.locator("#result.win, #result.loss").waitFor({ timeout: 10_000 })
       if (language === "en") {
-        // A win is celebrated over the stage, and Escape skips it at once.
+        // A win is celebrated below the stage (the draw stays in sight), and Escape skips it at once.
         for (let i = 0; i < 12 && await page.locator("#result.win").count() === 0; i++) {
           await page.locator("#play").click()
           await page.locator("#result.win, #result.loss").waitFor({ timeout: 10_000 })
         }
         assert.isTrue(await page.locator("#celebrate").isVisible(), "a win is celebrated")
+        const [won, stage] = [await page.locator("#celebrate .won").boundingBox(), await page.locator("#stage").boundingBox()]
+        assert.isTrue(won !== null && stage !== null && won.y >= stage.y + stage.height, "the celebration leaves the draw in sight")
         const axe: Record<string, Array<string>> = { win: await axeViolations(page) }
         assert.match(await page.locator("#celebrate-amount").innerText(), /^You win [\d,.]+ ETB!$/)
         await page.screenshot({ path: join(resultsDir, "page-win.png") })
@@ -333,12 +335,14 @@ describe("the page in the launch's language, with its exit and reality check (CO
     await page.locator("#reality-continue").click()
     assert.isTrue(await page.locator("#reality").isHidden())
     await page.close()
-    // An error screen leads back to the casino too: a used link opened in another tab, in its language.
+    // An error screen leads back to the casino too: a used link opened elsewhere (without the resume cookie of
+    // the browser that redeemed it, which would resume the session), in its language.
     const used = await launch(`&language=sw&lobbyUrl=${encodeURIComponent(lobbyUrl)}`)
     const first = await browser.context.newPage()
     await first.goto(used)
     await first.locator("#game:not([hidden]) #play").waitFor()
     await first.close()
+    await browser.context.clearCookies()
     const again = await browser.context.newPage()
     await again.goto(used)
     await again.locator("#notice:not([hidden])").waitFor()

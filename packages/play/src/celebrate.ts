@@ -2,7 +2,8 @@ import { $ } from "./dom.ts"
 import { t } from "./i18n/index.ts"
 
 /**
- * The win celebration: a burst over the stage with the amount won, gone by
+ * The win celebration: a burst over the game, below the stage (so the draw
+ * it celebrates stays in sight), with the amount won, gone by
  * itself after a moment, at once on Skip, Escape or any click (which still
  * reaches what it clicked: the celebration never stands between the player
  * and the controls). With `prefers-reduced-motion` the style sheet shows it
@@ -25,7 +26,10 @@ export const hideCelebration = (): boolean => {
 export const celebrate = (amount: string): void => {
   hideCelebration()
   $("celebrate-amount").textContent = t("youWin", { amount })
-  $("celebrate").hidden = false
+  const stage = $("stage")
+  const box = $("celebrate")
+  box.style.top = `${stage.offsetTop + stage.offsetHeight}px`
+  box.hidden = false
   timer = setTimeout(hideCelebration, 2000)
 }
 
