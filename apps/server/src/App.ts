@@ -256,7 +256,8 @@ export const app = (
     MetricsRefreshPg.layer(),
     Layer.succeed(HttpIncomingMessage.MaxBodySize, RequestLimits.maxBodySize(config.maxBodyBytes)),
     Layer.sync(PageAssets, playAssets),
-    BackofficeSecretsNode.layer,
+    // Device cookies are signed with a key derived from DATA_ENCRYPTION_KEY (the previous keys of a rotation verify).
+    BackofficeSecretsNode.layer({ deviceCookieSecrets: [dataKeys.current, ...dataKeys.previous] }),
     MailerNode.layer({
       smtpUrl: config.backoffice.smtpUrl,
       from: config.backoffice.mailFrom,

@@ -49,6 +49,12 @@ const login = async (email: string, password: string, totpCode?: string) => {
   return { answer, session: { cookie: cookieOf(answer), csrf: String(answer.body?.csrfToken) } satisfies Session }
 }
 
+/** The device cookie an answer sets (its whole `Set-Cookie` line), if any. */
+const deviceSetCookie = (answer: Answer) => answer.headers.getSetCookie().find((line) => line.startsWith("gateway_backoffice_device="))
+
+/** The `name=value` of the device cookie an answer sets, to send back as a browser would. */
+const deviceOf = (answer: Answer) => (deviceSetCookie(answer) ?? "").split(";")[0] ?? ""
+
 const as = (session: Session, csrf = true) => ({ cookie: session.cookie, ...(csrf ? { "x-csrf-token": session.csrf } : {}) })
 
 const createMerchant = async (email: string, companyName: string) => {
@@ -214,8 +220,29 @@ describe("the merchant back office, served by the real server process", () => {
   })
 
   it("slows down an address that fails to sign in to many accounts, and no other address", async () => {
-    const attempt = (email: string, password: string, address: string) =>
-      call(`${bo}/login`, { method: "POST", headers: { "x-forwarded-for": address }, json: { email, password } })
+    const attempt = (email: string, password: string, address: string, cookie?: string) =>
+      call(`${bo}/login`, {
+        method: "POST",
+        headers: { "x-forwarded-for": address, ...(cookie === undefined ? {} : { cookie }) },
+        json: { email, password }
+      })
+    // The owner signed in from the office before the guessing starts: this browser now holds a device cookie of the account
+    const before = await attempt("owner@addis.example", "a new day, a new secret", "203.0.113.7")
+    expect(before.status, before.text).toBe(200)
+    const device = deviceOf(before)
+    expect(deviceSetCookie(before)).toMatch(/HttpOnly/)
+    expect(deviceSetCookie(before)).toMatch(/SameSite=Strict/)
+    expect(deviceSetCookie(before)).toMatch(/Path=\/api\/v1\.1\/backoffice\/login(;|$)/)
+    expect(deviceSetCookie(before)).toMatch(/Max-Age=15552000/) // 180 days
+    expect(deviceSetCookie(before)).not.toMatch(/Secure/) // as the session cookie: plain http, no https proxy
+    expect(cookieOf(before)).toMatch(/^gateway_backoffice=/) // the session cookie comes first, as before
+    // Another merchant's owner signed in elsewhere: a valid device cookie, but of another account
+    const other = await createMerchant("owner@harar.example", "Harar Play")
+    const otherSignIn = await attempt("owner@harar.example", other.password, "198.51.100.9")
+    expect(otherSignIn.status, otherSignIn.text).toBe(200)
+    const otherDevice = deviceOf(otherSignIn)
+    expect(otherDevice).toMatch(/^gateway_backoffice_device=./)
+
     // Twenty failures from one address, each to another account: none of the accounts failed often enough to wait
     for (let i = 0; i < 20; i++) {
       expect((await attempt(`guess${i}@addis.example`, "a guessed password", "203.0.113.7")).status).toBe(401)
@@ -224,6 +251,24 @@ describe("the merchant back office, served by the real server process", () => {
     expect([slowed.status, slowed.body.code]).toEqual([429, "RATE_LIMITED"])
     expect(Number(slowed.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
     expect(slowed.headers.get("set-cookie")).toBeNull()
+    // The browser that signed in before is not held back by others' failures at its address (CONTRACT §2)
+    const known = await attempt("owner@addis.example", "a new day, a new secret", "203.0.113.7", device)
+    expect(known.status, known.text).toBe(200)
+    expect(deviceOf(known)).toMatch(/^gateway_backoffice_device=./)
+    // ... but another account's device cookie, or a forged one, does not spare the wait
+    const [name, value] = [device.slice(0, device.indexOf("=") + 1), device.slice(device.indexOf("=") + 1)]
+    const mac = value.lastIndexOf(".") + 1
+    const forged = name + value.slice(0, mac) + (value[mac] === "A" ? "B" : "A") + value.slice(mac + 1)
+    for (const [what, cookie] of [["another account's", otherDevice], ["forged", forged]] as const) {
+      const refused = await attempt("owner@addis.example", "a new day, a new secret", "203.0.113.7", cookie)
+      expect([what, refused.status, refused.body.code]).toEqual([what, 429, "RATE_LIMITED"])
+    }
+    const relabelled = name + String(otherSignIn.body.user.id) + value.slice(value.indexOf("."))
+    for (const [what, cookie] of [["the first owner's", device], ["the first owner's relabelled", relabelled]] as const) {
+      const refused = await attempt("owner@harar.example", other.password, "203.0.113.7", cookie)
+      expect([what, refused.status, refused.body.code]).toEqual([what, 429, "RATE_LIMITED"])
+    }
+    expect((await attempt("owner@harar.example", other.password, "203.0.113.7", otherDevice)).status, "its own cookie").toBe(200)
     expect((await attempt("owner@addis.example", "a new day, a new secret", "198.51.100.4")).status, "another address").toBe(200)
     // Not for good: once the wait is over the address signs in, a success does not clear its count, and the next failure waits longer
     await db.query("UPDATE backoffice_login_failures SET last_failed_at = now() - interval '3 seconds' WHERE key = 'address:203.0.113.7'")
@@ -248,7 +293,9 @@ describe("the merchant back office, served by the real server process", () => {
 
     const withoutCode = await login("owner@addis.example", "a new day, a new secret")
     expect([withoutCode.answer.status, withoutCode.answer.body.code]).toEqual([401, "TOTP_REQUIRED"])
+    expect(withoutCode.answer.headers.get("set-cookie"), "no device cookie before the second factor").toBeNull()
     const signed = await login("owner@addis.example", "a new day, a new secret", Totp.totp(key, now()))
     expect(signed.answer.status, signed.answer.text).toBe(200)
+    expect(deviceOf(signed.answer)).toMatch(/^gateway_backoffice_device=./)
   })
 })

@@ -84,6 +84,13 @@ export const freeAddressLoginFailures = 20
 export const addressLoginDelaySeconds = (failures: number): number =>
   failures < freeAddressLoginFailures ? 0 : Math.min(maxLoginDelaySeconds, 2 ** (failures - freeAddressLoginFailures + 1))
 
+/**
+ * How long a device cookie (set by every successful sign-in, OWASP's "device cookies") lets its browser sign in to
+ * its account without waiting for its address's failures: 180 days from the sign-in that set it. The server checks
+ * the age too, so a cookie kept past its `Max-Age` does not count.
+ */
+export const deviceCookieMaxAgeSeconds = 180 * 86_400
+
 /** Shortest and longest password accepted. */
 export const minPasswordLength = 12
 export const maxPasswordLength = 256

@@ -72,6 +72,23 @@ describe("back-office use cases on the in-memory ports", () => {
     }).pipe(Effect.provide(layer))
   })
 
+  it.effect("sign in: a device cookie of the account skips its address's wait, never the account's own", () => {
+    const { layer } = makeBackoffice([owner])
+    return Effect.gen(function*() {
+      const right = { email: owner.email, password: "generated-password-1", address: "192.0.2.9" }
+      const { deviceCookie } = yield* signIn(right)
+      for (let i = 0; i < 20; i++) yield* Effect.exit(signIn({ email: `guess${i}@addis.example`, password: "guess", address: right.address }))
+      assert.strictEqual(failureTag(yield* Effect.exit(signIn(right))), "RateLimited")
+      assert.strictEqual(failureTag(yield* Effect.exit(signIn({ ...right, deviceCookie: "device:2" }))), "RateLimited")
+      assert.strictEqual((yield* signIn({ ...right, deviceCookie })).deviceCookie, deviceCookie)
+      // Five failures of the account itself, even with the cookie: the account waits, cookie or not
+      for (let i = 0; i < 5; i++) {
+        assert.strictEqual(failureTag(yield* Effect.exit(signIn({ ...right, password: "guess", deviceCookie }))), "InvalidCredentials")
+      }
+      assert.strictEqual(failureTag(yield* Effect.exit(signIn({ ...right, deviceCookie }))), "RateLimited")
+    }).pipe(Effect.provide(layer))
+  })
+
   it.effect("a password change needs the current password and passes the rules; a code allows 5 tries", () => {
     const { layer, state } = makeBackoffice([owner])
     return Effect.gen(function*() {

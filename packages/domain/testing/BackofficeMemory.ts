@@ -129,6 +129,8 @@ export const makeBackoffice = (initial: ReadonlyArray<UserWithSecrets> = []) => 
     sessionIdOf: (token) => `id:${Redacted.value(token)}`,
     csrfOf: (token) => `csrf:${Redacted.value(token)}`,
     csrfMatches: (token, candidate) => candidate === `csrf:${Redacted.value(token)}`,
+    deviceCookieOf: (userId) => Effect.succeed(`device:${userId}`),
+    deviceCookieValid: (cookie, userId) => Effect.succeed(cookie === `device:${userId}`),
     newTotpSecret: Effect.succeed(Redacted.make("JBSWY3DPEHPK3PXP")),
     totpValid: (_secret, code) => Effect.succeed(code === "000000")
   })

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Option, Redacted } from "effect"
-import { HttpServerRequest } from "effect/http"
+import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import {
   Audit,
@@ -16,7 +16,16 @@ import {
 } from "@gateway/domain"
 import { Api } from "@gateway/client/api/Api"
 import { AuditList } from "@gateway/client/api/Audit"
-import { CurrentUser, session, SignedIn, TotpEnrolment, User, UserList } from "@gateway/client/api/Backoffice"
+import {
+  CurrentUser,
+  deviceCookie,
+  deviceCookiePath,
+  session,
+  SignedIn,
+  TotpEnrolment,
+  User,
+  UserList
+} from "@gateway/client/api/Backoffice"
 import * as Problem from "@gateway/client/api/Problem"
 import * as Ports from "../Ports.ts"
 import * as Actor from "./Actor.ts"
@@ -38,6 +47,21 @@ export class BackofficeOptions extends Context.Service<BackofficeOptions, {
 export const layerOptions = (options: BackofficeOptions["Service"]) => Layer.succeed(BackofficeOptions, options)
 
 const cookiePath = "/api/v1.1/backoffice"
+
+/**
+ * Sets the device cookie of a successful sign-in (docs/backoffice.md): HttpOnly, SameSite=Strict, Secure as the
+ * session cookie, sent to the login call only, for `Backoffice.deviceCookieMaxAgeSeconds` (180 days).
+ */
+const setDeviceCookie = (value: string, secure: boolean) =>
+  HttpEffect.appendPreResponseHandler((_request, response) =>
+    Effect.orDie(HttpServerResponse.setCookie(response, deviceCookie, value, {
+      httpOnly: true,
+      sameSite: "strict",
+      secure,
+      path: deviceCookiePath,
+      maxAge: `${Backoffice.deviceCookieMaxAgeSeconds} seconds`
+    }))
+  )
 
 type AuditEntryFields = Audit.NewAuditEntry
 
@@ -72,7 +96,11 @@ export const BackofficeSignInLive = HttpApiBuilder.group(
     return handlers.handleAll({
       login: ({ payload, request }) =>
         guarded(Effect.gen(function*() {
-          const signed = yield* BackofficeSignIn.signIn({ ...payload, address: limiter.addressOf(request) }).pipe(
+          const signed = yield* BackofficeSignIn.signIn({
+            ...payload,
+            address: limiter.addressOf(request),
+            deviceCookie: request.cookies[deviceCookie]
+          }).pipe(
             provide,
             Effect.mapError(Problem.fromDomain)
           )
@@ -82,6 +110,7 @@ export const BackofficeSignInLive = HttpApiBuilder.group(
             secure: secure(request),
             path: cookiePath
           })
+          yield* setDeviceCookie(signed.deviceCookie, secure(request))
           return new SignedIn({ csrfToken: signed.csrfToken, user: userOf(signed.user) })
         })),
       requestPasswordReset: ({ payload }) =>

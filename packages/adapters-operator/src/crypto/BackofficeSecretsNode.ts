@@ -1,6 +1,7 @@
 import { Clock, Effect, Layer, Redacted } from "effect"
+import { Backoffice } from "@gateway/domain"
 import { BackofficeSecrets } from "@gateway/domain/ports/BackofficeSecrets"
-import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto"
+import { createHash, createHmac, hkdfSync, randomBytes, randomInt, timingSafeEqual } from "node:crypto"
 import * as PasswordHash from "./PasswordHash.ts"
 import * as Totp from "./Totp.ts"
 
@@ -12,38 +13,76 @@ const sessionIdOf = (token: Redacted.Redacted<string>) =>
 const csrfOf = (token: Redacted.Redacted<string>) =>
   createHmac("sha256", Redacted.value(token)).update("backoffice csrf").digest("base64url")
 
+/** The key that signs device cookies, derived from a server secret (HKDF-SHA256), so it is used for nothing else. */
+const deviceKeyOf = (secret: Redacted.Redacted<Buffer>) =>
+  Buffer.from(hkdfSync("sha256", Redacted.value(secret), Buffer.alloc(0), "gateway backoffice device cookie v1", 32))
+
+const deviceMac = (key: Buffer, userId: number, issuedAt: number) =>
+  createHmac("sha256", key).update(`backoffice-device:${userId}:${issuedAt}`).digest()
+
+/** `<userId>.<issued at, Unix seconds>.<HMAC-SHA256, base64url>`. */
+const deviceCookieShape = /^([1-9][0-9]{0,14})\.([0-9]{1,12})\.([A-Za-z0-9_-]{43})$/
+
+/** What the node secrets need: the server secrets device cookies are signed with (the first signs, every one verifies). */
+export interface Options {
+  readonly deviceCookieSecrets: readonly [Redacted.Redacted<Buffer>, ...ReadonlyArray<Redacted.Redacted<Buffer>>]
+}
+
 /**
  * The back office's secrets on `node:crypto`: scrypt password and code
  * hashes (as for merchants' passwords), session tokens of 32 random bytes
  * stored as their SHA-256, CSRF tokens derived from the session token by
- * HMAC, and TOTP per RFC 6238 (HMAC-SHA1, 6 digits, 30 s).
+ * HMAC, TOTP per RFC 6238 (HMAC-SHA1, 6 digits, 30 s), and device cookies
+ * signed by HMAC-SHA256 with a key derived from the given server secrets
+ * (`deviceCookieSecrets`: the first signs, all verify, for a rotation).
  */
-export const layer = Layer.effect(
-  BackofficeSecrets,
-  Effect.map(Effect.cached(noUser), (dummy) =>
-    BackofficeSecrets.of({
-      hashPassword: PasswordHash.hash,
-      verifyPassword: (password, hash) =>
-        hash === undefined
-          ? Effect.flatMap(dummy, (stored) => Effect.as(PasswordHash.verify(password, stored), false))
-          : PasswordHash.verify(password, hash),
-      newCode: Effect.suspend(() => {
-        const code = randomInt(0, 1_000_000).toString().padStart(6, "0")
-        return Effect.map(PasswordHash.hash(code), (stored) => ({ value: Redacted.make(code), stored }))
-      }),
-      newSession: Effect.sync(() => {
-        const value = Redacted.make(randomBytes(32).toString("base64url"))
-        return { value, stored: sessionIdOf(value) }
-      }),
-      sessionIdOf,
-      csrfOf,
-      csrfMatches: (token, candidate) => {
-        const expected = Buffer.from(csrfOf(token))
-        const given = Buffer.from(candidate)
-        return given.length === expected.length && timingSafeEqual(given, expected)
-      },
-      newTotpSecret: Effect.sync(() => Redacted.make(Totp.newSecret())),
-      totpValid: (secret, code) =>
-        Effect.map(Clock.currentTimeMillis, (now) => Totp.verify(Redacted.value(secret), code, Math.floor(now / 1000)))
-    }))
-)
+export const layer = (options: Options) => {
+  const deviceKeys = options.deviceCookieSecrets.map(deviceKeyOf)
+  return Layer.effect(
+    BackofficeSecrets,
+    Effect.map(Effect.cached(noUser), (dummy) =>
+      BackofficeSecrets.of({
+        hashPassword: PasswordHash.hash,
+        verifyPassword: (password, hash) =>
+          hash === undefined
+            ? Effect.flatMap(dummy, (stored) => Effect.as(PasswordHash.verify(password, stored), false))
+            : PasswordHash.verify(password, hash),
+        newCode: Effect.suspend(() => {
+          const code = randomInt(0, 1_000_000).toString().padStart(6, "0")
+          return Effect.map(PasswordHash.hash(code), (stored) => ({ value: Redacted.make(code), stored }))
+        }),
+        newSession: Effect.sync(() => {
+          const value = Redacted.make(randomBytes(32).toString("base64url"))
+          return { value, stored: sessionIdOf(value) }
+        }),
+        sessionIdOf,
+        csrfOf,
+        csrfMatches: (token, candidate) => {
+          const expected = Buffer.from(csrfOf(token))
+          const given = Buffer.from(candidate)
+          return given.length === expected.length && timingSafeEqual(given, expected)
+        },
+        deviceCookieOf: (userId) =>
+          Effect.map(Clock.currentTimeMillis, (now) => {
+            const issuedAt = Math.floor(now / 1000)
+            return `${userId}.${issuedAt}.${deviceMac(deviceKeys[0]!, userId, issuedAt).toString("base64url")}`
+          }),
+        deviceCookieValid: (cookie, userId) =>
+          Effect.map(Clock.currentTimeMillis, (now) => {
+            const parts = cookie.length <= 128 ? deviceCookieShape.exec(cookie) : null
+            if (parts === null || Number(parts[1]) !== userId) return false
+            const issuedAt = Number(parts[2])
+            const age = Math.floor(now / 1000) - issuedAt
+            if (age < -60 || age > Backoffice.deviceCookieMaxAgeSeconds) return false
+            const given = Buffer.from(parts[3]!)
+            return deviceKeys.some((key) => {
+              const expected = Buffer.from(deviceMac(key, userId, issuedAt).toString("base64url"))
+              return given.length === expected.length && timingSafeEqual(given, expected)
+            })
+          }),
+        newTotpSecret: Effect.sync(() => Redacted.make(Totp.newSecret())),
+        totpValid: (secret, code) =>
+          Effect.map(Clock.currentTimeMillis, (now) => Totp.verify(Redacted.value(secret), code, Math.floor(now / 1000)))
+      }))
+  )
+}

@@ -8,6 +8,15 @@ import * as Problem from "./Problem.ts"
 /** The name of the back-office session cookie (`HttpOnly`, `SameSite=Strict`, `Path=/api/v1.1/backoffice`). */
 export const sessionCookie = "gateway_backoffice"
 
+/**
+ * The name of the back-office device cookie (OWASP's device cookies): set by every successful sign-in, for its
+ * account; a sign-in that carries it for the account it signs in to does not wait for its address's failures.
+ */
+export const deviceCookie = "gateway_backoffice_device"
+
+/** Where the device cookie is sent: the login call only. */
+export const deviceCookiePath = "/api/v1.1/backoffice/login"
+
 /** The session cookie of the back office, as a security scheme. */
 export const session = HttpApiSecurity.apiKey({ in: "cookie", key: sessionCookie }).pipe(
   HttpApiSecurity.annotate(
@@ -152,7 +161,13 @@ export class BackofficeSignInApi extends HttpApiGroup.make("backofficeSignIn")
           "gets 401 TOTP_REQUIRED without `totpCode`; a wrong `totpCode` is INVALID_CREDENTIALS. From the 6th failed " +
           "sign-in in a row, an account waits 2, 4, 8 … seconds (at most 15 minutes; never locked for good) before its " +
           "next try: 429 RATE_LIMITED with `retry-after`. So does the client's address after 20 failed sign-ins from it to " +
-          "any accounts: 2, 4, 8 … seconds (at most 15 minutes) before the next sign-in from it, whatever its account."
+          "any accounts: 2, 4, 8 … seconds (at most 15 minutes) before the next sign-in from it, whatever its account — " +
+          "except a sign-in carrying the device cookie of the account it signs in to. Every successful sign-in (with " +
+          "its `totpCode` when the account has TOTP) also sets the device cookie `" + deviceCookie + "` for its account " +
+          "(HttpOnly, SameSite=Strict, Secure as the session cookie, `Path=" + deviceCookiePath + "`, Max-Age 180 days; " +
+          "the user id and the sign-in's time, signed by the server): a browser that signed in to an account before is " +
+          "never kept waiting by failures others made from its address (CONTRACT §2); the account's own wait still " +
+          "applies. A cookie of another account, forged, altered or older than 180 days is ignored."
       ),
     HttpApiEndpoint.post("requestPasswordReset", "/password-reset", {
       payload: ResetRequest,

@@ -21,6 +21,13 @@ export class BackofficeSecrets extends Context.Service<BackofficeSecrets, {
   csrfOf(token: Redacted.Redacted<string>): string
   /** Whether `candidate` is the CSRF token of `token`, compared in constant time. */
   csrfMatches(token: Redacted.Redacted<string>, candidate: string): boolean
+  /**
+   * A device cookie for the user (OWASP's device cookies): the user's id and the time now, signed with a server-side
+   * key, so the server can check it without storing anything or trusting the client.
+   */
+  deviceCookieOf(userId: number): Effect.Effect<string>
+  /** Whether `cookie` is a device cookie this server issued for `userId` at most `Backoffice.deviceCookieMaxAgeSeconds` ago. */
+  deviceCookieValid(cookie: string, userId: number): Effect.Effect<boolean>
   /** A new TOTP secret, base32. */
   readonly newTotpSecret: Effect.Effect<Redacted.Redacted<string>>
   /** Whether `code` is the TOTP of `secret` now, one 30 s step either side allowed. */

@@ -18,6 +18,8 @@ export interface SignedIn {
   readonly token: Redacted.Redacted<string>
   readonly csrfToken: string
   readonly user: User
+  /** The account's new device cookie (OWASP device cookies): for the cookie only. */
+  readonly deviceCookie: string
 }
 
 /** The store key of an account's failed sign-ins: the e-mail, known or not, so both answer alike. */
@@ -33,12 +35,25 @@ const addressKey = (address: string) => `address:${address.slice(0, 64)}`
  * every account (from the 21st failure, {@link addressLoginDelaySeconds}):
  * its count is not cleared by a success (one account of one's own must not
  * reset the guessing of others') but starts again after a day without
- * failures. An unknown e-mail costs a password check all the same, so
- * it answers as a wrong password does, in about the same time. An account
- * with TOTP needs `totpCode` once the password is right.
+ * failures. A request carrying a valid device cookie of the account it signs
+ * in to (set by an earlier sign-in of that account in that browser) skips the
+ * address's wait, so nobody who signed in before is refused for failures
+ * others made at their address (CONTRACT §2); the account's wait still
+ * applies, and its failures still count for the account and the address.
+ * An unknown e-mail costs a password check all the same, so it answers as a
+ * wrong password does, in about the same time. An account with TOTP needs
+ * `totpCode` once the password is right. A success hands out a new device
+ * cookie for the account.
  */
 export const signIn = Effect.fn("Backoffice.signIn")(function*(
-  input: { readonly email: string; readonly password: string; readonly totpCode?: string | undefined; readonly address: string }
+  input: {
+    readonly email: string
+    readonly password: string
+    readonly totpCode?: string | undefined
+    readonly address: string
+    /** The request's device cookie, if any (checked here, so any text will do). */
+    readonly deviceCookie?: string | undefined
+  }
 ) {
   const store = yield* BackofficeStore
   const secrets = yield* BackofficeSecrets
@@ -47,10 +62,14 @@ export const signIn = Effect.fn("Backoffice.signIn")(function*(
   const account = yield* store.loginFailures(key)
   const wait = loginDelaySeconds(account.failures) - account.secondsSinceLast
   if (wait > 0) return yield* new RateLimited({ retryAfterSeconds: Math.ceil(wait), subject: "account" })
-  const from = yield* store.loginFailures(fromKey)
-  const fromWait = addressLoginDelaySeconds(from.failures) - from.secondsSinceLast
-  if (fromWait > 0) return yield* new RateLimited({ retryAfterSeconds: Math.ceil(fromWait), subject: "address" })
   const user = Option.getOrUndefined(yield* store.userByEmail(input.email.trim()))
+  const knownDevice = user !== undefined && input.deviceCookie !== undefined &&
+    (yield* secrets.deviceCookieValid(input.deviceCookie, user.id))
+  if (!knownDevice) {
+    const from = yield* store.loginFailures(fromKey)
+    const fromWait = addressLoginDelaySeconds(from.failures) - from.secondsSinceLast
+    if (fromWait > 0) return yield* new RateLimited({ retryAfterSeconds: Math.ceil(fromWait), subject: "address" })
+  }
   const matches = yield* secrets.verifyPassword(input.password, user?.passwordHash)
   const refuse = Effect.andThen(
     Effect.andThen(store.recordLoginFailure(key), store.recordLoginFailure(fromKey)),
@@ -65,7 +84,8 @@ export const signIn = Effect.fn("Backoffice.signIn")(function*(
   yield* store.clearLoginFailures(key)
   const session = yield* secrets.newSession
   yield* store.createSession(user.id, session.stored)
-  return { token: session.value, csrfToken: secrets.csrfOf(session.value), user } satisfies SignedIn
+  const deviceCookie = yield* secrets.deviceCookieOf(user.id)
+  return { token: session.value, csrfToken: secrets.csrfOf(session.value), user, deviceCookie } satisfies SignedIn
 })
 
 /**
