@@ -16,6 +16,21 @@ export const resumePath = "/api/v1.1/game-api/sessions/resume"
 /** `page` and `limit` of the game API's lists, as in every list (CONTRACT §1). */
 const PageQuery = { page: GamesQuery.page, limit: GamesQuery.limit }
 
+/** What a launch link's redemption (and its resumption) may answer before the operator is asked. */
+const redemption = ["UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND", "TOKEN_ALREADY_USED"] as const
+
+/** What the launch rules applied again with the operator (CONTRACT §6, §11) may answer. */
+const launchRulesAgain = [
+  "PLAYER_REJECTED",
+  "CURRENCY_MISMATCH",
+  "DETAILS_URL_NOT_SET",
+  "SHOP_REJECTED",
+  "SHOP_DETAILS_URL_NOT_SET",
+  "OPERATOR_BAD_RESPONSE",
+  "OPERATOR_TIMEOUT",
+  "OPERATOR_UNAVAILABLE"
+] as const
+
 /** The play operation with its `selection` shown as any of the built-in games' selection schemas. */
 const withSelectionSchemas = (op: Record<string, any>): Record<string, any> => {
   const body = op["requestBody"]?.content?.["application/json"]?.schema
@@ -41,21 +56,7 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
     HttpApiEndpoint.post("open", "/sessions", {
       payload: GameSession.RedeemRequest,
       success: HttpApiSchema.WithHeaders(GameSession.SessionOpened, noStore).pipe(HttpApiSchema.status(201)),
-      error: Problem.responses(
-        "UNAUTHORIZED",
-        "FORBIDDEN",
-        "MERCHANT_NOT_FOUND",
-        "TOKEN_ALREADY_USED",
-        "GAME_RETIRED",
-        "PLAYER_REJECTED",
-        "CURRENCY_MISMATCH",
-        "DETAILS_URL_NOT_SET",
-        "SHOP_REJECTED",
-        "SHOP_DETAILS_URL_NOT_SET",
-        "OPERATOR_BAD_RESPONSE",
-        "OPERATOR_TIMEOUT",
-        "OPERATOR_UNAVAILABLE"
-      )
+      error: Problem.responses(...redemption, "GAME_RETIRED", ...launchRulesAgain)
     })
       .annotate(OpenApi.Summary, "Redeem a launch token and open a game session")
       .annotate(
@@ -84,20 +85,7 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
     HttpApiEndpoint.post("resume", "/sessions/resume", {
       payload: GameSession.RedeemRequest,
       success: HttpApiSchema.WithHeaders(GameSession.SessionOpened, noStore),
-      error: Problem.responses(
-        "UNAUTHORIZED",
-        "FORBIDDEN",
-        "MERCHANT_NOT_FOUND",
-        "TOKEN_ALREADY_USED",
-        "PLAYER_REJECTED",
-        "CURRENCY_MISMATCH",
-        "DETAILS_URL_NOT_SET",
-        "SHOP_REJECTED",
-        "SHOP_DETAILS_URL_NOT_SET",
-        "OPERATOR_BAD_RESPONSE",
-        "OPERATOR_TIMEOUT",
-        "OPERATOR_UNAVAILABLE"
-      )
+      error: Problem.responses(...redemption, ...launchRulesAgain)
     })
       .annotate(OpenApi.Summary, "Resume the session a used launch link opened, in the browser that opened it")
       .annotate(
