@@ -384,7 +384,9 @@ const startScenario = async (name: string, gatewayEnv: Record<string, string>, d
       mark("operator healthy")
       const during = load.outcomes.filter((o) => o.started >= from && o.started + o.ms <= Date.now())
       const statuses = (kind: Kind) => new Set(during.filter((o) => o.kind === kind).map((o) => o.status))
-      assert.includeMembers([...statuses("round")], [502], `rounds saw the wallet fail: ${[...statuses("round")]}`)
+      // 502 from the wallet's own failures, or 503 OPERATOR_UNAVAILABLE once they opened the merchant's circuit
+      // breaker (the launches' Details failures count toward it too, and may open it before any round fails).
+      assert.isTrue(statuses("round").has(502) || statuses("round").has(503), `rounds saw the wallet fail: ${[...statuses("round")]}`)
       assert.isTrue(statuses("launch").has(502) || statuses("launch").has(504), `launches saw Details fail: ${[...statuses("launch")]}`)
       await recovered(Date.now(), "after the operator's faults")
     },

@@ -229,11 +229,17 @@ const until = async (p: Page, expression: string, ms = 30_000) => {
  */
 const nets = async (p: Page): Promise<Array<number>> => {
   const saved = JSON.parse(String(await p.evaluate(`sessionStorage.getItem("gateway.play.session")`)))
-  const { body } = await call(`${gw.url}/api/v1.1/game-api/rounds?limit=100`, {
-    headers: { authorization: `Bearer ${saved.sessionToken}` }
-  })
   const minor = (a: string) => Math.round(Number(a) * 100)
-  return body.data.map((r: { stake: string; payout: string }) => minor(r.payout) - minor(r.stake)).reverse()
+  const rounds: Array<{ stake: string; payout: string }> = []
+  // Every page (a session here plays up to 105 rounds; a page holds 100 at most; nextPage 0 on the last).
+  for (let page = 1; page !== 0;) {
+    const { body } = await call(`${gw.url}/api/v1.1/game-api/rounds?limit=100&page=${page}`, {
+      headers: { authorization: `Bearer ${saved.sessionToken}` }
+    })
+    rounds.push(...body.data)
+    page = body.meta.nextPage
+  }
+  return rounds.map((r) => minor(r.payout) - minor(r.stake)).reverse()
 }
 
 describe("autoplay (CONTRACT §12)", () => {
