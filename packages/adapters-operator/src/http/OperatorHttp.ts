@@ -148,15 +148,6 @@ export class OperatorHttp extends Context.Service<OperatorHttp, {
   ): Effect.Effect<OperatorAnswer, CallFailure>
 }>()("@gateway/adapters-operator/http/OperatorHttp") {}
 
-/** Where a call goes: the origin the pool connects to and the path (with its query) it asks for. */
-interface Target {
-  readonly origin: string
-  readonly path: string
-}
-
-/** How many operator URLs the client keeps parsed. */
-const TARGETS_KEPT = 1024
-
 /** The client; with `allowPrivate` (local development, tests) non-public addresses are allowed. */
 export const make = (allowPrivate: boolean) =>
   Effect.gen(function*() {
@@ -171,7 +162,7 @@ export const make = (allowPrivate: boolean) =>
       (a) => Effect.promise(() => a.close())
     )
     /** The URL to call, or why it is refused. */
-    const parsedUrl = (url: string): Target | string => {
+    const parsedUrl = (url: string): URL | string => {
       let parsed: URL
       try {
         parsed = new URL(url)
@@ -183,28 +174,16 @@ export const make = (allowPrivate: boolean) =>
       if (!allowPrivate && (parsed.hostname === "localhost" || (literal !== undefined && isNonPublicAddress(literal)))) {
         return "the operator URL points to a non-public address"
       }
-      return { origin: parsed.origin, path: parsed.pathname + parsed.search }
-    }
-    // Every bet posts to one of a few URLs per merchant: each is parsed once. The answer depends on the text alone
-    // (names are resolved and checked at connect time), and the map is emptied when it reaches its bound.
-    const targets = new Map<string, Target | string>()
-    const targetOf = (url: string): Target | string => {
-      let target = targets.get(url)
-      if (target === undefined) {
-        if (targets.size >= TARGETS_KEPT) targets.clear()
-        target = parsedUrl(url)
-        targets.set(url, target)
-      }
-      return target
+      return parsed
     }
     const post = (url: string, headers: Readonly<Record<string, string>>, body: string, timeoutMs: number) => {
-      const target = targetOf(url)
+      const target = parsedUrl(url)
       if (typeof target === "string") return Effect.fail<CallFailure>({ _tag: "Refused", detail: target })
       return Effect.callback<OperatorAnswer, CallFailure>((resume) => {
         const call = new Call(resume, timeoutMs)
         agent.dispatch({
           origin: target.origin,
-          path: target.path,
+          path: target.pathname + target.search,
           method: "POST",
           headers: { "content-type": "application/json", "user-agent": "operator-gateway/1.1", ...headers },
           body
