@@ -44,7 +44,7 @@ export const layer: Layer.Layer<AuditLog, never, SqlClient> = Layer.effect(
       })).pipe(Effect.catchTag("SqlError", Effect.die))
 
     const list = Effect.fn("AuditLog.list")(function*(merchantId: MerchantId | null, page: PageRequest) {
-      // A merchant's entries along (merchant_id, id), the provider's own along the partial index of migration 0026.
+      // A merchant's entries along (merchant_id, id), the provider's own along the partial index of migration 0025.
       const whose = merchantId === null ? sql`merchant_id IS NULL` : sql`merchant_id = ${merchantId}`
       const rows = yield* sql`
         SELECT id::text AS id, merchant_id, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at,
