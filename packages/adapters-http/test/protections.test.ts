@@ -186,22 +186,32 @@ describe("valid credentials from an address that fails (CONTRACT §2)", () => {
     }
   })
 
-  it("says which limit a 429 is about: the API key's rate, the session's rate", async () => {
+  it("says which limit a 429 is about: the API key's rate, the session's rate (a resume spends it too)", async () => {
     const server = await serve({ rateLimit: { rps: 0.01, burst: 1 } })
     expect((await games(server, liveKey)).status).toBe(200)
     const key = await games(server, liveKey)
     expect(key.status).toBe(429)
     expect(key.body.detail).toMatch(/rate limit reached for this API key/)
+    const link = launchToken(makeClaims({ mode: "demo" }))
     const opened = await call(server, "/api/v1.1/game-api/sessions", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ token: launchToken(makeClaims({ mode: "demo" })) })
+      body: JSON.stringify({ token: link })
     })
     const bearer = { authorization: `Bearer ${String(opened.body.sessionToken)}` }
     expect((await call(server, "/api/v1.1/game-api/games", { headers: bearer })).status).toBe(200)
     const session = await call(server, "/api/v1.1/game-api/games", { headers: bearer })
     expect(session.status).toBe(429)
     expect(session.body.detail).toMatch(/rate limit reached for this game session/)
+    // Resuming the link with its cookie asks the operator again (a real session): the session's bucket pays.
+    const cookie = (opened.headers.get("set-cookie") ?? "").split(";")[0] ?? ""
+    const resumed = await call(server, "/api/v1.1/game-api/sessions/resume", {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({ token: link })
+    })
+    expect(resumed.status).toBe(429)
+    expect(resumed.body.detail).toMatch(/rate limit reached for this game session/)
   })
 })
 

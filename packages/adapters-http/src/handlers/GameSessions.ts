@@ -28,6 +28,7 @@ import { Api } from "@gateway/client/api/Api"
 import { resumeCookie, resumePath } from "@gateway/client/api/GameSessions"
 import * as Ports from "../Ports.ts"
 import { guardFailures, RateLimiter } from "../middleware/RateLimiter.ts"
+import { charge } from "../middleware/SessionAuth.ts"
 import { SessionToken } from "@gateway/client/api/SessionAuth"
 import * as Problem from "@gateway/client/api/Problem"
 
@@ -104,11 +105,15 @@ export const GameSessionsLive = HttpApiBuilder.group(
           Effect.tap((opened) => setResume(payload.token, opened.sessionToken)),
           Effect.map(fresh)
         ),
-      resume: ({ payload, request }) =>
-        run(resumeSession(payload.token, resumedToken(request.cookies[resumeCookie], payload.token))).pipe(
+      // A resume asks the operator again, as a round does: it spends the session's own rate-limit bucket first.
+      resume: ({ payload, request }) => {
+        const sessionToken = resumedToken(request.cookies[resumeCookie], payload.token)
+        return (sessionToken === undefined ? Effect.void : charge(limiter, Redacted.make(sessionToken))).pipe(
+          Effect.andThen(run(resumeSession(payload.token, sessionToken))),
           Effect.tap((opened) => setResume(payload.token, opened.sessionToken)),
           Effect.map(fresh)
-        ),
+        )
+      },
       play: ({ payload }) => withToken((token) => play(token, payload)).pipe(Effect.map(fresh)),
       lobby: ({ query }) => withToken((token) => lobbyGames(token, query)).pipe(Effect.map(fresh)),
       rules: ({ params }) =>
