@@ -275,13 +275,15 @@ describe("rotating a merchant's signing secrets, and the audit log", () => {
       const game = { name: "Audited", releaseDate: "2026-01-02", baseLaunchUrl: "https://games.example/a", category: 5, imageUrl: "https://games.example/a.png" }
       expect((await call(`${api}/games/audited-game`, { method: "PUT", headers: admin, json: game })).status).toBe(200)
       expect((await call(`${api}/games/audited-game`, { method: "DELETE", headers: admin })).status).toBe(204)
+      const keyBefore = (await call(`${gw.url}/.well-known/jwks.json`)).body.keys[0].kid
       const rotatedKey = await call(`${api}/launch-keys/rotate`, { method: "POST", headers: admin })
       expect(rotatedKey.status).toBe(200)
+      expect(rotatedKey.body.kid).not.toBe(keyBefore)
       const provider = await call(`${api}/audit?limit=3`, { headers: readOnly })
       expect(provider.status, provider.text).toBe(200)
       expect(provider.body.data.map((e: { action: string; actor: string; merchantId: unknown; before: unknown; after: unknown }) =>
         [e.action, e.actor, e.merchantId, e.before, e.after])).toEqual([
-        ["launch_key.rotate", "alice@ops", null, null, { kid: rotatedKey.body.kid }],
+        ["launch_key.rotate", "alice@ops", null, { kid: keyBefore }, { kid: rotatedKey.body.kid }],
         ["game.retire", "alice@ops", null, { id: "audited-game", listed: true }, { id: "audited-game", listed: false }],
         ["game.upsert", "alice@ops", null, null, { id: "audited-game", ...game }]
       ])

@@ -69,16 +69,22 @@ export const SystemLive = HttpApiBuilder.group(
         launchKeys.publicKeys.pipe(
           Effect.map((keys) => HttpApiSchema.withHeaders({ body: new Jwks({ keys }), headers: jwksCache }))
         ),
-      // Audited with no merchant, beside the catalogue's changes: who made the new key current, and its kid.
+      // Audited with no merchant, beside the catalogue's changes: who made which key current instead of which. A
+      // fixed key (LAUNCH_SIGNING_KEY) does not rotate: the same kid back records nothing.
       rotateLaunchKey: () =>
-        Effect.flatMap(actor, (who) =>
-          audit.audited(launchKeys.rotate, ({ kid }) => ({
-            merchantId: null,
-            actor: who,
-            action: "launch_key.rotate",
-            before: null,
-            after: { kid }
-          }))).pipe(Effect.map(({ kid }) => new RotatedKey({ kid })))
+        Effect.gen(function*() {
+          const who = yield* actor
+          const before = (yield* launchKeys.current).kid
+          const { kid } = yield* audit.audited(launchKeys.rotate, (rotated) =>
+            rotated.kid === before ? undefined : {
+              merchantId: null,
+              actor: who,
+              action: "launch_key.rotate",
+              before: { kid: before },
+              after: { kid: rotated.kid }
+            })
+          return new RotatedKey({ kid })
+        })
     })
   })
 )

@@ -46,8 +46,9 @@ export class AuditApi extends HttpApiGroup.make("audit")
       .annotate(
         OpenApi.Description,
         "Every change made to the provider's game catalogue through the admin API — a game added or changed " +
-          "(`game.upsert`: its fields before, null when it was not listed, and after) and a game retired " +
-          "(`game.retire`) — and of the launch-token signing key (`launch_key.rotate`, the new `kid`), newest " +
+          "(`game.upsert`: before null and all its fields after for a game not listed before; else the fields " +
+          "that changed, before and after, with its `id`) and a game retired (`game.retire`) — and of the " +
+          "launch-token signing key (`launch_key.rotate`, the `kid` before and after), newest " +
           "first: who (the bearer token's subject), when, from which address. These " +
           "entries belong to no merchant (`merchantId` null). The log is append-only. " + auditDepth
       )
