@@ -36,7 +36,8 @@ export const AuditAction = Schema.Literals([
   description: "merchant.create, merchant.settings (RTP included), merchant.status, api_key.issue, api_key.revoke, " +
     "secret.rotate, secret.reveal; the back office's users: user.password (changed), user.second_factor (TOTP " +
     "on or off), user.invite, user.remove; and the provider's own changes (no merchant): game.upsert (a game of the " +
-    "catalogue added or changed), game.retire, launch_key.rotate (the launch-token signing key's `kid` before and after)"
+    "catalogue added or changed), game.retire, launch_key.rotate (the launch-token signing key's `kid` before " +
+    "and after)"
 })
 export type AuditAction = typeof AuditAction.Type
 
