@@ -72,7 +72,7 @@ describe("back-office use cases on the in-memory ports", () => {
     }).pipe(Effect.provide(layer))
   })
 
-  it.effect("sign in: a device cookie of the account skips its address's wait, never the account's own", () => {
+  it.effect("sign in: a device cookie of the account waits only for its own failures, not the address's or the account's", () => {
     const { layer } = makeBackoffice([owner])
     return Effect.gen(function*() {
       const right = { email: owner.email, password: "generated-password-1", address: "192.0.2.9" }
@@ -81,7 +81,12 @@ describe("back-office use cases on the in-memory ports", () => {
       assert.strictEqual(failureTag(yield* Effect.exit(signIn(right))), "RateLimited")
       assert.strictEqual(failureTag(yield* Effect.exit(signIn({ ...right, deviceCookie: "device:2" }))), "RateLimited")
       assert.strictEqual((yield* signIn({ ...right, deviceCookie })).deviceCookie, deviceCookie)
-      // Five failures of the account itself, even with the cookie: the account waits, cookie or not
+      // Someone elsewhere guesses the account's password: the account waits, but not the owner's own browser
+      const elsewhere = { ...right, address: "198.51.100.4" }
+      for (let i = 0; i < 6; i++) yield* Effect.exit(signIn({ ...elsewhere, password: "guess" }))
+      assert.strictEqual(failureTag(yield* Effect.exit(signIn(elsewhere))), "RateLimited")
+      assert.strictEqual((yield* signIn({ ...right, deviceCookie })).user.id, owner.id)
+      // Failures made with the cookie itself: that device waits as an account would
       for (let i = 0; i < 5; i++) {
         assert.strictEqual(failureTag(yield* Effect.exit(signIn({ ...right, password: "guess", deviceCookie }))), "InvalidCredentials")
       }

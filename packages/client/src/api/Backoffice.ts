@@ -166,8 +166,9 @@ export class BackofficeSignInApi extends HttpApiGroup.make("backofficeSignIn")
           "its `totpCode` when the account has TOTP) also sets the device cookie `" + deviceCookie + "` for its account " +
           "(HttpOnly, SameSite=Strict, Secure as the session cookie, `Path=" + deviceCookiePath + "`, Max-Age 180 days; " +
           "the user id and the sign-in's time, signed by the server): a browser that signed in to an account before is " +
-          "never kept waiting by failures others made from its address (CONTRACT §2); the account's own wait still " +
-          "applies. A cookie of another account, forged, altered or older than 180 days is ignored."
+          "never kept waiting by failures others made, on its account or from its address (CONTRACT §2): it waits " +
+          "only for the failures made with that cookie, as an account would. A cookie of another account, forged, " +
+          "altered or older than 180 days is ignored."
       ),
     HttpApiEndpoint.post("requestPasswordReset", "/password-reset", {
       payload: ResetRequest,

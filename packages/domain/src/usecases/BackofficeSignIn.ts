@@ -25,6 +25,12 @@ export interface SignedIn {
 /** The store key of an account's failed sign-ins: the e-mail, known or not, so both answer alike. */
 const accountKey = (email: string) => `account:${email.trim().toLowerCase()}`
 
+/**
+ * The store key of the failed sign-ins made with one device cookie: the cookie less its MAC (`<userId>.<issued>`),
+ * so the store never holds what would pass for the cookie.
+ */
+const deviceKey = (cookie: string) => `device:${cookie.split(".").slice(0, 2).join(".").slice(0, 64)}`
+
 /** The store key of a client address's failed sign-ins (the address as the rate limiter sees it, at most 64 characters). */
 const addressKey = (address: string) => `address:${address.slice(0, 64)}`
 
@@ -36,10 +42,11 @@ const addressKey = (address: string) => `address:${address.slice(0, 64)}`
  * its count is not cleared by a success (one account of one's own must not
  * reset the guessing of others') but starts again after a day without
  * failures. A request carrying a valid device cookie of the account it signs
- * in to (set by an earlier sign-in of that account in that browser) skips the
- * address's wait, so nobody who signed in before is refused for failures
- * others made at their address (CONTRACT §2); the account's wait still
- * applies, and its failures still count for the account and the address.
+ * in to (set by an earlier sign-in of that account in that browser) waits
+ * only for the failures made with that cookie: neither the account's wait
+ * nor the address's applies, so nobody who signed in before is refused for
+ * failures others made (CONTRACT §2); its failures count for the device and
+ * the address.
  * An unknown e-mail costs a password check all the same, so it answers as a
  * wrong password does, in about the same time. An account with TOTP needs
  * `totpCode` once the password is right. A success hands out a new device
@@ -57,15 +64,19 @@ export const signIn = Effect.fn("Backoffice.signIn")(function*(
 ) {
   const store = yield* BackofficeStore
   const secrets = yield* BackofficeSecrets
-  const key = accountKey(input.email)
   const fromKey = addressKey(input.address)
-  const account = yield* store.loginFailures(key)
-  const wait = loginDelaySeconds(account.failures) - account.secondsSinceLast
-  if (wait > 0) return yield* new RateLimited({ retryAfterSeconds: Math.ceil(wait), subject: "account" })
   const user = Option.getOrUndefined(yield* store.userByEmail(input.email.trim()))
-  const knownDevice = user !== undefined && input.deviceCookie !== undefined &&
-    (yield* secrets.deviceCookieValid(input.deviceCookie, user.id))
-  if (!knownDevice) {
+  const device = user !== undefined && input.deviceCookie !== undefined &&
+      (yield* secrets.deviceCookieValid(input.deviceCookie, user.id))
+    ? input.deviceCookie
+    : undefined
+  // With the account's device cookie the failures that count are that device's own (OWASP device cookies): what
+  // others failed, on the account or from the address, never holds back a browser that signed in before.
+  const key = device === undefined ? accountKey(input.email) : deviceKey(device)
+  const own = yield* store.loginFailures(key)
+  const wait = loginDelaySeconds(own.failures) - own.secondsSinceLast
+  if (wait > 0) return yield* new RateLimited({ retryAfterSeconds: Math.ceil(wait), subject: "account" })
+  if (device === undefined) {
     const from = yield* store.loginFailures(fromKey)
     const fromWait = addressLoginDelaySeconds(from.failures) - from.secondsSinceLast
     if (fromWait > 0) return yield* new RateLimited({ retryAfterSeconds: Math.ceil(fromWait), subject: "address" })
