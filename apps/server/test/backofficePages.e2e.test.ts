@@ -202,11 +202,21 @@ describe("the back office in Chromium, a new merchant end to end", () => {
     await page.getByRole("button", { name: "Save the settings" }).click()
     await page.locator("#settings .ok", { hasText: "Saved." }).waitFor()
     await shot("settings")
+    // Today is left before its figures come back (held 1 s here): what it draws then never lands on Settings.
+    const slowSummary = "**/api/v1.1/backoffice/summary**"
+    await page.route(slowSummary, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      await route.continue()
+    })
     await navTo("Today")
     await navTo("Settings")
     expect(await page.getByLabel("Separate URLs for debits, credits and refunds").isChecked()).toBe(true)
     expect(await page.getByLabel("Refund URL").inputValue()).toBe(`${operator.url}/refunds`)
     expect(await page.getByLabel("Shop details URL").inputValue()).toBe(`${operator.url}/shop`)
+    await page.waitForLoadState("networkidle")
+    await page.waitForTimeout(1500)
+    expect(await page.getByRole("heading", { name: "Today (UTC)" }).count(), "the dashboard drew over Settings").toBe(0)
+    await page.unroute(slowSummary)
 
     await navTo("RTP per game")
     await page.getByLabel("Odd Even: RTP in %").fill("96")

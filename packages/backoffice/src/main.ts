@@ -87,13 +87,16 @@ const route = async (): Promise<void> => {
   document.body.classList.remove("menu-open")
   menu.setAttribute("aria-expanded", "false")
   const heading = h("h1", { tabindex: -1 }, page.title)
-  main.replaceChildren(heading)
+  // Each page renders into a view of its own: a page still loading when another is opened (the dashboard waits for
+  // its reports) then fills a view no longer shown, never the page opened after it.
+  const view = h("div", { class: "view" })
+  main.replaceChildren(heading, view)
   main.setAttribute("aria-busy", "true")
   document.title = `${page.title} · Back office`
   if (state.user !== undefined && !allowed(page, state.user)) {
-    main.append(h("p", {}, "Your role does not include this page."))
+    view.append(h("p", {}, "Your role does not include this page."))
   } else {
-    await page.render(main, decodeURIComponent(arg))
+    await page.render(view, decodeURIComponent(arg))
   }
   if (run !== rendering) return
   main.removeAttribute("aria-busy")
