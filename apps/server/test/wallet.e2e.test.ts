@@ -235,6 +235,14 @@ describe("game sessions and the seamless wallet, served by the real server proce
     const before = world.wallet.messages().length
     const all = await terminate({ playerId: "p-1" })
     assert.deepStrictEqual(all.body, { terminated: 1 })
+    // The browser that redeemed the link, resuming it (a casino's page reloaded around its frame), is told so.
+    const resumed = await call(`${world.gw.url}/api/v1.1/game-api/sessions/resume`, {
+      method: "POST",
+      headers: { cookie: (first.opened.headers.get("set-cookie") ?? "").split(";")[0] ?? "" },
+      json: { token: first.token }
+    })
+    assert.strictEqual(resumed.status, 401, resumed.text)
+    assert.strictEqual(resumed.body.code, "SESSION_ENDED")
     const game = `${world.gw.url}/api/v1.1/game-api`
     const bearer = { authorization: `Bearer ${first.sessionToken}` }
     for (const answer of [

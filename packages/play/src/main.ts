@@ -120,6 +120,7 @@ const start = async (): Promise<void> => {
   const opened = again ? await api<Opened>("POST", "/sessions/resume", { token }, true) : r
   $("loading").hidden = true
   if (opened.ok && opened.body?.session !== undefined) return begin({ ...opened.body, launch: token, page: opened.body.launch })
+  if (again && opened.body?.code === "SESSION_ENDED") return fatal(t("sessionEnded"), t("SESSION_ENDED"))
   redeemFailed(again && (opened.status === 409 || opened.status === 401) ? r : opened)
 }
 

@@ -85,7 +85,7 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
     HttpApiEndpoint.post("resume", "/sessions/resume", {
       payload: GameSession.RedeemRequest,
       success: HttpApiSchema.WithHeaders(GameSession.SessionOpened, noStore),
-      error: Problem.responses(...redemption, ...launchRulesAgain)
+      error: Problem.responses(...redemption, "SESSION_ENDED", ...launchRulesAgain)
     })
       .annotate(OpenApi.Summary, "Resume the session a used launch link opened, in the browser that opened it")
       .annotate(
@@ -99,8 +99,9 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
           "demo: the virtual balance), the current fairness commitment (its nonce is the next round's) and the " +
           "free rounds left, and renews the cookie. The token's signature, issuer and audience must verify (401 " +
           "`invalid launch link`), but an expired token is accepted. Without the cookie, with a cookie of another " +
-          "link, or when the session has expired or ended, the answer is the used link's 409 TOKEN_ALREADY_USED: " +
-          "a link copied elsewhere resumes nothing."
+          "link, or when the session has expired, the answer is the used link's 409 TOKEN_ALREADY_USED: a link " +
+          "copied elsewhere resumes nothing. A session the operator ended (`POST operator-api/sessions/terminate`) " +
+          "is 401 SESSION_ENDED, so the page can say so."
       ),
     HttpApiEndpoint.post("play", "/rounds", {
       payload: Round.PlayRequest,

@@ -114,8 +114,8 @@ export const openSession = Effect.fn("openSession")(function*(token: string): Ef
  * link and nothing else (CONTRACT §6, docs/decisions.md). The token's signature must verify (an expired one is
  * accepted: a reload may come long after the link's few minutes; a forged one is Unauthorized), and
  * `sessionToken` is the one the resume cookie bound to that very link when it was redeemed: without it, or with a
- * session that is no longer live or was not opened by this launch, the answer is the used link's
- * TokenAlreadyUsed. The answer has the opening's shape with the session as it is now: the balance (real money:
+ * session that expired or was not opened by this launch, the answer is the used link's TokenAlreadyUsed; a
+ * session the operator ended is SessionEnded. The answer has the opening's shape with the session as it is now: the balance (real money:
  * the operator's Details URL again, as at the opening; demo: the virtual balance), the current commitment and
  * the free rounds left.
  */
@@ -123,7 +123,11 @@ export const resumeSession = Effect.fn("resumeSession")(function*(token: string,
   const claims = yield* (yield* LaunchTokenVerifier).verify(token, { acceptExpired: true })
   if (sessionToken === undefined) return yield* new TokenAlreadyUsed()
   const sessions = yield* GameSessionRepo
-  const session = yield* sessions.authenticate(sessionToken).pipe(Effect.mapError(() => new TokenAlreadyUsed()))
+  // A session the operator ended (CONTRACT §12) says so, to the browser holding its cookie; one that expired or is
+  // unknown is the used link's 409.
+  const session = yield* sessions.authenticate(sessionToken).pipe(
+    Effect.catchTag("SessionExpired", () => Effect.fail(new TokenAlreadyUsed()))
+  )
   const ours = session.merchantId === claims.mid && session.playerId === claims.sub && session.gameId === claims.gid &&
     session.operatorSessionId === claims.sid && session.mode === claims.mode
   if (!ours) return yield* new TokenAlreadyUsed()
