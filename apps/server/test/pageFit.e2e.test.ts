@@ -274,6 +274,9 @@ describe("the page in the launch's language, with its exit and reality check (CO
         assert.isTrue(await page.locator("#celebrate").isVisible(), "a win is celebrated")
         const [won, stage] = [await page.locator("#celebrate .won").boundingBox(), await page.locator("#stage").boundingBox()]
         assert.isTrue(won !== null && stage !== null && won.y >= stage.y + stage.height, "the celebration leaves the draw in sight")
+        const burst = await page.locator("#celebrate .burst").boundingBox()
+        const bottom = page.viewportSize()?.height ?? 0
+        assert.isTrue(burst !== null && burst.y + burst.height <= bottom + 1, `the burst stays on the page: ${JSON.stringify(burst)}`)
         const axe: Record<string, Array<string>> = { win: await axeViolations(page) }
         assert.match(await page.locator("#celebrate-amount").innerText(), /^You win [\d,.]+ ETB!$/)
         await page.screenshot({ path: join(resultsDir, "page-win.png") })
