@@ -54,7 +54,8 @@ beforeAll(async () => {
   secrets.push(merchant.encryptionKey)
   browser = await launchChromium({ width: 1280, height: 900 })
   page = await browser.context.newPage()
-  page.setDefaultTimeout(10_000)
+  // A busy CI machine (2 cores, three test files at once) has taken more than 10 s to show a page.
+  page.setDefaultTimeout(20_000)
   page.on("pageerror", (error) => pageErrors.push(error.message))
   page.on("dialog", (dialog) => void dialog.accept())
 })
