@@ -19,18 +19,6 @@ const PageQuery = { page: GamesQuery.page, limit: GamesQuery.limit }
 /** What a launch link's redemption (and its resumption) may answer before the operator is asked. */
 const redemption = ["UNAUTHORIZED", "FORBIDDEN", "MERCHANT_NOT_FOUND", "TOKEN_ALREADY_USED"] as const
 
-/** What the launch rules applied again with the operator (CONTRACT §6, §11) may answer. */
-const launchRulesAgain = [
-  "PLAYER_REJECTED",
-  "CURRENCY_MISMATCH",
-  "DETAILS_URL_NOT_SET",
-  "SHOP_REJECTED",
-  "SHOP_DETAILS_URL_NOT_SET",
-  "OPERATOR_BAD_RESPONSE",
-  "OPERATOR_TIMEOUT",
-  "OPERATOR_UNAVAILABLE"
-] as const
-
 /** The play operation with its `selection` shown as any of the built-in games' selection schemas. */
 const withSelectionSchemas = (op: Record<string, any>): Record<string, any> => {
   const body = op["requestBody"]?.content?.["application/json"]?.schema
@@ -56,7 +44,7 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
     HttpApiEndpoint.post("open", "/sessions", {
       payload: GameSession.RedeemRequest,
       success: HttpApiSchema.WithHeaders(GameSession.SessionOpened, noStore).pipe(HttpApiSchema.status(201)),
-      error: Problem.responses(...redemption, "GAME_RETIRED", ...launchRulesAgain)
+      error: Problem.responses(...redemption, "GAME_RETIRED", ...Problem.launchRuleProblems)
     })
       .annotate(OpenApi.Summary, "Redeem a launch token and open a game session")
       .annotate(
@@ -85,7 +73,7 @@ export class GameSessionsApi extends HttpApiGroup.make("gameSessions")
     HttpApiEndpoint.post("resume", "/sessions/resume", {
       payload: GameSession.RedeemRequest,
       success: HttpApiSchema.WithHeaders(GameSession.SessionOpened, noStore),
-      error: Problem.responses(...redemption, "SESSION_ENDED", ...launchRulesAgain)
+      error: Problem.responses(...redemption, "SESSION_ENDED", ...Problem.launchRuleProblems)
     })
       .annotate(OpenApi.Summary, "Resume the session a used launch link opened, in the browser that opened it")
       .annotate(

@@ -84,19 +84,7 @@ export class GamesApi extends HttpApiGroup.make("games")
     HttpApiEndpoint.get("generateLaunchUrl", "/games/generate-launch-url", {
       query: LaunchToken.LaunchRequest.fields,
       success: HttpApiSchema.WithHeaders(LaunchToken.LaunchUrl, noStore),
-      error: Problem.responses(
-        "UNAUTHORIZED",
-        "FORBIDDEN",
-        "GAME_NOT_FOUND",
-        "CURRENCY_MISMATCH",
-        "PLAYER_REJECTED",
-        "DETAILS_URL_NOT_SET",
-        "SHOP_REJECTED",
-        "SHOP_DETAILS_URL_NOT_SET",
-        "OPERATOR_BAD_RESPONSE",
-        "OPERATOR_TIMEOUT",
-        "OPERATOR_UNAVAILABLE"
-      )
+      error: Problem.responses("UNAUTHORIZED", "FORBIDDEN", "GAME_NOT_FOUND", ...Problem.launchRuleProblems)
     })
       .middleware(OperatorAuth)
       // Demo for the middleware; `launchFor` checks the mode itself once the query is decoded.

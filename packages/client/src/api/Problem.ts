@@ -345,6 +345,21 @@ export const response = (status: ProblemStatus, accepted: ReadonlyArray<ProblemC
 }
 
 /**
+ * What the launch rules asked of the operator may answer (CONTRACT §3, §11): at launch, and again when the link is
+ * redeemed or resumed (§6).
+ */
+export const launchRuleProblems = [
+  "PLAYER_REJECTED",
+  "CURRENCY_MISMATCH",
+  "DETAILS_URL_NOT_SET",
+  "SHOP_REJECTED",
+  "SHOP_DETAILS_URL_NOT_SET",
+  "OPERATOR_BAD_RESPONSE",
+  "OPERATOR_TIMEOUT",
+  "OPERATOR_UNAVAILABLE"
+] as const satisfies ReadonlyArray<ProblemCode>
+
+/**
  * The error statuses of an endpoint from the codes it can answer with, one declaration per status. An endpoint
  * that can answer 401 can also answer 429 `RATE_LIMITED`: failed authentications are charged to the client's
  * address (CONTRACT §2).
