@@ -409,8 +409,10 @@ describe("the back office in Chromium, a new merchant end to end", () => {
     }
     expect(found).toEqual([])
 
-    // 360 px: the navigation sits behind the menu button, which the keyboard opens
+    // 360 px: the navigation sits behind the menu button, which the keyboard opens (once the page has loaded: the
+    // app then moves the focus to its heading, which would take an Enter meant for the menu)
     await open("/dashboard")
+    await page.locator("#main:not([aria-busy])").waitFor()
     expect(await page.getByRole("link", { name: "Users" }).isVisible()).toBe(false)
     await page.getByRole("button", { name: "Menu" }).focus()
     await page.keyboard.press("Enter")

@@ -72,7 +72,17 @@ describe("Database.layer's time-outs (issue 21)", () => {
           .split("\n").map((line) => Number(line.trim())).filter((pid) => pid > 0)
         return [postmaster, ...children]
       }
-      const signal = (name: NodeJS.Signals) => Effect.sync(() => pids().forEach((pid) => process.kill(pid, name)))
+      const signal = (name: NodeJS.Signals) =>
+        Effect.sync(() => {
+          for (const pid of pids()) {
+            try {
+              process.kill(pid, name)
+            } catch (error) {
+              // A backend that ended between `ps` and its signal (ESRCH) needs none.
+              if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error
+            }
+          }
+        })
       yield* Effect.addFinalizer(() => Effect.ignore(signal("SIGCONT")))
       yield* Effect.gen(function*() {
         const sql = yield* SqlClient
