@@ -36,6 +36,12 @@ export const ShopRequest = Schema.Struct({
 /** The operator's shop Details answer, as the gateway decodes it. */
 export const ShopReply = Schema.Struct(Shop.ShopDetails.fields).annotate({ identifier: "OperatorShopDetails" })
 
+/** The grant a free round was taken from (CONTRACT §13), as a free win's credit and its `round.settled` name it. */
+const FreeRoundGrant = Schema.Struct({
+  campaignId: Schema.String.annotate({ description: "The operator's campaign of the grant" }),
+  grantId: Schema.String.annotate({ description: "The grant the free round was taken from" })
+})
+
 /** The `data` of a wallet message. */
 export const TransactionData = Schema.Struct({
   transactionId: Schema.String.annotate({ description: "The idempotency key; equals `webhook-id`, the same on every retry." }),
@@ -57,10 +63,7 @@ export const TransactionData = Schema.Struct({
   shopId: Schema.optionalKey(Schema.String).annotate({
     description: "The retail shop the round is played at (the launch's `shopId`, CONTRACT §11); absent for online play."
   }),
-  freeRound: Schema.optionalKey(Schema.Struct({
-    campaignId: Schema.String.annotate({ description: "The operator's campaign of the grant" }),
-    grantId: Schema.String.annotate({ description: "The grant the free round was taken from" })
-  })).annotate({
+  freeRound: Schema.optionalKey(FreeRoundGrant).annotate({
     description: "On the credit of a free round's win only (CONTRACT §13): the grant it came from. Such a credit has no " +
       "`refTransactionId` (no debit was sent); a free round that loses sends nothing."
   })
@@ -146,10 +149,7 @@ export const RoundSettledMessage = callback(
     roundDetailsUrl: Schema.String.annotate({
       description: "The round's signed link, valid for ever: an HTML page for people, JSON with `accept: application/json`"
     }),
-    freeRound: Schema.optionalKey(Schema.Struct({
-      campaignId: Schema.String.annotate({ description: "The operator's campaign of the grant" }),
-      grantId: Schema.String.annotate({ description: "The grant the free round was taken from" })
-    })).annotate({
+    freeRound: Schema.optionalKey(FreeRoundGrant).annotate({
       description: "A free round only (CONTRACT §13), won or lost: the grant it came from, as the win's credit " +
         "`data.freeRound`. Absent for a real-money round."
     })
