@@ -13,6 +13,13 @@ const sessionIdOf = (token: Redacted.Redacted<string>) =>
 const csrfOf = (token: Redacted.Redacted<string>) =>
   createHmac("sha256", Redacted.value(token)).update("backoffice csrf").digest("base64url")
 
+/** Whether two texts are the same, compared in constant time (for a secret's MAC). */
+const sameText = (given: string, expected: string): boolean => {
+  const a = Buffer.from(given)
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
 /** The key that signs device cookies, derived from a server secret (HKDF-SHA256), so it is used for nothing else. */
 const deviceKeyOf = (secret: Redacted.Redacted<Buffer>) =>
   Buffer.from(hkdfSync("sha256", Redacted.value(secret), Buffer.alloc(0), "gateway backoffice device cookie v1", 32))
@@ -57,11 +64,7 @@ export const layer = (options: Options) => {
         }),
         sessionIdOf,
         csrfOf,
-        csrfMatches: (token, candidate) => {
-          const expected = Buffer.from(csrfOf(token))
-          const given = Buffer.from(candidate)
-          return given.length === expected.length && timingSafeEqual(given, expected)
-        },
+        csrfMatches: (token, candidate) => sameText(candidate, csrfOf(token)),
         deviceCookieOf: (userId) =>
           Effect.map(Clock.currentTimeMillis, (now) => {
             const issuedAt = Math.floor(now / 1000)
@@ -74,11 +77,7 @@ export const layer = (options: Options) => {
             const issuedAt = Number(parts[2])
             const age = Math.floor(now / 1000) - issuedAt
             if (age < -60 || age > Backoffice.deviceCookieMaxAgeSeconds) return false
-            const given = Buffer.from(parts[3]!)
-            return deviceKeys.some((key) => {
-              const expected = Buffer.from(deviceMac(key, userId, issuedAt).toString("base64url"))
-              return given.length === expected.length && timingSafeEqual(given, expected)
-            })
+            return deviceKeys.some((key) => sameText(parts[3]!, deviceMac(key, userId, issuedAt).toString("base64url")))
           }),
         newTotpSecret: Effect.sync(() => Redacted.make(Totp.newSecret())),
         totpValid: (secret, code) =>
