@@ -5,7 +5,7 @@ import { type CurrencyMismatch, resolveLaunchCurrency } from "../Currency.ts"
 import { commitmentOf } from "../Fairness.ts"
 import { demoStartingBalance, type PageSettings, SessionOpened } from "../GameSession.ts"
 import { type LaunchClaims, TokenAlreadyUsed } from "../LaunchToken.ts"
-import type { Merchant, MerchantNotFound } from "../Merchant.ts"
+import type { Merchant, MerchantId, MerchantNotFound } from "../Merchant.ts"
 import * as Money from "../Money.ts"
 import type { OperatorBadResponse, OperatorTimeout, OperatorUnavailable } from "../Operator.ts"
 import { pageLaunchOf } from "../PageLaunch.ts"
@@ -74,10 +74,7 @@ export const openSession = Effect.fn("openSession")(function*(token: string): Ef
   LaunchTokenVerifier | MerchantRepo | GameCatalog | GameSessionRepo | OperatorDetails | FairRandom | FreeRounds
 > {
   const claims = yield* (yield* LaunchTokenVerifier).verify(token)
-  const merchant = yield* (yield* MerchantRepo).findById(claims.mid)
-  if (merchant.accountStatus !== "active") {
-    return yield* new Forbidden({ detail: `merchant account is ${merchant.accountStatus}` })
-  }
+  const merchant = yield* activeMerchant(claims.mid)
   yield* (yield* GameCatalog).find(claims.gid).pipe(
     Effect.catchTag("GameNotFound", () => Effect.fail(new GameRetired({ gameId: claims.gid })))
   )
@@ -86,8 +83,7 @@ export const openSession = Effect.fn("openSession")(function*(token: string): Ef
   let balance = Money.format(Money.make(demoBalance, claims.cur))
   const real = claims.mode === "real"
   if (real) {
-    const url = merchant.MerchantSettings.userDetailsUrl
-    if (url === undefined) return yield* new DetailsUrlNotSet()
+    const url = yield* detailsUrlOf(merchant)
     yield* sessions.claim(claims.jti)
     balance = yield* recheck(merchant, url, claims).pipe(
       Effect.onError(() => sessions.release(claims.jti))
@@ -131,19 +127,11 @@ export const resumeSession = Effect.fn("resumeSession")(function*(token: string,
   const ours = session.merchantId === claims.mid && session.playerId === claims.sub && session.gameId === claims.gid &&
     session.operatorSessionId === claims.sid && session.mode === claims.mode
   if (!ours) return yield* new TokenAlreadyUsed()
-  const merchant = yield* (yield* MerchantRepo).findById(session.merchantId)
-  if (merchant.accountStatus !== "active") {
-    return yield* new Forbidden({ detail: `merchant account is ${merchant.accountStatus}` })
-  }
+  const merchant = yield* activeMerchant(session.merchantId)
   const real = session.mode === "real"
-  let balance: string
-  if (real) {
-    const url = merchant.MerchantSettings.userDetailsUrl
-    if (url === undefined) return yield* new DetailsUrlNotSet()
-    balance = yield* recheck(merchant, url, claims)
-  } else {
-    balance = Money.format(Money.make(yield* sessions.demoBalance(session.id), claims.cur))
-  }
+  const balance = real
+    ? yield* recheck(merchant, yield* detailsUrlOf(merchant), claims)
+    : Money.format(Money.make(yield* sessions.demoBalance(session.id), claims.cur))
   return new SessionOpened({
     sessionToken,
     session,
@@ -166,6 +154,21 @@ const rtpInForce = (merchant: Merchant, claims: LaunchClaims): Record<string, st
       Games.formatRtp(Games.rtpFor(gameId, merchant.MerchantSettings))
     ])
   )
+
+/** The merchant of a launch, when its account is active (else Forbidden). */
+const activeMerchant = Effect.fnUntraced(function*(id: MerchantId) {
+  const merchant = yield* (yield* MerchantRepo).findById(id)
+  if (merchant.accountStatus !== "active") {
+    return yield* new Forbidden({ detail: `merchant account is ${merchant.accountStatus}` })
+  }
+  return merchant
+})
+
+/** The merchant's Details URL, which a real-money session needs (else DetailsUrlNotSet). */
+const detailsUrlOf = (merchant: Merchant) => {
+  const url = merchant.MerchantSettings.userDetailsUrl
+  return url === undefined ? Effect.fail(new DetailsUrlNotSet()) : Effect.succeed(url)
+}
 
 /**
  * The launch rules again at redemption (CONTRACT §6), with the operator's Details URL and, for a shop's launch,
