@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Option, Redacted } from "effect"
-import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import {
   Audit,
@@ -27,6 +27,7 @@ import {
   UserList
 } from "@gateway/client/api/Backoffice"
 import * as Problem from "@gateway/client/api/Problem"
+import * as AnswerCookie from "../AnswerCookie.ts"
 import * as Ports from "../Ports.ts"
 import * as Actor from "./Actor.ts"
 import { guardFailures, RateLimiter } from "../middleware/RateLimiter.ts"
@@ -53,15 +54,13 @@ const cookiePath = "/api/v1.1/backoffice"
  * session cookie, sent to the login call only, for `Backoffice.deviceCookieMaxAgeSeconds` (180 days).
  */
 const setDeviceCookie = (value: string, secure: boolean) =>
-  HttpEffect.appendPreResponseHandler((_request, response) =>
-    Effect.orDie(HttpServerResponse.setCookie(response, deviceCookie, value, {
-      httpOnly: true,
-      sameSite: "strict",
-      secure,
-      path: deviceCookiePath,
-      maxAge: `${Backoffice.deviceCookieMaxAgeSeconds} seconds`
-    }))
-  )
+  AnswerCookie.setOnAnswer(deviceCookie, value, {
+    httpOnly: true,
+    sameSite: "strict",
+    secure,
+    path: deviceCookiePath,
+    maxAge: `${Backoffice.deviceCookieMaxAgeSeconds} seconds`
+  })
 
 type AuditEntryFields = Audit.NewAuditEntry
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto"
 import { Effect, Redacted } from "effect"
-import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
 import {
   FairRandom,
@@ -26,6 +26,7 @@ import {
 } from "@gateway/domain"
 import { Api } from "@gateway/client/api/Api"
 import { resumeCookie, resumePath } from "@gateway/client/api/GameSessions"
+import * as AnswerCookie from "../AnswerCookie.ts"
 import * as Ports from "../Ports.ts"
 import { guardFailures, RateLimiter } from "../middleware/RateLimiter.ts"
 import { charge } from "../middleware/SessionAuth.ts"
@@ -53,16 +54,14 @@ const linkHash = (launchToken: string) => createHash("sha256").update(launchToke
 
 /** Sets the resume cookie on the answer. */
 const setResume = (launchToken: string, sessionToken: string) =>
-  HttpEffect.appendPreResponseHandler((_request, response) =>
-    Effect.orDie(HttpServerResponse.setCookie(response, resumeCookie, `${linkHash(launchToken)}.${sessionToken}`, {
-      httpOnly: true,
-      secure: true,
-      sameSite: "none",
-      partitioned: true,
-      path: resumePath,
-      maxAge: resumeMaxAge
-    }))
-  )
+  AnswerCookie.setOnAnswer(resumeCookie, `${linkHash(launchToken)}.${sessionToken}`, {
+    httpOnly: true,
+    secure: true,
+    sameSite: "none",
+    partitioned: true,
+    path: resumePath,
+    maxAge: resumeMaxAge
+  })
 
 /** The session token the request's resume cookie bound to this launch token, if any. */
 const resumedToken = (cookie: string | undefined, launchToken: string): string | undefined => {
