@@ -53,6 +53,9 @@ describe("caches are for the HTTP side only", () => {
       const id = Number(merchant.body.id)
       const set = await call(`${api}/merchants/${id}/settings`, { method: "PUT", headers: admin, json: { webhookUrl: `${before.url}/hook` } })
       assert.strictEqual(set.status, 200, set.text)
+      // This instance hears of its own change by notification, a moment after the answer: let it arrive
+      // before the read below fills the cache, or it would empty the cache after the unannounced change.
+      await new Promise((resolve) => setTimeout(resolve, 1500))
       assert.strictEqual((await call(`${api}/merchants/${id}`, { headers: admin })).body.MerchantSettings.webhookUrl, `${before.url}/hook`)
 
       await unannounced((sql) => sql`UPDATE merchant_settings SET webhook_url = ${`${after.url}/hook`} WHERE merchant_id = ${id}`)
