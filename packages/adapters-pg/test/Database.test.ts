@@ -63,25 +63,6 @@ describe("Database.layer's time-outs (issue 21)", () => {
       assert.deepStrictEqual(settings, ["4s", "12s", "0"], "a report's query takes one core of the database at most")
     }).pipe(Effect.scoped))
 
-  it.effect("plans the bets' statements once per connection, and the reports' for each execution's values (issue 22)", () =>
-    Effect.gen(function*() {
-      const url = yield* PgTest.scopedDatabaseUrl
-      /** Three executions of one statement on one connection (a transaction), then how each was planned. */
-      const plans = (client: SqlClient, marker: string) =>
-        client.withTransaction(Effect.gen(function*() {
-          for (const id of [1, 2, 3]) yield* client`SELECT ${id}::integer AS ${client(marker)}`
-          const [row] = yield* client<{ readonly generic_plans: number; readonly custom_plans: number }>`
-            SELECT generic_plans::integer AS generic_plans, custom_plans::integer AS custom_plans
-            FROM pg_prepared_statements WHERE statement LIKE ${`%${marker}%`} AND statement NOT LIKE '%pg_prepared%'`
-          return row
-        }))
-      const seen = yield* Effect.gen(function*() {
-        return { main: yield* plans(yield* SqlClient, "main_marker"), reports: yield* plans(yield* ReportsDatabase, "reports_marker") }
-      }).pipe(Effect.provide(layer({ url: Option.some(url), dataDir: "/nonexistent" })))
-      assert.deepStrictEqual(seen.main, { generic_plans: 3, custom_plans: 0 }, "one plan, made once, for every round")
-      assert.deepStrictEqual(seen.reports, { generic_plans: 0, custom_plans: 3 }, "a report is planned for its own range")
-    }).pipe(Effect.scoped))
-
   it.effect("answers a frozen database (SIGSTOP) with a connection error within the time-out, and recovers on SIGCONT", () =>
     Effect.gen(function*() {
       const server = yield* PgTest.startThrowAwayServer
@@ -117,4 +98,25 @@ describe("Database.layer's time-outs (issue 21)", () => {
         assert.deepStrictEqual(yield* sql`SELECT 1 AS one`.pipe(Effect.retry({ times: 80, schedule: Schedule.spaced("250 millis") })), [{ one: 1 }])
       }).pipe(Effect.provide(layer({ url: Option.some(server.url), dataDir: "/nonexistent", statementTimeoutMs: 2000 })))
     }).pipe(Effect.scoped), 60_000)
+})
+
+describe("Database.layer's plans (issue 22)", () => {
+  it.effect("plans the bets' statements once per connection, and the reports' for each execution's values (issue 22)", () =>
+    Effect.gen(function*() {
+      const url = yield* PgTest.scopedDatabaseUrl
+      /** Three executions of one statement on one connection (a transaction), then how each was planned. */
+      const plans = (client: SqlClient, marker: string) =>
+        client.withTransaction(Effect.gen(function*() {
+          for (const id of [1, 2, 3]) yield* client`SELECT ${id}::integer AS ${client(marker)}`
+          const [row] = yield* client<{ readonly generic_plans: number; readonly custom_plans: number }>`
+            SELECT generic_plans::integer AS generic_plans, custom_plans::integer AS custom_plans
+            FROM pg_prepared_statements WHERE statement LIKE ${`%${marker}%`} AND statement NOT LIKE '%pg_prepared%'`
+          return row
+        }))
+      const seen = yield* Effect.gen(function*() {
+        return { main: yield* plans(yield* SqlClient, "main_marker"), reports: yield* plans(yield* ReportsDatabase, "reports_marker") }
+      }).pipe(Effect.provide(layer({ url: Option.some(url), dataDir: "/nonexistent" })))
+      assert.deepStrictEqual(seen.main, { generic_plans: 3, custom_plans: 0 }, "one plan, made once, for every round")
+      assert.deepStrictEqual(seen.reports, { generic_plans: 0, custom_plans: 3 }, "a report is planned for its own range")
+    }).pipe(Effect.scoped))
 })
