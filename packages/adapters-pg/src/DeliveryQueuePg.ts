@@ -281,18 +281,22 @@ export const make = Effect.fnUntraced(function*(options: DeliveryQueuePgOptions 
       Effect.withSpan("DeliveryQueue.listFailed")
     )
 
+  /**
+   * The status as a literal of the statement, not a parameter: this pool runs generic plans
+   * (`db/Database.ts`), and only a literal `status = 'failed'` lets a plan use the partial index of failed
+   * deliveries (and `'pending'` the due index).
+   */
+  const statusIs: Record<DeliveryStatus, Statement.Fragment> = {
+    pending: sql`AND status = 'pending'`,
+    delivered: sql`AND status = 'delivered'`,
+    failed: sql`AND status = 'failed'`
+  }
   const list = (merchantId: MerchantId, status: DeliveryStatus | undefined, limit: number) =>
-    (status === undefined
-      ? sql`
-        SELECT id, merchant_id, type, status, attempts, last_error, last_status, created_at, next_attempt_at,
-          delivered_at, failed_at
-        FROM webhook_deliveries WHERE merchant_id = ${merchantId}
-        ORDER BY created_at DESC, id LIMIT ${limit}`
-      : sql`
-        SELECT id, merchant_id, type, status, attempts, last_error, last_status, created_at, next_attempt_at,
-          delivered_at, failed_at
-        FROM webhook_deliveries WHERE merchant_id = ${merchantId} AND status = ${status}
-        ORDER BY created_at DESC, id LIMIT ${limit}`).pipe(
+    sql`
+      SELECT id, merchant_id, type, status, attempts, last_error, last_status, created_at, next_attempt_at,
+        delivered_at, failed_at
+      FROM webhook_deliveries WHERE merchant_id = ${merchantId} ${status === undefined ? sql`` : statusIs[status]}
+      ORDER BY created_at DESC, id LIMIT ${limit}`.pipe(
       Effect.flatMap(decodeListed),
       Effect.map((rows) => rows.map(listedOf)),
       Effect.orDie,
