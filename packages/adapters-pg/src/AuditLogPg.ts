@@ -51,10 +51,12 @@ export const layer: Layer.Layer<AuditLog, never, SqlClient> = Layer.effect(
           actor, address, action, before, after
         FROM audit_log WHERE ${whose}
         ORDER BY audit_log.id DESC LIMIT ${page.limit} OFFSET ${offset(page)}`.pipe(Effect.flatMap(decodeRows))
-      // Counted only as far as the deepest page can reach (Audit.maxAuditOffset), along the merchant's index.
+      // Counted only as far as the deepest page can reach (Audit.maxAuditOffset), along the merchant's index: in
+      // its order, so that the generic plan (db/Database.ts) stops at the limit rather than reading a large
+      // merchant's whole range with a bitmap first.
       const [counted] = yield* sql`
         SELECT count(*)::float8 AS total FROM (
-          SELECT 1 FROM audit_log WHERE ${whose} LIMIT ${maxAuditOffset + page.limit}
+          SELECT 1 FROM audit_log WHERE ${whose} ORDER BY audit_log.id DESC LIMIT ${maxAuditOffset + page.limit}
         ) reachable`.pipe(Effect.flatMap(decodeCount))
       const entries = yield* Effect.forEach(rows, (row) =>
         decodeEntry({
