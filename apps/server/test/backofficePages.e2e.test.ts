@@ -437,6 +437,9 @@ describe("the back office in Chromium, a new merchant end to end", () => {
       await page.setViewportSize({ width: 1280, height: 900 })
     }
     await open("/deliveries")
+    // The list, or the problem the API answered instead (said in the failure, rather than a time-out on the link)
+    await page.locator("#delivery-list table, #delivery-list .err").first().waitFor()
+    expect(await page.locator("#delivery-list .err").allInnerTexts()).toEqual([])
     await page.locator("#delivery-list tbody a").first().click()
     await check("a delivery", () => page.getByRole("heading", { name: /^Attempt 1/ }).first().waitFor())
     await signOut()
