@@ -78,16 +78,28 @@ const maxHeadBytes = 32 * 1024
 const keepAliveMs = 65_000
 
 /**
- * A request Node could not parse, answered as problem+json before any
- * handler runs (Node's own answer has no body): a head over
- * {@link maxHeadBytes} is 431 HEADERS_TOO_LARGE, anything else 400; the
- * connection is closed.
+ * A request Node could not take, answered as problem+json before any
+ * handler runs (Node's own answer has no body), and the connection closed:
+ * a head over {@link maxHeadBytes} is 431 HEADERS_TOO_LARGE, a request whose
+ * head or body did not arrive within `HTTP_HEADERS_TIMEOUT_MS` /
+ * `HTTP_REQUEST_TIMEOUT_MS` is 408 REQUEST_TIMEOUT, anything else 400 naming
+ * the parser's reason (a fixed text, never the request's bytes). Nothing is
+ * written when an answer of this connection has already started (as Node
+ * does): bytes after it would corrupt the answer the client is reading.
  */
-const answerClientError = (error: Error & { readonly code?: string }, socket: Duplex) => {
-  if (!socket.writable) return socket.destroy()
+const answerClientError = (inProgress: WeakMap<Duplex, ServerResponse>) =>
+(error: Error & { readonly code?: string; readonly reason?: unknown }, socket: Duplex) => {
+  if (!socket.writable || inProgress.get(socket)?.headersSent === true) return socket.destroy()
   const [status, code, title, detail] = error.code === "HPE_HEADER_OVERFLOW"
     ? [431, "HEADERS_TOO_LARGE", "Request Header Fields Too Large", `the request line and headers exceed ${maxHeadBytes} bytes`]
-    : [400, "VALIDATION_FAILED", "Bad Request", "the request could not be parsed"]
+    : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+    ? [408, "REQUEST_TIMEOUT", "Request Timeout", "the request did not arrive in time"]
+    : [
+      400,
+      "VALIDATION_FAILED",
+      "Bad Request",
+      `the request could not be parsed${typeof error.reason === "string" ? ` (${error.reason})` : ""}`
+    ]
   const body = JSON.stringify({ success: false, status, code, title, detail })
   socket.end(
     `HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
@@ -111,8 +123,10 @@ const drainingServer = (config: GatewayConfig) => (): Server => {
     ...Connections.serverOptions(config.connections)
   })
   Connections.limit(server, config.connections, config.trustProxy)
-  server.on("clientError", answerClientError)
   const answering = new Set<ServerResponse>()
+  /** Each connection's answer in progress, so that a client error does not write into it. */
+  const current = new WeakMap<Duplex, ServerResponse>()
+  server.on("clientError", answerClientError(current))
   let closing = false
   const close = server.close.bind(server)
   server.close = (callback) => {
@@ -121,9 +135,14 @@ const drainingServer = (config: GatewayConfig) => (): Server => {
     return close(callback)
   }
   server.on("request", (_request, response) => {
-    if (closing) return response.setHeader("connection", "close")
-    answering.add(response)
-    response.once("close", () => answering.delete(response))
+    const socket: Duplex | null = response.socket
+    if (socket !== null) current.set(socket, response)
+    if (closing) response.setHeader("connection", "close")
+    else answering.add(response)
+    response.once("close", () => {
+      answering.delete(response)
+      if (socket !== null && current.get(socket) === response) current.delete(socket)
+    })
   })
   return server
 }

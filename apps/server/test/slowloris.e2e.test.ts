@@ -61,7 +61,17 @@ describe("slow clients (slowloris) and connections per address", () => {
     trickle(socket, Array.from({ length: 100 }, (_, n) => `x-slow-${n}: 1\r\n`), 200)
     const { ms, answer } = await closedWithin(socket, 10_000)
     expect(ms).toBeLessThan(1500 + 1500)
-    expect(answer).not.toMatch(/^HTTP\/1\.1 200/)
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /)
+    expect(answer).toContain('"code":"REQUEST_TIMEOUT"')
+  })
+
+  it("answers bytes that are not HTTP with 400 naming the parser's reason", async () => {
+    const garbage = await open()
+    garbage.write("GET /health HTTP/1.1\r\nhost: x\r\nbad header\r\n\r\n")
+    const { answer } = await closedWithin(garbage, 5000)
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /)
+    expect(answer).toContain("application/problem+json")
+    expect(answer).toMatch(/"detail":"the request could not be parsed \([^)]+\)"/)
   })
 
   it("cuts a client that trickles its body once HTTP_REQUEST_TIMEOUT_MS has passed", async () => {

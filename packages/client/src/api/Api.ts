@@ -32,7 +32,7 @@ these compare with other providers' gateways: \`docs/features.md\` in the reposi
 Every error answers \`application/problem+json\` with \`{success: false, status, code, title, detail}\`.
 Codes: VALIDATION_FAILED 400 (detail names the field; also malformed JSON), UNAUTHORIZED / SESSION_EXPIRED / SESSION_ENDED / INVALID_CREDENTIALS / TOTP_REQUIRED 401 (SESSION_ENDED: the operator ended the game session),
 BET_REFUSED / INSUFFICIENT_FUNDS 402, FORBIDDEN / PASSWORD_CHANGE_REQUIRED 403,
-GAME_NOT_FOUND / MERCHANT_NOT_FOUND / API_KEY_NOT_FOUND / DELIVERY_NOT_FOUND / ROUND_NOT_FOUND / TRANSACTION_NOT_FOUND / USER_NOT_FOUND / GRANT_NOT_FOUND / ROUTE_NOT_FOUND 404, METHOD_NOT_ALLOWED 405 (with \`allow\`),
+GAME_NOT_FOUND / MERCHANT_NOT_FOUND / API_KEY_NOT_FOUND / DELIVERY_NOT_FOUND / ROUND_NOT_FOUND / TRANSACTION_NOT_FOUND / USER_NOT_FOUND / GRANT_NOT_FOUND / ROUTE_NOT_FOUND 404, METHOD_NOT_ALLOWED 405 (with \`allow\`), REQUEST_TIMEOUT 408 (a request's head or body did not arrive within \`HTTP_HEADERS_TIMEOUT_MS\` / \`HTTP_REQUEST_TIMEOUT_MS\`; the connection is closed),
 EMAIL_TAKEN / TOKEN_ALREADY_USED / STATUS_CHANGE_REFUSED / AUTOPLAY_LIMIT_REACHED / NO_FREE_ROUNDS 409, GAME_RETIRED 410 (a round or a launch link of a game retired from the catalogue), PAYLOAD_TOO_LARGE 413, UNSUPPORTED_MEDIA_TYPE 415,
 CURRENCY_MISMATCH / PLAYER_REJECTED / DETAILS_URL_NOT_SET / SHOP_REJECTED / SHOP_DETAILS_URL_NOT_SET 422, RATE_LIMITED 429 (with \`retry-after\`),
 REPORTS_BUSY 429 (a report over the reports' budget; with \`retry-after\`),
