@@ -138,7 +138,7 @@ describe("the game page fits its frame", () => {
         // On the phone the player picks; on the desktop Play is pressed at once, with the default pick.
         if (viewport.width < 860) await pickFor(page)
         await page.locator("#play").click()
-        await page.locator("#result.win, #result.loss").waitFor({ timeout: 10_000 })
+        await played(page)
         const picked = await page.locator("#controls [aria-pressed=true]").count()
         if (viewport.width >= 860) assert.strictEqual(picked, defaultPicks(id), `${id}: the default pick`)
         assert.isAbove(picked, 0, id)
@@ -158,6 +158,15 @@ describe("the game page fits its frame", () => {
     })
   }
 })
+
+/**
+ * Waits for the round's result. A round the page could not play fails naming what the page said instead (its alert
+ * or its notice) rather than timing out on the result: a CI run once timed out here without saying why.
+ */
+const played = async (page: Page): Promise<void> => {
+  await page.locator("#result.win, #result.loss, #alert:not([hidden]), #notice:not([hidden])").first().waitFor({ timeout: 10_000 })
+  assert.deepStrictEqual(await page.locator("#alert:not([hidden]), #notice:not([hidden])").allInnerTexts(), [], "the round was not played")
+}
 
 /** Presses Tab until the focused element matches `selector` (at most `most` presses): what a keyboard user does. */
 const tabTo = async (page: Page, selector: string, most = 80) => {
@@ -200,8 +209,8 @@ describe("every game is playable by keyboard alone", () => {
       }
       await tabTo(page, "#play")
       await page.keyboard.press("Enter")
+      await played(page)
       const result = page.locator("#result.win, #result.loss")
-      await result.waitFor({ timeout: 10_000 })
       results[id] = await result.innerText()
       assert.match(results[id] ?? "", /You win [\d,.]+ ETB!|No win this time/, id)
       await page.locator("#result").evaluate((e) => e.removeAttribute("class"))
@@ -264,12 +273,12 @@ describe("the page in the launch's language, with its exit and reality check (CO
       await page.locator("#game:not([hidden]) #play").waitFor()
       assert.strictEqual(await page.locator("html").getAttribute("lang"), language)
       await page.locator("#play").click()
-      await page.locator("#result.win, #result.loss").waitFor({ timeout: 10_000 })
+      await played(page)
       if (language === "en") {
         // A win is celebrated below the stage (the draw stays in sight), and Escape skips it at once.
         for (let i = 0; i < 12 && await page.locator("#result.win").count() === 0; i++) {
           await page.locator("#play").click()
-          await page.locator("#result.win, #result.loss").waitFor({ timeout: 10_000 })
+          await played(page)
         }
         assert.isTrue(await page.locator("#celebrate").isVisible(), "a win is celebrated")
         const [won, stage] = [await page.locator("#celebrate .won").boundingBox(), await page.locator("#stage").boundingBox()]
