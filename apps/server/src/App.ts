@@ -83,7 +83,12 @@ const keepAliveMs = 65_000
  * a head over {@link maxHeadBytes} is 431 HEADERS_TOO_LARGE, a request whose
  * head or body did not arrive within `HTTP_HEADERS_TIMEOUT_MS` /
  * `HTTP_REQUEST_TIMEOUT_MS` is 408 REQUEST_TIMEOUT, anything else 400 naming
- * the parser's reason (a fixed text, never the request's bytes). Nothing is
+ * the parser's reason (a fixed text, never the request's bytes). The 408
+ * also closes a connection on which nothing came at all: browsers open
+ * connections ahead of need, and a request put on one just as it was closed
+ * reads this answer as its own. A 408 there is the signal on which Chromium
+ * sends the request again on a new connection; the 400 this once was
+ * reached the back office's page as the answer to its request. Nothing is
  * written when an answer of this connection has already started (as Node
  * does): bytes after it would corrupt the answer the client is reading.
  */

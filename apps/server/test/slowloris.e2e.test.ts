@@ -65,6 +65,17 @@ describe("slow clients (slowloris) and connections per address", () => {
     expect(answer).toContain('"code":"REQUEST_TIMEOUT"')
   })
 
+  it("closes a connection that sent nothing within HTTP_HEADERS_TIMEOUT_MS with 408, which a browser's preconnected socket takes as 'send it again'", async () => {
+    // Browsers open connections ahead of need. A request put on one just as the gateway closed it read the gateway's
+    // answer: a 400 ("could not be parsed") reached the page as the request's own answer, where 408 makes Chromium
+    // send it again on a new connection.
+    const socket = await open()
+    const { ms, answer } = await closedWithin(socket, 10_000)
+    expect(ms).toBeLessThan(1500 + 1500)
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /)
+    expect(answer).toContain('"code":"REQUEST_TIMEOUT"')
+  })
+
   it("answers bytes that are not HTTP with 400 naming the parser's reason", async () => {
     const garbage = await open()
     garbage.write("GET /health HTTP/1.1\r\nhost: x\r\nbad header\r\n\r\n")
