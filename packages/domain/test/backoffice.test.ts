@@ -4,7 +4,7 @@ import { can, loginDelaySeconds, MailAddress, maxLoginDelaySeconds, Permission, 
 import { MerchantId } from "../src/Merchant.ts"
 import { BackofficeStore } from "../src/ports/BackofficeStore.ts"
 import { changePassword, mailCode, verifyEmail } from "../src/usecases/BackofficeAccount.ts"
-import { sessionUser, signIn } from "../src/usecases/BackofficeSignIn.ts"
+import { addressGroup, sessionUser, signIn } from "../src/usecases/BackofficeSignIn.ts"
 import { makeBackoffice } from "../testing/index.ts"
 
 const owner: UserWithSecrets = {
@@ -92,6 +92,26 @@ describe("back-office use cases on the in-memory ports", () => {
       }
       assert.strictEqual(failureTag(yield* Effect.exit(signIn({ ...right, deviceCookie }))), "RateLimited")
     }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("sign in: an IPv6 client's whole /64 is one address, so hopping within it does not escape the address's wait", () => {
+    const { layer } = makeBackoffice([owner])
+    return Effect.gen(function*() {
+      for (let i = 0; i < 20; i++) {
+        yield* Effect.exit(signIn({ email: `guess${i}@addis.example`, password: "guess", address: `2001:db8:7:1::${(i + 1).toString(16)}` }))
+      }
+      const right = { email: owner.email, password: "generated-password-1" }
+      assert.strictEqual(failureTag(yield* Effect.exit(signIn({ ...right, address: "2001:0db8:0007:0001:ffff::1" }))), "RateLimited")
+      assert.strictEqual((yield* signIn({ ...right, address: "2001:db8:7:2::1" })).user.id, owner.id)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it("groups client addresses as one client holds them: IPv4 whole, IPv6 by /64, IPv4-mapped as IPv4", () => {
+    assert.deepStrictEqual(
+      ["192.0.2.1", "2001:db8:7:1::5", "2001:0DB8:0007:0001:aaaa:bbbb:cccc:dddd", "::1", "fe80::1%eth0", "::ffff:192.0.2.1", "2001:db8::", "unknown", "1:2:3::4::5"]
+        .map(addressGroup),
+      ["192.0.2.1", "2001:db8:7:1::/64", "2001:db8:7:1::/64", "0:0:0:0::/64", "fe80:0:0:0::/64", "192.0.2.1", "2001:db8:0:0::/64", "unknown", "1:2:3::4::5"]
+    )
   })
 
   it.effect("a password change needs the current password and passes the rules; a code allows 5 tries", () => {

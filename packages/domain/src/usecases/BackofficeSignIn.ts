@@ -31,14 +31,36 @@ const accountKey = (email: string) => `account:${email.trim().toLowerCase()}`
  */
 const deviceKey = (cookie: string) => `device:${cookie.split(".").slice(0, 2).join(".").slice(0, 64)}`
 
-/** The store key of a client address's failed sign-ins (the address as the rate limiter sees it, at most 64 characters). */
-const addressKey = (address: string) => `address:${address.slice(0, 64)}`
+/**
+ * The part of a client address that one client holds: an IPv4 address whole, an IPv6 address's /64 (the network
+ * an ISP or a cloud gives one customer, whose 2^64 addresses are one client's to pick from), an IPv4-mapped IPv6
+ * address as its IPv4 address. Anything else (not an address) is kept as it is, at most 64 characters.
+ */
+export const addressGroup = (address: string): string => {
+  const bare = address.trim().toLowerCase().split("%")[0] ?? ""
+  const mapped = /^(?:0{0,4}:){0,5}:?ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(bare)
+  if (mapped?.[1] !== undefined) return mapped[1]
+  if (!/^[0-9a-f:.]{2,45}$/.test(bare) || !bare.includes(":")) return address.slice(0, 64)
+  const halves = bare.split("::")
+  if (halves.length > 2) return address.slice(0, 64)
+  const words = (half: string | undefined) => (half === undefined || half === "" ? [] : half.split(":"))
+  const head = words(halves[0])
+  const tail = words(halves[1])
+  const zeros = halves.length === 2 ? Array.from({ length: Math.max(0, 8 - head.length - tail.length) }, () => "0") : []
+  const all = [...head, ...zeros, ...tail]
+  if (all.length < 4 || all.slice(0, 4).some((w) => !/^[0-9a-f]{1,4}$/.test(w))) return address.slice(0, 64)
+  return `${all.slice(0, 4).map((w) => w.replace(/^0+(?=.)/, "")).join(":")}::/64`
+}
+
+/** The store key of a client address's failed sign-ins: its {@link addressGroup} (the address as the rate limiter sees it). */
+const addressKey = (address: string) => `address:${addressGroup(address)}`
 
 /**
  * Signs a user in (CONTRACT §9). An account that failed too often waits
  * (429 with `retry-after`, doubling from the 6th failure up to 15 min, and
  * never for good); so does a client address that failed too often, across
- * every account (from the 21st failure, {@link addressLoginDelaySeconds}):
+ * every account (from the 21st failure, {@link addressLoginDelaySeconds};
+ * an IPv6 client's whole /64 counts as one address, {@link addressGroup}):
  * its count is not cleared by a success (one account of one's own must not
  * reset the guessing of others') but starts again after a day without
  * failures. A request carrying a valid device cookie of the account it signs
