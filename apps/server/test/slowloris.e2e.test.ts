@@ -54,15 +54,20 @@ const health = async (localAddress?: string) => {
   return (await closedWithin(socket, 5000)).answer
 }
 
+/** Waits for the server to close `socket` within HTTP_HEADERS_TIMEOUT_MS (and a check interval), answering 408. */
+const timedOut = async (socket: Socket) => {
+  const { ms, answer } = await closedWithin(socket, 10_000)
+  expect(ms).toBeLessThan(1500 + 1500)
+  expect(answer).toMatch(/^HTTP\/1\.1 408 /)
+  expect(answer).toContain('"code":"REQUEST_TIMEOUT"')
+}
+
 describe("slow clients (slowloris) and connections per address", () => {
   it("cuts a client that trickles its headers once HTTP_HEADERS_TIMEOUT_MS has passed", async () => {
     const socket = await open()
     socket.write("GET /health HTTP/1.1\r\nhost: x\r\n")
     trickle(socket, Array.from({ length: 100 }, (_, n) => `x-slow-${n}: 1\r\n`), 200)
-    const { ms, answer } = await closedWithin(socket, 10_000)
-    expect(ms).toBeLessThan(1500 + 1500)
-    expect(answer).toMatch(/^HTTP\/1\.1 408 /)
-    expect(answer).toContain('"code":"REQUEST_TIMEOUT"')
+    await timedOut(socket)
   })
 
   it("closes a connection that sent nothing within HTTP_HEADERS_TIMEOUT_MS with 408, which a browser's preconnected socket takes as 'send it again'", async () => {
@@ -70,10 +75,7 @@ describe("slow clients (slowloris) and connections per address", () => {
     // answer: a 400 ("could not be parsed") reached the page as the request's own answer, where 408 makes Chromium
     // send it again on a new connection.
     const socket = await open()
-    const { ms, answer } = await closedWithin(socket, 10_000)
-    expect(ms).toBeLessThan(1500 + 1500)
-    expect(answer).toMatch(/^HTTP\/1\.1 408 /)
-    expect(answer).toContain('"code":"REQUEST_TIMEOUT"')
+    await timedOut(socket)
   })
 
   it("answers bytes that are not HTTP with 400 naming the parser's reason", async () => {
