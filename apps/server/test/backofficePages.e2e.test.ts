@@ -59,11 +59,20 @@ beforeAll(async () => {
   page.on("pageerror", (error) => pageErrors.push(error.message))
   page.on("dialog", (dialog) => void dialog.accept())
 })
+/** Runs one step of the clean-up, saying so if it has not finished after 20 s (a run once timed out there, unexplained). */
+const cleanUp = async (what: string, run: () => Promise<unknown> | undefined) => {
+  const slow = setTimeout(() => console.error(`clean-up: ${what} has not finished after 20 s`), 20_000)
+  try {
+    await run()
+  } finally {
+    clearTimeout(slow)
+  }
+}
 afterAll(async () => {
-  await browser?.close()
-  await Effect.runPromise(Scope.close(scope, Exit.void))
-  await operator?.close()
-  await mailbox?.close()
+  await cleanUp("closing Chromium", () => browser?.close())
+  await cleanUp("stopping the gateway", () => Effect.runPromise(Scope.close(scope, Exit.void)))
+  await cleanUp("stopping the operator", () => operator?.close())
+  await cleanUp("stopping the mailbox", () => mailbox?.close())
 })
 
 const shot = (name: string) => page.screenshot({ path: join(resultsDir, `backoffice-${name}.png`), fullPage: true })
