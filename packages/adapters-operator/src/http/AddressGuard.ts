@@ -1,3 +1,4 @@
+import { ipv4Of, ipv6Groups } from "@gateway/domain/IpAddress"
 import { BlockList, isIP } from "node:net"
 
 const blockedV4 = new BlockList()
@@ -12,24 +13,6 @@ for (const [network, prefix] of [
   ["100::", 64], ["2001::", 32], ["2001:db8::", 32] // discard, Teredo, documentation
 ] as const) blockedV6.addSubnet(network, prefix, "ipv6")
 
-/** The eight 16-bit groups of a valid IPv6 address (a trailing dotted IPv4 part and a zone allowed). */
-const groupsOf = (address: string): ReadonlyArray<number> => {
-  const text = address.split("%")[0] ?? ""
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text)
-  const hex = dotted === null
-    ? text
-    : text.slice(0, dotted.index) +
-      [[dotted[1], dotted[2]], [dotted[3], dotted[4]]].map(([a, b]) => ((Number(a) << 8) | Number(b)).toString(16)).join(":")
-  const [head = "", tail] = hex.split("::")
-  const parse = (part: string) => part === "" ? [] : part.split(":").map((group) => parseInt(group, 16))
-  const left = parse(head)
-  const right = tail === undefined ? [] : parse(tail)
-  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right]
-}
-
-/** Two 16-bit groups as a dotted IPv4 address. */
-const v4 = (high: number, low: number) => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`
-
 /**
  * Whether an IP address is loopback, private, link-local, unique-local,
  * site-local, unspecified, multicast, documentation or otherwise not a
@@ -43,13 +26,13 @@ export const isNonPublicAddress = (address: string): boolean => {
   const family = isIP(address)
   if (family === 4) return blockedV4.check(address, "ipv4")
   if (family !== 6) return true
-  const groups = groupsOf(address)
+  const groups = ipv6Groups(address) ?? []
   const [g0 = 0, g1 = 0, g2 = 0, , g4 = 0, g5 = 0, g6 = 0, g7 = 0] = groups
   if (groups.slice(0, 4).every((g) => g === 0)) {
-    if (g4 === 0 && g5 === 0xffff) return blockedV4.check(v4(g6, g7), "ipv4") // mapped
+    if (g4 === 0 && g5 === 0xffff) return blockedV4.check(ipv4Of(g6, g7), "ipv4") // mapped
     return true // unspecified, loopback, IPv4-compatible (deprecated), IPv4-translated, and the rest of ::/64
   }
-  if (g0 === 0x2002) return blockedV4.check(v4(g1, g2), "ipv4") // 6to4
+  if (g0 === 0x2002) return blockedV4.check(ipv4Of(g1, g2), "ipv4") // 6to4
   return blockedV6.check(groups.map((g) => g.toString(16)).join(":"), "ipv6")
 }
 

@@ -9,6 +9,7 @@ import {
   type UserWithSecrets
 } from "../Backoffice.ts"
 import { Forbidden, Unauthorized } from "../Auth.ts"
+import { ipv4Of, ipv6Groups } from "../IpAddress.ts"
 import { RateLimited } from "../RateLimit.ts"
 import { BackofficeSecrets } from "../ports/BackofficeSecrets.ts"
 import { BackofficeStore } from "../ports/BackofficeStore.ts"
@@ -37,19 +38,11 @@ const deviceKey = (cookie: string) => `device:${cookie.split(".").slice(0, 2).jo
  * address as its IPv4 address. Anything else (not an address) is kept as it is, at most 64 characters.
  */
 export const addressGroup = (address: string): string => {
-  const bare = address.trim().toLowerCase().split("%")[0] ?? ""
-  const mapped = /^(?:0{0,4}:){0,5}:?ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(bare)
-  if (mapped?.[1] !== undefined) return mapped[1]
-  if (!/^[0-9a-f:.]{2,45}$/.test(bare) || !bare.includes(":")) return address.slice(0, 64)
-  const halves = bare.split("::")
-  if (halves.length > 2) return address.slice(0, 64)
-  const words = (half: string | undefined) => (half === undefined || half === "" ? [] : half.split(":"))
-  const head = words(halves[0])
-  const tail = words(halves[1])
-  const zeros = halves.length === 2 ? Array.from({ length: Math.max(0, 8 - head.length - tail.length) }, () => "0") : []
-  const all = [...head, ...zeros, ...tail]
-  if (all.length < 4 || all.slice(0, 4).some((w) => !/^[0-9a-f]{1,4}$/.test(w))) return address.slice(0, 64)
-  return `${all.slice(0, 4).map((w) => w.replace(/^0+(?=.)/, "")).join(":")}::/64`
+  const groups = ipv6Groups(address.trim())
+  if (groups === undefined) return address.slice(0, 64)
+  const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = groups
+  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0xffff) return ipv4Of(g6, g7) // mapped
+  return `${[g0, g1, g2, g3].map((g) => g.toString(16)).join(":")}::/64`
 }
 
 /** The store key of a client address's failed sign-ins: its {@link addressGroup} (the address as the rate limiter sees it). */
