@@ -20,9 +20,14 @@ import * as Batch from "./db/Batch.ts"
 import { beginRounds, close, refundRound, type SeedRow, settleRounds, type SettlingRound } from "./db/RoundRows.ts"
 import { recoverRound } from "./jobs/StaleDebits.ts"
 
-/** At most this many rounds in one statement; at most this many such statements at once, of each kind. */
+/**
+ * At most this many rounds in one statement, and one such statement at a time of each kind (begin, settle): the
+ * rounds that arrive while one runs gather for the next. Four at a time (each round alone in its own statement
+ * while a lane was free) cost the database twice the transactions and a third more CPU a round under load, for
+ * no better latency (bench/README.md, "The sixth pass").
+ */
 const batchItems = 64
-const batchLanes = 4
+const batchLanes = 1
 
 /** How often rounds left open by a database failure are tried again. */
 const repairEvery = Duration.millis(250)
