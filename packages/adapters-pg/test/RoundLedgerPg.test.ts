@@ -6,7 +6,7 @@ import * as Money from "@gateway/domain/Money"
 import { GameSessionRepo } from "@gateway/domain/ports/GameSessionRepo"
 import { RoundLedger } from "@gateway/domain/ports/RoundLedger"
 import { toWebhookBody, type WalletTransaction } from "@gateway/domain/Wallet"
-import { Effect, Exit, Layer, Schedule } from "effect"
+import { Deferred, Effect, Exit, Fiber, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { randomUUID } from "node:crypto"
 import * as Outbox from "../src/db/Outbox.ts"
@@ -254,6 +254,37 @@ describe("RoundLedgerPg", () => {
           assert.deepStrictEqual(after.ledger.map((entry) => entry.kind), ["debit", "credit"])
           assert.strictEqual(after.outbox.length, 1)
         }
+      }))
+
+    it.effect("rounds that arrive while a begin runs wait for it and begin together in the next statement, one transaction", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient
+        const [held, ...others] = yield* Effect.forEach(Array.from({ length: 9 }), () => Effect.map(openSession(), (o) => o.session))
+        // Another transaction holds the first session's row, so the begin of its round waits in the database.
+        const release = yield* Deferred.make<void>()
+        const locked = yield* Deferred.make<void>()
+        const holder = yield* sql.withTransaction(
+          sql`SELECT id FROM game_sessions WHERE id = ${held!.id} FOR UPDATE`.pipe(
+            Effect.andThen(Deferred.succeed(locked, undefined)),
+            Effect.andThen(Deferred.await(release))
+          )
+        ).pipe(Effect.forkChild)
+        yield* Deferred.await(locked)
+        const waiting = yield* Effect.forkChild(begin(held!))
+        yield* sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.pipe(
+          Effect.repeat({ until: (rows) => rows[0]?.n === 1, schedule: Schedule.spaced("20 millis"), times: 250 })
+        )
+        // Eight rounds of other sessions meanwhile: none starts a statement of its own beside the waiting one.
+        const later = yield* Effect.forkChild(Effect.forEach(others, (session) => begin(session), { concurrency: "unbounded" }))
+        yield* Effect.sleep("500 millis") // each joins the waiting ones at once (no I/O before): ample on a slow machine
+        yield* Deferred.succeed(release, undefined)
+        yield* Fiber.join(holder)
+        yield* Fiber.join(waiting)
+        const rounds = yield* Fiber.join(later)
+        const transactions = yield* sql<{ readonly n: number }>`
+          SELECT count(DISTINCT xmin::text)::int AS n FROM rounds WHERE id = ANY(${rounds.map((r) => r.roundId)}::uuid[])`
+        assert.strictEqual(rounds.length, 8)
+        assert.strictEqual(transactions[0]?.n, 1, "the eight rounds were begun by one statement")
       }))
 
     it.effect("refuse closes the round and queues nothing; fail books and queues the refund", () =>
