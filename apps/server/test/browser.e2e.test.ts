@@ -353,6 +353,35 @@ describe("the game page in a real browser, framed by an operator's site", () => 
       wallet.setDetails((body) => ({ playerId: body.playerId, currency: "ETB", balance: "1000.00" }))
     }
   })
+
+  it("takes away the last game's controls as soon as another game opens, before that game's rules have loaded", async () => {
+    await page.goto(site.embed("main", await launch("lotto")))
+    const f = game()
+    await f.locator("#game:not([hidden]) #controls .cell").first().waitFor()
+    // Odd Even's rules are held back 1 s: meanwhile Lotto's numbers must not stay on screen to be picked.
+    const slowRules = "**/game-api/games/odd-even/rules"
+    let held = 0
+    let answered = false
+    await page.route(slowRules, async (route) => {
+      held++
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      answered = true
+      await route.continue()
+    })
+    try {
+      await f.getByRole("button", { name: /Lobby/ }).click()
+      await f.locator(".tile[data-game='odd-even']").click()
+      await f.locator("#game:not([hidden])").waitFor()
+      for (let i = 0; i < 100 && held === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+      const numbers = await f.locator("#controls .cell").count()
+      assert.deepStrictEqual({ held, answered }, { held: 1, answered: false }, "Odd Even's rules are still loading")
+      assert.strictEqual(numbers, 0, "Lotto's numbers are gone")
+      await f.locator("#controls .choice").first().waitFor()
+      assert.strictEqual(await f.locator("#title").textContent(), "Odd Even")
+    } finally {
+      await page.unroute(slowRules)
+    }
+  })
 })
 
 describe("the API reference in a real browser", () => {

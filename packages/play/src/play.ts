@@ -45,6 +45,10 @@ export const openGame = async (id: string): Promise<void> => {
   const result = $("result")
   result.textContent = ""
   result.className = "result hint"
+  // The last game's controls and stage go at once: while this game's rules load, they would still take a
+  // player's clicks and keys for a game no longer shown.
+  $("controls").replaceChildren()
+  $("stage").replaceChildren()
   if (S.rules[id] === undefined) {
     const r = await call<Rules>("GET", "/games/" + encodeURIComponent(id) + "/rules")
     if (r.status === 401) return
