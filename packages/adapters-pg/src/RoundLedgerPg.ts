@@ -23,8 +23,8 @@ import { recoverRound } from "./jobs/StaleDebits.ts"
 /**
  * At most this many rounds in one statement, and one such statement at a time of each kind (begin, settle): the
  * rounds that arrive while one runs gather for the next. Four at a time (each round alone in its own statement
- * while a lane was free) cost the database twice the transactions and a third more CPU a round under load, for
- * no better latency (bench/README.md, "The sixth pass").
+ * while a lane was free) cost the database twice the transactions and a third more CPU a round under load, and
+ * served fewer rounds a second (bench/README.md, "The sixth pass").
  */
 const batchItems = 64
 const batchLanes = 1
