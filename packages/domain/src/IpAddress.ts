@@ -24,3 +24,9 @@ export const ipv6Groups = (address: string): ReadonlyArray<number> | undefined =
 
 /** Two 16-bit groups as a dotted IPv4 address. */
 export const ipv4Of = (high: number, low: number): string => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`
+
+/** The IPv4 address an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`, RFC 4291 §2.5.5.2) carries, from its groups; else undefined. */
+export const mappedIpv4 = (groups: ReadonlyArray<number>): string | undefined =>
+  groups.length === 8 && groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff
+    ? ipv4Of(groups[6] ?? 0, groups[7] ?? 0)
+    : undefined

@@ -47,7 +47,8 @@ export const openGame = async (id: string): Promise<void> => {
   result.className = "result hint"
   // The last game's controls and stage go at once: while this game's rules load, they would still take a
   // player's clicks and keys for a game no longer shown.
-  $("controls").replaceChildren()
+  const controls = $("controls")
+  controls.replaceChildren()
   $("stage").replaceChildren()
   if (S.rules[id] === undefined) {
     const r = await call<Rules>("GET", "/games/" + encodeURIComponent(id) + "/rules")
@@ -60,8 +61,6 @@ export const openGame = async (id: string): Promise<void> => {
   $("title").textContent = S.names[id] ?? id
   document.title = S.names[id] ?? id
   const view = viewOf(id)
-  const controls = $("controls")
-  controls.replaceChildren()
   controls.className = "controls"
   $("game").classList.toggle("nums", view.most !== undefined)
   $("game").classList.toggle("one", view.most === 1)

@@ -1,4 +1,4 @@
-import { ipv4Of, ipv6Groups } from "@gateway/domain/IpAddress"
+import { ipv4Of, ipv6Groups, mappedIpv4 } from "@gateway/domain/IpAddress"
 import { BlockList, isIP } from "node:net"
 
 const blockedV4 = new BlockList()
@@ -27,11 +27,11 @@ export const isNonPublicAddress = (address: string): boolean => {
   if (family === 4) return blockedV4.check(address, "ipv4")
   if (family !== 6) return true
   const groups = ipv6Groups(address) ?? []
-  const [g0 = 0, g1 = 0, g2 = 0, , g4 = 0, g5 = 0, g6 = 0, g7 = 0] = groups
-  if (groups.slice(0, 4).every((g) => g === 0)) {
-    if (g4 === 0 && g5 === 0xffff) return blockedV4.check(ipv4Of(g6, g7), "ipv4") // mapped
-    return true // unspecified, loopback, IPv4-compatible (deprecated), IPv4-translated, and the rest of ::/64
-  }
+  const [g0 = 0, g1 = 0, g2 = 0] = groups
+  const mapped = mappedIpv4(groups)
+  if (mapped !== undefined) return blockedV4.check(mapped, "ipv4")
+  // unspecified, loopback, IPv4-compatible (deprecated), IPv4-translated, and the rest of ::/64
+  if (groups.slice(0, 4).every((g) => g === 0)) return true
   if (g0 === 0x2002) return blockedV4.check(ipv4Of(g1, g2), "ipv4") // 6to4
   return blockedV6.check(groups.map((g) => g.toString(16)).join(":"), "ipv6")
 }

@@ -9,7 +9,7 @@ import {
   type UserWithSecrets
 } from "../Backoffice.ts"
 import { Forbidden, Unauthorized } from "../Auth.ts"
-import { ipv4Of, ipv6Groups } from "../IpAddress.ts"
+import { ipv6Groups, mappedIpv4 } from "../IpAddress.ts"
 import { RateLimited } from "../RateLimit.ts"
 import { BackofficeSecrets } from "../ports/BackofficeSecrets.ts"
 import { BackofficeStore } from "../ports/BackofficeStore.ts"
@@ -40,9 +40,7 @@ const deviceKey = (cookie: string) => `device:${cookie.split(".").slice(0, 2).jo
 export const addressGroup = (address: string): string => {
   const groups = ipv6Groups(address.trim())
   if (groups === undefined) return address.slice(0, 64)
-  const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = groups
-  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0xffff) return ipv4Of(g6, g7) // mapped
-  return `${[g0, g1, g2, g3].map((g) => g.toString(16)).join(":")}::/64`
+  return mappedIpv4(groups) ?? `${groups.slice(0, 4).map((g) => g.toString(16)).join(":")}::/64`
 }
 
 /** The store key of a client address's failed sign-ins: its {@link addressGroup} (the address as the rate limiter sees it). */
