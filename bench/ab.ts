@@ -8,10 +8,13 @@
  * the ratio of their CPU per round is what to read (bench/README.md, "The bet
  * path"). Environment: DATABASE_URL, else an embedded PostgreSQL; AB_FLAGS_A,
  * AB_FLAGS_B: Node flags for one side; AB_WALLET=slow: the wallet answering
- * after 20 ms.
+ * after 20 ms; AB_TURNS=1: A and B in turn instead, each alone for 3 s
+ * after a VACUUM, the ratio of their rounds/s (what a change that moves work
+ * off the event loop shows, which the CPU per round does not).
  */
 import { Effect, Redacted, Scope } from "effect"
 import { spawn } from "node:child_process"
+import pg from "pg"
 import * as PgTest from "@gateway/adapters-pg/testing"
 import { freePort, startLine } from "@gateway/server/testing"
 import { measure, type Load } from "./autocannon.ts"
@@ -54,12 +57,33 @@ try {
   const la = bets(tokens.A), lb = bets(tokens.B)
   await Promise.all([measure(A, la, 8, 3), measure(B, lb, 8, 3)])
   const ratios: Array<number> = []
-  for (let i = 0; i < Number(process.env["AB_RUNS"] ?? 4); i++) {
-    const [a, b] = await Promise.all([measure(A, la, Number(process.env["AB_CONN"] ?? 8), 5), measure(B, lb, Number(process.env["AB_CONN"] ?? 8), 5)])
+  const runs = Number(process.env["AB_RUNS"] ?? 4), connections = Number(process.env["AB_CONN"] ?? 8)
+  if (process.env["AB_TURNS"] === "1") {
+    // AB_TURNS=1, in turn: A alone, then B alone, each after a VACUUM (autovacuum is off here: bench/bet.ts), pairs close in time.
+    const vacuum = new pg.Client({ connectionString: url })
+    await vacuum.connect()
+    const alone = async (target: typeof A, load: Load) => {
+      await vacuum.query("VACUUM")
+      return measure(target, load, connections, 3)
+    }
+    const brief = (r: Awaited<ReturnType<typeof measure>>) =>
+      `${r.rps.toFixed(0)}/s p50 ${r.p50.toFixed(1)} p99 ${r.p99.toFixed(1)} ms ${r.cpuMsPerRequest.toFixed(3)} ms`
+    for (let i = 0; i < runs; i++) {
+      // Which goes first alternates, so a machine speeding up or slowing down favours neither.
+      const a = i % 2 === 0 ? await alone(A, la) : undefined
+      const b = await alone(B, lb)
+      const first = a ?? await alone(A, la)
+      ratios.push(b.rps / first.rps)
+      console.log(`A ${brief(first)}  B ${brief(b)}  B/A rounds/s ${(b.rps / first.rps).toFixed(3)} p99 ${(b.p99 / first.p99).toFixed(2)} non2xx ${first.non2xx}/${b.non2xx}`)
+    }
+    await vacuum.end()
+  } else for (let i = 0; i < runs; i++) {
+    const [a, b] = await Promise.all([measure(A, la, connections, 5), measure(B, lb, connections, 5)])
     ratios.push(b.cpuMsPerRequest / a.cpuMsPerRequest)
     console.log(`A ${a.rps.toFixed(0)}/s p50 ${a.p50.toFixed(1)} ms ${a.cpuMsPerRequest.toFixed(3)} ms  B ${b.rps.toFixed(0)}/s p50 ${b.p50.toFixed(1)} ms ${b.cpuMsPerRequest.toFixed(3)} ms  B/A ${(b.cpuMsPerRequest / a.cpuMsPerRequest).toFixed(3)} non2xx ${a.non2xx}/${b.non2xx}`)
   }
-  console.log("median B/A CPU", ratios.sort()[Math.floor(ratios.length / 2)]?.toFixed(3))
+  const turns = process.env["AB_TURNS"] === "1"
+  console.log(turns ? "median B/A rounds/s" : "median B/A CPU", ratios.sort((x, y) => x - y)[Math.floor(ratios.length / 2)]?.toFixed(3))
 } finally {
   killAll()
   await closeOrDrop(scope, url)
