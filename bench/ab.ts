@@ -58,7 +58,8 @@ try {
   await Promise.all([measure(A, la, 8, 3), measure(B, lb, 8, 3)])
   const ratios: Array<number> = []
   const runs = Number(process.env["AB_RUNS"] ?? 4), connections = Number(process.env["AB_CONN"] ?? 8)
-  if (process.env["AB_TURNS"] === "1") {
+  const turns = process.env["AB_TURNS"] === "1"
+  if (turns) {
     // AB_TURNS=1, in turn: A alone, then B alone, each after a VACUUM (autovacuum is off here: bench/bet.ts), pairs close in time.
     const vacuum = new pg.Client({ connectionString: url })
     await vacuum.connect()
@@ -70,11 +71,11 @@ try {
       `${r.rps.toFixed(0)}/s p50 ${r.p50.toFixed(1)} p99 ${r.p99.toFixed(1)} ms ${r.cpuMsPerRequest.toFixed(3)} ms`
     for (let i = 0; i < runs; i++) {
       // Which goes first alternates, so a machine speeding up or slowing down favours neither.
-      const a = i % 2 === 0 ? await alone(A, la) : undefined
+      const earlier = i % 2 === 0 ? await alone(A, la) : undefined
       const b = await alone(B, lb)
-      const first = a ?? await alone(A, la)
-      ratios.push(b.rps / first.rps)
-      console.log(`A ${brief(first)}  B ${brief(b)}  B/A rounds/s ${(b.rps / first.rps).toFixed(3)} p99 ${(b.p99 / first.p99).toFixed(2)} non2xx ${first.non2xx}/${b.non2xx}`)
+      const a = earlier ?? await alone(A, la)
+      ratios.push(b.rps / a.rps)
+      console.log(`A ${brief(a)}  B ${brief(b)}  B/A rounds/s ${(b.rps / a.rps).toFixed(3)} p99 ${(b.p99 / a.p99).toFixed(2)} non2xx ${a.non2xx}/${b.non2xx}`)
     }
     await vacuum.end()
   } else for (let i = 0; i < runs; i++) {
@@ -82,7 +83,6 @@ try {
     ratios.push(b.cpuMsPerRequest / a.cpuMsPerRequest)
     console.log(`A ${a.rps.toFixed(0)}/s p50 ${a.p50.toFixed(1)} ms ${a.cpuMsPerRequest.toFixed(3)} ms  B ${b.rps.toFixed(0)}/s p50 ${b.p50.toFixed(1)} ms ${b.cpuMsPerRequest.toFixed(3)} ms  B/A ${(b.cpuMsPerRequest / a.cpuMsPerRequest).toFixed(3)} non2xx ${a.non2xx}/${b.non2xx}`)
   }
-  const turns = process.env["AB_TURNS"] === "1"
   console.log(turns ? "median B/A rounds/s" : "median B/A CPU", ratios.sort((x, y) => x - y)[Math.floor(ratios.length / 2)]?.toFixed(3))
 } finally {
   killAll()
