@@ -47,14 +47,41 @@ export interface Run {
 const percentile = (sorted: Float64Array, p: number): number =>
   sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
 
-/** Sends `load` for `seconds` (or, when given, `amount` requests) at `connections`. */
-export const fire = async (target: Target, load: Load, connections: number, seconds: number, amount?: number) => {
+/** What a run answered after its warm-up: latencies of the 2xx answers, answers by status, and when it began. */
+interface Window {
+  readonly latencies: Array<number>
+  readonly statuses: Record<string, number>
+  /** `performance.now()` when the warm-up ended (or the run began, without one); the CPU is read then. */
+  startedAt: number
+  cpuAtStart: number
+}
+
+/**
+ * Sends `load` for `seconds` (or, when given, `amount` requests) at `connections`. With `warmupSeconds`, the run
+ * lasts that much longer on the same connections and only the answers to requests sent after the warm-up count.
+ */
+export const fire = async (
+  target: Target,
+  load: Load,
+  connections: number,
+  seconds: number,
+  amount?: number,
+  warmupSeconds = 0
+) => {
   const first = load.next()
-  const latencies: Array<number> = []
+  const began = performance.now()
+  const window: Window = { latencies: [], statuses: {}, startedAt: began, cpuAtStart: cpuMs(target.pid) }
+  const warmupEnd = began + warmupSeconds * 1000
+  const timer = warmupSeconds > 0
+    ? setTimeout(() => {
+      window.startedAt = performance.now()
+      window.cpuAtStart = cpuMs(target.pid)
+    }, warmupSeconds * 1000)
+    : undefined
   const instance = autocannon({
     url: target.url,
     connections,
-    ...(amount === undefined ? { duration: seconds } : { amount }),
+    ...(amount === undefined ? { duration: seconds + warmupSeconds } : { amount }),
     timeout: 10,
     requests: [{
       method: load.method,
@@ -69,23 +96,32 @@ export const fire = async (target: Target, load: Load, connections: number, seco
     }]
   })
   instance.on("response", (_client, status, _bytes, ms) => {
-    if (status >= 200 && status < 300) latencies.push(ms)
+    // Sent after the warm-up: its answer time less its latency.
+    if (performance.now() - ms < warmupEnd) return
+    window.statuses[status] = (window.statuses[status] ?? 0) + 1
+    if (status >= 200 && status < 300) window.latencies.push(ms)
   })
   const result = await instance
-  return { result, latencies }
+  clearTimeout(timer)
+  return { result, latencies: window.latencies, window, endedAt: performance.now() }
 }
 
-/** Warms up for 1 s, then measures `seconds` at `connections`. */
+/**
+ * Measures `seconds` at `connections` after a 1 s warm-up on the same connections: the numbers are of the
+ * requests sent after it. (A warm-up of its own closed its connections, and the measured run opened
+ * `connections` new ones at once: the first answers of that burst were the slowest of a run, most of its p99 at
+ * 64 connections; bench/README.md, "The seventh pass".) Errors and non-2xx answers are counted over the
+ * warm-up too, so that none goes unseen.
+ */
 export const measure = async (target: Target, load: Load, connections: number, seconds: number): Promise<Run> => {
-  await fire(target, load, connections, 1)
-  const cpuBefore = cpuMs(target.pid)
-  const { result, latencies } = await fire(target, load, connections, seconds)
-  const cpu = cpuMs(target.pid) - cpuBefore
-  const sorted = Float64Array.from(latencies).sort()
-  const requests = result.requests.total
+  const { result, window, endedAt } = await fire(target, load, connections, seconds, undefined, 1)
+  const cpu = cpuMs(target.pid) - window.cpuAtStart
+  const sorted = Float64Array.from(window.latencies).sort()
+  const requests = Object.values(window.statuses).reduce((sum, n) => sum + n, 0)
+  const elapsed = (endedAt - window.startedAt) / 1000
   return {
     requests,
-    rps: requests / (result.duration > 0 ? result.duration : seconds),
+    rps: requests / (elapsed > 0 ? elapsed : seconds),
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
     non2xx: result.non2xx,
