@@ -382,6 +382,35 @@ describe("the game page in a real browser, framed by an operator's site", () => 
       await page.unroute(slowRules)
     }
   })
+
+  it("plays a round when Play is pressed while the game's rules are still loading, once they have", async () => {
+    await page.goto(site.embed("main", await launch("lotto")))
+    const f = game()
+    await f.locator("#game:not([hidden]) #controls .cell").first().waitFor()
+    const slowRules = "**/game-api/games/odd-even/rules"
+    let held = 0
+    let answered = false
+    await page.route(slowRules, async (route) => {
+      held++
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      answered = true
+      await route.continue()
+    })
+    try {
+      await f.getByRole("button", { name: /Lobby/ }).click()
+      await f.locator(".tile[data-game='odd-even']").click()
+      await f.locator("#game:not([hidden]) #play").waitFor()
+      for (let i = 0; i < 100 && held === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+      await f.locator("#play").click()
+      assert.deepStrictEqual({ held, answered }, { held: 1, answered: false }, "Play was pressed while the rules loaded")
+      // The press is not dropped: the round is played once the rules are in.
+      await f.locator("#result.win, #result.loss, #alert:not([hidden]), #notice:not([hidden])").first().waitFor({ timeout: 10_000 })
+      assert.deepStrictEqual(await f.locator("#alert:not([hidden]), #notice:not([hidden])").allInnerTexts(), [])
+      assert.strictEqual(await f.locator("#title").textContent(), "Odd Even")
+    } finally {
+      await page.unroute(slowRules)
+    }
+  })
 })
 
 describe("the API reference in a real browser", () => {

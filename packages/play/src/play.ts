@@ -29,9 +29,23 @@ export const selectionChanged = (): void => {
 }
 onSelection(selectionChanged)
 
-/** Shows a game: its rules (read once), controls and stage. */
-export const openGame = async (id: string): Promise<void> => {
-  if (S.busy) return
+/** The game being opened, until its rules have loaded and its controls are shown. */
+let opening: Promise<void> | undefined
+
+/**
+ * Shows a game: its rules (read once), controls and stage. A Play pressed while
+ * they load waits for them (`play`), rather than being dropped unseen.
+ */
+export const openGame = (id: string): Promise<void> => {
+  if (S.busy) return Promise.resolve()
+  const opened = show(id).finally(() => {
+    if (opening === opened) opening = undefined
+  })
+  opening = opened
+  return opened
+}
+
+const show = async (id: string): Promise<void> => {
   S.busy = true
   spinStop()
   clearAlert()
@@ -84,6 +98,7 @@ export const openGame = async (id: string): Promise<void> => {
 export const play = async (how: "stake" | "autoplay" | "free" = "stake"): Promise<bigint | null> => {
   const autoplay = how === "autoplay"
   const free = how === "free"
+  if (opening !== undefined) await opening.catch(() => undefined)
   if (S.busy) return null
   const view = viewOf(S.game)
   if (view.selection() === null || view.selection() === undefined) view.autoPick?.()
