@@ -354,62 +354,52 @@ describe("the game page in a real browser, framed by an operator's site", () => 
     }
   })
 
-  it("takes away the last game's controls as soon as another game opens, before that game's rules have loaded", async () => {
-    await page.goto(site.embed("main", await launch("lotto")))
-    const f = game()
-    await f.locator("#game:not([hidden]) #controls .cell").first().waitFor()
-    // Odd Even's rules are held back 1 s: meanwhile Lotto's numbers must not stay on screen to be picked.
-    const slowRules = "**/game-api/games/odd-even/rules"
-    let held = 0
-    let answered = false
-    await page.route(slowRules, async (route) => {
-      held++
-      await new Promise((resolve) => setTimeout(resolve, 1000))
-      answered = true
-      await route.continue()
-    })
-    try {
-      await f.getByRole("button", { name: /Lobby/ }).click()
-      await f.locator(".tile[data-game='odd-even']").click()
-      await f.locator("#game:not([hidden])").waitFor()
-      for (let i = 0; i < 100 && held === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
-      const numbers = await f.locator("#controls .cell").count()
-      assert.deepStrictEqual({ held, answered }, { held: 1, answered: false }, "Odd Even's rules are still loading")
-      assert.strictEqual(numbers, 0, "Lotto's numbers are gone")
-      await f.locator("#controls .choice").first().waitFor()
-      assert.strictEqual(await f.locator("#title").textContent(), "Odd Even")
-    } finally {
-      await page.unroute(slowRules)
-    }
-  })
-
-  it("plays a round when Play is pressed while the game's rules are still loading, once they have", async () => {
+  /**
+   * Lotto is shown, then Odd Even opened from the lobby with its rules held back 1 s; `meanwhile` runs once the
+   * page has asked for them, and `rules` says whether they were asked for (once) and have been answered yet.
+   */
+  const whileOddEvenOpens = async (meanwhile: (f: FrameLocator, rules: () => { held: number; answered: boolean }) => Promise<void>) => {
     await page.goto(site.embed("main", await launch("lotto")))
     const f = game()
     await f.locator("#game:not([hidden]) #controls .cell").first().waitFor()
     const slowRules = "**/game-api/games/odd-even/rules"
-    let held = 0
-    let answered = false
+    const rules = { held: 0, answered: false }
     await page.route(slowRules, async (route) => {
-      held++
+      rules.held++
       await new Promise((resolve) => setTimeout(resolve, 1000))
-      answered = true
+      rules.answered = true
       await route.continue()
     })
     try {
       await f.getByRole("button", { name: /Lobby/ }).click()
       await f.locator(".tile[data-game='odd-even']").click()
       await f.locator("#game:not([hidden]) #play").waitFor()
-      for (let i = 0; i < 100 && held === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
-      await f.locator("#play").click()
-      assert.deepStrictEqual({ held, answered }, { held: 1, answered: false }, "Play was pressed while the rules loaded")
-      // The press is not dropped: the round is played once the rules are in.
-      await f.locator("#result.win, #result.loss, #alert:not([hidden]), #notice:not([hidden])").first().waitFor({ timeout: 10_000 })
-      assert.deepStrictEqual(await f.locator("#alert:not([hidden]), #notice:not([hidden])").allInnerTexts(), [])
+      for (let i = 0; i < 100 && rules.held === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+      await meanwhile(f, () => ({ ...rules }))
       assert.strictEqual(await f.locator("#title").textContent(), "Odd Even")
     } finally {
       await page.unroute(slowRules)
     }
+  }
+
+  it("takes away the last game's controls as soon as another game opens, before that game's rules have loaded", async () => {
+    // Meanwhile Lotto's numbers must not stay on screen to be picked.
+    await whileOddEvenOpens(async (f, rules) => {
+      const numbers = await f.locator("#controls .cell").count()
+      assert.deepStrictEqual(rules(), { held: 1, answered: false }, "Odd Even's rules are still loading")
+      assert.strictEqual(numbers, 0, "Lotto's numbers are gone")
+      await f.locator("#controls .choice").first().waitFor()
+    })
+  })
+
+  it("plays a round when Play is pressed while the game's rules are still loading, once they have", async () => {
+    await whileOddEvenOpens(async (f, rules) => {
+      await f.locator("#play").click()
+      assert.deepStrictEqual(rules(), { held: 1, answered: false }, "Play was pressed while the rules loaded")
+      // The press is not dropped: the round is played once the rules are in.
+      await f.locator("#result.win, #result.loss, #alert:not([hidden]), #notice:not([hidden])").first().waitFor({ timeout: 10_000 })
+      assert.deepStrictEqual(await f.locator("#alert:not([hidden]), #notice:not([hidden])").allInnerTexts(), [])
+    })
   })
 })
 
