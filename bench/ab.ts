@@ -17,7 +17,7 @@ import { spawn } from "node:child_process"
 import pg from "pg"
 import * as PgTest from "@gateway/adapters-pg/testing"
 import { freePort, startLine } from "@gateway/server/testing"
-import { measure, type Load } from "./autocannon.ts"
+import { brief, measure, type Load } from "./autocannon.ts"
 import { killAll, startHelper, track } from "./children.ts"
 import { createMerchant, gatewayEnv, startGateway } from "./gateways.ts"
 import { closeOrDrop, seed } from "./seed.ts"
@@ -67,15 +67,13 @@ try {
       await vacuum.query("VACUUM")
       return measure(target, load, connections, 3)
     }
-    const brief = (r: Awaited<ReturnType<typeof measure>>) =>
-      `${r.rps.toFixed(0)}/s p50 ${r.p50.toFixed(1)} p99 ${r.p99.toFixed(1)} ms ${r.cpuMsPerRequest.toFixed(3)} ms`
     for (let i = 0; i < runs; i++) {
       // Which goes first alternates, so a machine speeding up or slowing down favours neither.
       const earlier = i % 2 === 0 ? await alone(A, la) : undefined
       const b = await alone(B, lb)
       const a = earlier ?? await alone(A, la)
       ratios.push(b.rps / a.rps)
-      console.log(`A ${brief(a)}  B ${brief(b)}  B/A rounds/s ${(b.rps / a.rps).toFixed(3)} p99 ${(b.p99 / a.p99).toFixed(2)} non2xx ${a.non2xx}/${b.non2xx}`)
+      console.log(`A ${brief(a)}; B ${brief(b)}; B/A rounds/s ${(b.rps / a.rps).toFixed(3)}, p99 ${(b.p99 / a.p99).toFixed(2)}`)
     }
     await vacuum.end()
   } else for (let i = 0; i < runs; i++) {

@@ -44,6 +44,11 @@ export interface Run {
   readonly statuses: Readonly<Record<string, number>>
 }
 
+/** One run on a line: rate, p50, p99, the server's CPU a request, and what was not 2xx. */
+export const brief = (run: Run): string =>
+  `${run.rps.toFixed(0)}/s, p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms, CPU ${run.cpuMsPerRequest.toFixed(3)} ms` +
+  (run.non2xx + run.errors > 0 ? `, non-2xx ${run.non2xx} ${JSON.stringify(run.statuses)}, errors ${run.errors}` : "")
+
 const percentile = (sorted: Float64Array, p: number): number =>
   sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
 
@@ -103,7 +108,7 @@ export const fire = async (
   })
   const result = await instance
   clearTimeout(timer)
-  return { result, latencies: window.latencies, window, endedAt: performance.now() }
+  return { result, window, endedAt: performance.now() }
 }
 
 /**

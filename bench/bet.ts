@@ -14,7 +14,7 @@ import { Effect, Redacted, Scope } from "effect"
 import pg from "pg"
 import { availableParallelism, cpus, loadavg } from "node:os"
 import * as PgTest from "@gateway/adapters-pg/testing"
-import { fire, measure, type Load, type Run, type Target } from "./autocannon.ts"
+import { brief, fire, measure, type Load, type Run, type Target } from "./autocannon.ts"
 import { dbCost, settledOnce, type SettledCheck } from "./bet-db.ts"
 import { renderBet, type BetRow, type TwoRow } from "./bet-report.ts"
 import { guard, killAll, startHelper } from "./children.ts"
@@ -38,9 +38,6 @@ const sessionsPerServer = 512
 const began = performance.now()
 const loadAtStart = loadavg()[0] ?? 0
 const log = (line: string) => console.log(`[${((performance.now() - began) / 1000).toFixed(0)} s] ${line}`)
-const brief = (run: Run) =>
-  `${run.rps.toFixed(0)}/s, p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms, CPU ${run.cpuMsPerRequest.toFixed(3)} ms` +
-  (run.non2xx + run.errors > 0 ? `, non-2xx ${run.non2xx} ${JSON.stringify(run.statuses)}, errors ${run.errors}` : "")
 const notes: Array<string> = []
 const memory = memoryWatch()
 
