@@ -32,18 +32,20 @@ const rateLimitedSeries = series((attributes) =>
 
 /**
  * Counts an answered request and its duration, and a 429 among the
- * rate-limited; the access log calls it once per request. (Counted here
- * rather than in the limiter: a kept games page whose key is refused goes
- * on to the router, which asks the limiter again.)
+ * rate-limited; the access log calls it once per request, at once, on the
+ * request's fiber's `context` (its metric registry). (Counted here rather
+ * than in the limiter: a kept games page whose key is refused goes on to
+ * the router, which asks the limiter again.)
  */
-export const recordRequest = (method: string, route: string, status: number, seconds: number): Effect.Effect<void> => {
-  const counted = Metric.update(
-    requestSeries(`${status} ${method} ${route}`, () => ({ method, route, status: String(status) })),
-    seconds
-  )
-  return status === 429
-    ? Effect.andThen(counted, Metric.update(rateLimitedSeries(route, () => ({ route })), 1))
-    : counted
+export const recordRequestUnsafe = (
+  method: string,
+  route: string,
+  status: number,
+  seconds: number,
+  context: Context.Context<never>
+): void => {
+  requestSeries(`${status} ${method} ${route}`, () => ({ method, route, status: String(status) })).updateUnsafe(seconds, context)
+  if (status === 429) rateLimitedSeries(route, () => ({ route })).updateUnsafe(1, context)
 }
 
 const launchSeries = series((attributes) =>

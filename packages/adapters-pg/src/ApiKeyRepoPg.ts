@@ -45,15 +45,16 @@ export const hashSecret = (secret: Redacted.Redacted<string>): Buffer => hash("s
 
 const rejected = new Unauthorized({ detail: "unknown or revoked sv-api-key" })
 
-/** The owner of `key` when it matches what is stored (secret compared in constant time), else Unauthorized. */
-export const verify = (stored: Option.Option<StoredKey>, key: ApiKey): Effect.Effect<MerchantId, Unauthorized> => {
+/** Compared with the given hash when no key is stored, so that an unknown slug takes as long as a wrong secret. */
+const noHash = new Uint8Array(32)
+
+/** The owner of `key` when it matches what is stored (secret compared in constant time), else undefined. */
+const ownerOf = (stored: Option.Option<StoredKey>, key: ApiKey): MerchantId | undefined => {
   const given = hashSecret(key.secret)
   const row = Option.getOrUndefined(stored)
-  const hash = row === undefined ? Buffer.alloc(given.length) : Buffer.from(row.secret_hash)
+  const hash = row === undefined ? noHash : row.secret_hash
   const same = hash.length === given.length && timingSafeEqual(hash, given)
-  return row === undefined || !same || row.revoked || row.prefix !== key.prefix
-    ? Effect.fail(rejected)
-    : Effect.succeed(row.merchant_id)
+  return row === undefined || !same || row.revoked || row.prefix !== key.prefix ? undefined : row.merchant_id
 }
 
 /** The stored key of a slug, from `api_keys`. */
@@ -77,21 +78,28 @@ export const make = Effect.fnUntraced(function*(find: FindStoredKey) {
   const writes = yield* FiberSet.make()
   /** When this instance last wrote each key's `last_used_at` (epoch ms): at most once a minute per key. */
   const lastWritten = new Map<string, number>()
+  /** Whether a key's use is to be written now: at most once a minute per key (noted as written). */
+  const due = (slug: string): boolean => {
+    const now = Date.now()
+    if (now - (lastWritten.get(slug) ?? 0) < lastUsedEveryMs) return false
+    if (lastWritten.size >= maxTracked) lastWritten.clear()
+    lastWritten.set(slug, now)
+    return true
+  }
+  /** Records a key's use in the background: the request does not wait for it. */
   const touch = (slug: string) =>
-    Effect.suspend(() => {
-      const now = Date.now()
-      if (now - (lastWritten.get(slug) ?? 0) < lastUsedEveryMs) return Effect.void
-      if (lastWritten.size >= maxTracked) lastWritten.clear()
-      lastWritten.set(slug, now)
-      return FiberSet.run(writes, sql`
-        UPDATE api_keys SET last_used_at = now()
-        WHERE slug = ${slug} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`.pipe(
-        Effect.catchCause((cause) => Effect.logWarning("an API key's last use was not recorded", cause))
-      ))
-    })
+    FiberSet.run(writes, sql`
+      UPDATE api_keys SET last_used_at = now()
+      WHERE slug = ${slug} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`.pipe(
+      Effect.catchCause((cause) => Effect.logWarning("an API key's last use was not recorded", cause))
+    ))
 
   const authenticate = (key: ApiKey) =>
-    Effect.flatMap(find(key.slug), (stored) => Effect.tap(verify(stored, key), () => touch(key.slug)))
+    Effect.flatMap(find(key.slug), (stored) => {
+      const owner = ownerOf(stored, key)
+      if (owner === undefined) return Effect.fail(rejected)
+      return due(key.slug) ? Effect.as(touch(key.slug), owner) : Effect.succeed(owner)
+    })
 
   const issue = Effect.fn("ApiKeyRepo.issue")(function*(merchantId: MerchantId, prefix: ApiKeyPrefix) {
     const secret = Redacted.make(randomBytes(32).toString("base64url"), { label: "ApiKeySecret" })

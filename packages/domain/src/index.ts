@@ -70,7 +70,7 @@ export { Readiness } from "./ports/Readiness.ts"
 export { RoundLedger } from "./ports/RoundLedger.ts"
 export { RoundLinks } from "./ports/RoundLinks.ts"
 export { WalletClient } from "./ports/WalletClient.ts"
-export { authenticateApiKey, authenticateKey } from "./usecases/AuthenticateApiKey.ts"
+export { authenticateApiKey, authenticateKey, authenticateKeyWith } from "./usecases/AuthenticateApiKey.ts"
 export {
   changeSettingsAudited,
   changeStatusAudited,

@@ -1,4 +1,4 @@
-import { Clock, Effect } from "effect"
+import { Context, Effect, LogLevel, References } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { randomUUID } from "node:crypto"
 import * as Metrics from "../Metrics.ts"
@@ -10,6 +10,12 @@ const acceptedId = /^[A-Za-z0-9._:-]{1,128}$/
 export const requestIdOf = (request: HttpServerRequest.HttpServerRequest): string => {
   const given = request.headers["x-request-id"]
   return given !== undefined && acceptedId.test(given) ? given : randomUUID()
+}
+
+/** A request URL's path (before the first `?`). */
+const pathOf = (url: string): string => {
+  const at = url.indexOf("?")
+  return at < 0 ? url : url.slice(0, at)
 }
 
 /** The load balancer's probes: their lines are at DEBUG, so that a probe every second does not flood the log. */
@@ -30,29 +36,27 @@ export const logRequests = (routes: RouteTable) =>
 <E, R>(
   httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+  Effect.withFiber((fiber) => {
+    const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
     const requestId = requestIdOf(request)
-    const path = request.url.split("?")[0] ?? "/"
-    const route = routes.route(request.method, path) ?? "(no route)"
-    const log = probes.has(route) ? Effect.logDebug : Effect.logInfo
-    return Effect.flatMap(Clock.currentTimeNanos, (started) =>
-      httpEffect.pipe(
-        Effect.tap((response) =>
-          Effect.flatMap(Clock.currentTimeNanos, (ended) => {
-            const durationMs = Number(ended - started) / 1e6
-            return Effect.andThen(
-              Metrics.recordRequest(request.method, route, response.status, durationMs / 1000),
-              log("request").pipe(Effect.annotateLogs({
-                method: request.method,
-                route,
-                status: response.status,
-                durationMs,
-                requestId
-              }))
-            )
-          })
-        ),
-        Effect.map(HttpServerResponse.setHeader("x-request-id", requestId)),
-        Effect.annotateLogs("requestId", requestId)
-      ))
+    const started = performance.now()
+    return httpEffect.pipe(
+      Effect.flatMap((answer) => {
+        const durationMs = performance.now() - started
+        const method = request.method
+        const route = routes.route(method, pathOf(request.url)) ?? "(no route)"
+        Metrics.recordRequestUnsafe(method, route, answer.status, durationMs / 1000, fiber.context)
+        const response = HttpServerResponse.setHeader(answer, "x-request-id", requestId)
+        // The line is made only when it is written: below LOG_LEVEL it would cost every request for nothing.
+        const level = probes.has(route) ? "Debug" : "Info"
+        if (!LogLevel.isGreaterThanOrEqualTo(level, fiber.getRef(References.MinimumLogLevel))) return Effect.succeed(response)
+        return Effect.as(
+          Effect.logWithLevel(level)("request").pipe(
+            Effect.annotateLogs({ method, route, status: answer.status, durationMs, requestId })
+          ),
+          response
+        )
+      }),
+      Effect.annotateLogs("requestId", requestId)
+    )
   })

@@ -1,10 +1,9 @@
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer, Redacted, Result } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { ApiKey, ApiKeyRepo, authenticateKey, type Auth, KeyAccess, type Merchant, MerchantRepo, type RateLimit } from "@gateway/domain"
+import { ApiKey, ApiKeyRepo, authenticateKeyWith, type Auth, KeyAccess, type Merchant, MerchantRepo, type RateLimit } from "@gateway/domain"
 import type { HttpApiEndpoint } from "effect/http-api"
 import { CurrentKeyPrefix, CurrentMerchant, KeyOperation, OperatorAuth } from "@gateway/client/api/Security"
 import * as Problem from "@gateway/client/api/Problem"
-import * as Ports from "../Ports.ts"
 import { RateLimiter } from "./RateLimiter.ts"
 
 const headerOf = (credential: Redacted.Redacted<string>): string | undefined => {
@@ -29,21 +28,22 @@ type Refused = Auth.Unauthorized | Auth.Forbidden | RateLimit.RateLimited
  * that verifies is never refused for its address's failures (CONTRACT §2).
  */
 const checks = Effect.gen(function*() {
-  const provide = yield* Ports.capture(ApiKeyRepo, MerchantRepo)
+  const authenticate = authenticateKeyWith(yield* ApiKeyRepo, yield* MerchantRepo)
   const limiter = yield* RateLimiter
   return (
     request: HttpServerRequest.HttpServerRequest,
     header: string | undefined,
     onUnauthorized: (address: string) => Effect.Effect<void, RateLimit.RateLimited>
-  ): Effect.Effect<Verified, Refused> =>
-    Effect.gen(function*() {
-      const verified = yield* Effect.fromResult(ApiKey.parseApiKey(header)).pipe(
-        Effect.flatMap((key) => Effect.map(authenticateKey(key).pipe(provide), (merchant) => ({ key, merchant }))),
-        Effect.tapError((error) => error._tag === "Unauthorized" ? onUnauthorized(limiter.addressOf(request)) : Effect.void)
-      )
-      yield* limiter.take(verified.key.slug, "apiKey")
-      return verified
-    })
+  ): Effect.Effect<Verified, Refused> => {
+    const parsed = ApiKey.parseApiKey(header)
+    const verified: Effect.Effect<Verified, Auth.Unauthorized | Auth.Forbidden> = Result.isFailure(parsed)
+      ? Effect.fail(parsed.failure)
+      : Effect.map(authenticate(parsed.success), (merchant) => ({ key: parsed.success, merchant }))
+    return verified.pipe(
+      Effect.tapError((error) => error._tag === "Unauthorized" ? onUnauthorized(limiter.addressOf(request)) : Effect.void),
+      Effect.flatMap((checked) => Effect.as(limiter.take(checked.key.slug, "apiKey"), checked))
+    )
+  }
 })
 
 /**

@@ -1,4 +1,4 @@
-import { Cause, Clock, Effect } from "effect"
+import { Cause, Clock, Context, Effect } from "effect"
 import { HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import * as SqlError from "effect/sql/SqlError"
@@ -130,8 +130,9 @@ export const answerProblems = (routes: RouteTable) =>
 <E, R>(
   httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+  Effect.withFiber((fiber) =>
     httpEffect.pipe(
-      Effect.catchCause((cause) => recover(cause, request, routes)),
+      Effect.catchCause((cause) => recover(cause, Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest), routes)),
       Effect.map((response) => ensureRetryAfter(ensureProblem(response)))
-    ))
+    )
+  )

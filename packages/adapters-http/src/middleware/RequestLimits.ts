@@ -1,4 +1,4 @@
-import { ByteSize, Effect } from "effect"
+import { ByteSize, Context, Effect } from "effect"
 import { HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "effect/http"
 import * as Problem from "@gateway/client/api/Problem"
 
@@ -24,11 +24,10 @@ const tooLarge = (limit: number) =>
 export const limitBodies = <E, R>(
   httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
-  Effect.gen(function*() {
-    const configured = yield* HttpIncomingMessage.MaxBodySize
+  Effect.withFiber((fiber) => {
+    const configured = fiber.getRef(HttpIncomingMessage.MaxBodySize)
     const limit = configured === undefined ? defaultMaxBodyBytes : Number(configured)
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const length = request.headers["content-length"]
-    if (length !== undefined && (!/^\d{1,15}$/.test(length) || Number(length) > limit)) return tooLarge(limit)
-    return yield* Effect.provideService(httpEffect, HttpIncomingMessage.MaxBodySize, maxBodySize(limit))
+    const length = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest).headers["content-length"]
+    if (length !== undefined && (!/^\d{1,15}$/.test(length) || Number(length) > limit)) return Effect.succeed(tooLarge(limit))
+    return configured === undefined ? Effect.provideService(httpEffect, HttpIncomingMessage.MaxBodySize, maxBodySize(limit)) : httpEffect
   })

@@ -27,8 +27,19 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint>(
     path,
     regex: new RegExp(`^${path.split("/").map((s) => s.startsWith(":") ? "[^/]+" : escape(s)).join("/")}/?$`)
   }))
+  const scan = (method: string, path: string) => patterns.find((p) => p.method === method && p.regex.test(path))?.path
+  // The access log asks on every request: a path without parameters is answered from a map, with what the scan
+  // gives for it (so an earlier pattern that also matches still wins), the rest by the scan.
+  const fixed = new Map<string, string | undefined>()
+  for (const [method, path] of routes) {
+    if (path.includes(":")) continue
+    for (const variant of [path, `${path}/`]) fixed.set(`${method} ${variant}`, scan(method, variant))
+  }
   return {
     allowed: (path) => [...new Set(patterns.filter((p) => p.regex.test(path)).map((p) => p.method))],
-    route: (method, path) => patterns.find((p) => p.method === method && p.regex.test(path))?.path
+    route: (method, path) => {
+      const key = `${method} ${path}`
+      return fixed.has(key) ? fixed.get(key) : scan(method, path)
+    }
   }
 }
