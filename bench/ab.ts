@@ -10,7 +10,10 @@
  * AB_FLAGS_B: Node flags for one side; AB_WALLET=slow: the wallet answering
  * after 20 ms; AB_TURNS=1: A and B in turn instead, each alone for 3 s
  * after a VACUUM, the ratio of their rounds/s (what a change that moves work
- * off the event loop shows, which the CPU per round does not).
+ * off the event loop shows, which the CPU per round does not). AB_LOAD=page:
+ * the games page kept encoded (`limit=20&page=7`, API keys rotated) instead
+ * of rounds — a request's fixed cost (access log, key check, the HTTP
+ * server), read as the ratio of CPU per request.
  */
 import { Effect, Redacted, Scope } from "effect"
 import { spawn } from "node:child_process"
@@ -21,6 +24,7 @@ import { brief, measure, type Load } from "./autocannon.ts"
 import { killAll, startHelper, track } from "./children.ts"
 import { createMerchant, gatewayEnv, startGateway } from "./gateways.ts"
 import { closeOrDrop, seed } from "./seed.ts"
+import { operatorScenarios } from "./scenarios.ts"
 import { openSessions, rotation } from "./sessions.ts"
 
 const [distA, distB] = process.argv.slice(2)
@@ -36,7 +40,10 @@ try {
   const keys = process.env["AB_WALLET"] === "slow"
     ? seeded.slowKeys.filter((key) => key.merchantId === seeded.slowWalletMerchant)
     : seeded.fastKeys
-  const tokens = { A: await openSessions(first.url, keys, 400, "real"), B: await openSessions(first.url, keys, 400, "real") }
+  const pages = process.env["AB_LOAD"] === "page" ? operatorScenarios(seeded)[0]?.load : undefined
+  const tokens = pages !== undefined
+    ? { A: [], B: [] }
+    : { A: await openSessions(first.url, keys, 400, "real"), B: await openSessions(first.url, keys, 400, "real") }
   await first.stop()
   const start = async (dist: string, extraFlags: string | undefined) => {
     const port = await freePort()
@@ -54,7 +61,7 @@ try {
     const s = rotation(t, Number.POSITIVE_INFINITY)
     return { method: "POST", next: () => ({ path: "/api/v1.1/game-api/rounds", headers: { "content-type": "application/json", authorization: `Bearer ${s()}` }, body: "{\"stake\":\"1.00\",\"selection\":\"odd\"}" }) }
   }
-  const la = bets(tokens.A), lb = bets(tokens.B)
+  const la = pages ?? bets(tokens.A), lb = pages ?? bets(tokens.B)
   await Promise.all([measure(A, la, 8, 3), measure(B, lb, 8, 3)])
   const ratios: Array<number> = []
   const runs = Number(process.env["AB_RUNS"] ?? 4), connections = Number(process.env["AB_CONN"] ?? 8)
@@ -81,7 +88,7 @@ try {
     ratios.push(b.cpuMsPerRequest / a.cpuMsPerRequest)
     console.log(`A ${a.rps.toFixed(0)}/s p50 ${a.p50.toFixed(1)} ms ${a.cpuMsPerRequest.toFixed(3)} ms  B ${b.rps.toFixed(0)}/s p50 ${b.p50.toFixed(1)} ms ${b.cpuMsPerRequest.toFixed(3)} ms  B/A ${(b.cpuMsPerRequest / a.cpuMsPerRequest).toFixed(3)} non2xx ${a.non2xx}/${b.non2xx}`)
   }
-  console.log(turns ? "median B/A rounds/s" : "median B/A CPU", ratios.sort((x, y) => x - y)[Math.floor(ratios.length / 2)]?.toFixed(3))
+  console.log(turns ? "median B/A rounds/s" : "median B/A CPU per request", ratios.sort((x, y) => x - y)[Math.floor(ratios.length / 2)]?.toFixed(3))
 } finally {
   killAll()
   await closeOrDrop(scope, url)
