@@ -40,10 +40,14 @@ try {
   const keys = process.env["AB_WALLET"] === "slow"
     ? seeded.slowKeys.filter((key) => key.merchantId === seeded.slowWalletMerchant)
     : seeded.fastKeys
+  const bets = (t: ReadonlyArray<string>): Load => {
+    const s = rotation(t, Number.POSITIVE_INFINITY)
+    return { method: "POST", next: () => ({ path: "/api/v1.1/game-api/rounds", headers: { "content-type": "application/json", authorization: `Bearer ${s()}` }, body: "{\"stake\":\"1.00\",\"selection\":\"odd\"}" }) }
+  }
+  // AB_LOAD=page: both take the same kept games page (one rotation of keys); else each its own 400 sessions.
   const pages = process.env["AB_LOAD"] === "page" ? operatorScenarios(seeded)[0]?.load : undefined
-  const tokens = pages !== undefined
-    ? { A: [], B: [] }
-    : { A: await openSessions(first.url, keys, 400, "real"), B: await openSessions(first.url, keys, 400, "real") }
+  const la = pages ?? bets(await openSessions(first.url, keys, 400, "real"))
+  const lb = pages ?? bets(await openSessions(first.url, keys, 400, "real"))
   await first.stop()
   const start = async (dist: string, extraFlags: string | undefined) => {
     const port = await freePort()
@@ -57,11 +61,6 @@ try {
   }
   // AB_FLAGS_A / AB_FLAGS_B: Node flags added to one side's (e.g. a young generation of another size).
   const A = await start(distA ?? "", process.env["AB_FLAGS_A"]), B = await start(distB ?? "", process.env["AB_FLAGS_B"])
-  const bets = (t: ReadonlyArray<string>): Load => {
-    const s = rotation(t, Number.POSITIVE_INFINITY)
-    return { method: "POST", next: () => ({ path: "/api/v1.1/game-api/rounds", headers: { "content-type": "application/json", authorization: `Bearer ${s()}` }, body: "{\"stake\":\"1.00\",\"selection\":\"odd\"}" }) }
-  }
-  const la = pages ?? bets(tokens.A), lb = pages ?? bets(tokens.B)
   await Promise.all([measure(A, la, 8, 3), measure(B, lb, 8, 3)])
   const ratios: Array<number> = []
   const runs = Number(process.env["AB_RUNS"] ?? 4), connections = Number(process.env["AB_CONN"] ?? 8)

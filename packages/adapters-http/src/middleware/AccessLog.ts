@@ -2,7 +2,7 @@ import { Context, Effect, LogLevel, References } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { randomUUID } from "node:crypto"
 import * as Metrics from "../Metrics.ts"
-import type { RouteTable } from "./RouteTable.ts"
+import { pathOf, type RouteTable } from "./RouteTable.ts"
 
 const acceptedId = /^[A-Za-z0-9._:-]{1,128}$/
 
@@ -10,12 +10,6 @@ const acceptedId = /^[A-Za-z0-9._:-]{1,128}$/
 export const requestIdOf = (request: HttpServerRequest.HttpServerRequest): string => {
   const given = request.headers["x-request-id"]
   return given !== undefined && acceptedId.test(given) ? given : randomUUID()
-}
-
-/** A request URL's path (before the first `?`). */
-const pathOf = (url: string): string => {
-  const at = url.indexOf("?")
-  return at < 0 ? url : url.slice(0, at)
 }
 
 /** The load balancer's probes: their lines are at DEBUG, so that a probe every second does not flood the log. */

@@ -4,7 +4,7 @@ import { HttpApiError } from "effect/http-api"
 import * as SqlError from "effect/sql/SqlError"
 import { Validation } from "@gateway/domain"
 import * as Problem from "@gateway/client/api/Problem"
-import type { RouteTable } from "./RouteTable.ts"
+import { pathOf, type RouteTable } from "./RouteTable.ts"
 
 const decodable = (path: string) => {
   try {
@@ -16,7 +16,7 @@ const decodable = (path: string) => {
 }
 
 const notFound = (request: HttpServerRequest.HttpServerRequest, routes: RouteTable, paramTooLong: boolean) => {
-  const path = request.url.split("?")[0] ?? "/"
+  const path = pathOf(request.url)
   // The router cannot read a path that is not percent-encoded UTF-8 (`%zz`, `%FF`), nor a path parameter over
   // its length limit: that is bad input (400 as for any parameter), not a wrong method — it used to be a 405
   // whose `allow` listed the very method refused — nor an unknown route.

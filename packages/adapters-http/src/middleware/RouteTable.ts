@@ -8,6 +8,12 @@ export interface RouteTable {
   readonly route: (method: string, path: string) => string | undefined
 }
 
+/** A request URL's path (before the first `?`). */
+export const pathOf = (url: string): string => {
+  const at = url.indexOf("?")
+  return at < 0 ? url : url.slice(0, at)
+}
+
 const escape = (segment: string) => segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 /** The route table of `api`, plus `extra` `[method, path]` pairs served beside it. */
@@ -30,16 +36,16 @@ export const make = <Id extends string, Groups extends HttpApiGroup.Constraint>(
   const scan = (method: string, path: string) => patterns.find((p) => p.method === method && p.regex.test(path))?.path
   // The access log asks on every request: a path without parameters is answered from a map, with what the scan
   // gives for it (so an earlier pattern that also matches still wins), the rest by the scan.
-  const fixed = new Map<string, string | undefined>()
+  const fixed = new Map<string, string>()
   for (const [method, path] of routes) {
     if (path.includes(":")) continue
-    for (const variant of [path, `${path}/`]) fixed.set(`${method} ${variant}`, scan(method, variant))
+    for (const variant of [path, `${path}/`]) {
+      const found = scan(method, variant)
+      if (found !== undefined) fixed.set(`${method} ${variant}`, found)
+    }
   }
   return {
     allowed: (path) => [...new Set(patterns.filter((p) => p.regex.test(path)).map((p) => p.method))],
-    route: (method, path) => {
-      const key = `${method} ${path}`
-      return fixed.has(key) ? fixed.get(key) : scan(method, path)
-    }
+    route: (method, path) => fixed.get(`${method} ${path}`) ?? scan(method, path)
   }
 }
