@@ -13,7 +13,9 @@
  * off the event loop shows, which the CPU per round does not). AB_LOAD=page:
  * the games page kept encoded (`limit=20&page=7`, API keys rotated) instead
  * of rounds — a request's fixed cost (access log, key check, the HTTP
- * server), read as the ratio of CPU per request.
+ * server), read as the ratio of CPU per request. AB_LOAD=<another name>: the
+ * operator scenario of bench/scenarios.ts whose name starts with it (e.g.
+ * `launch, operator at once`), keys rotated over the 1,000 merchants.
  */
 import { Effect, Redacted, Scope } from "effect"
 import { spawn } from "node:child_process"
@@ -44,10 +46,13 @@ try {
     const s = rotation(t, Number.POSITIVE_INFINITY)
     return { method: "POST", next: () => ({ path: "/api/v1.1/game-api/rounds", headers: { "content-type": "application/json", authorization: `Bearer ${s()}` }, body: "{\"stake\":\"1.00\",\"selection\":\"odd\"}" }) }
   }
-  // AB_LOAD=page: both take the same kept games page (one rotation of keys); else each its own 400 sessions.
-  const pages = process.env["AB_LOAD"] === "page" ? operatorScenarios(seeded)[0]?.load : undefined
-  const la = pages ?? bets(await openSessions(first.url, keys, 400, "real"))
-  const lb = pages ?? bets(await openSessions(first.url, keys, 400, "real"))
+  // AB_LOAD=page (or a scenario's name): both take the same operator requests (one rotation of keys); else each
+  // its own 400 sessions.
+  const named = process.env["AB_LOAD"] === "page" ? "games page" : process.env["AB_LOAD"]
+  const requests = named === undefined ? undefined : operatorScenarios(seeded).find((s) => s.name.startsWith(named))?.load
+  if (named !== undefined && requests === undefined) throw new Error(`AB_LOAD: no scenario named ${named}`)
+  const la = requests ?? bets(await openSessions(first.url, keys, 400, "real"))
+  const lb = requests ?? bets(await openSessions(first.url, keys, 400, "real"))
   await first.stop()
   const start = async (dist: string, extraFlags: string | undefined) => {
     const port = await freePort()

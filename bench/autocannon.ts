@@ -5,7 +5,7 @@
  * server process's /proc/<pid>/stat around the measured part.
  */
 import autocannon from "autocannon"
-import { cpuMs } from "./proc.ts"
+import { busyMs, busyShare, cpuMs, type MachineCpu, machineCpu } from "./proc.ts"
 
 /** A server under test. */
 export interface Target {
@@ -40,6 +40,13 @@ export interface Run {
   readonly errors: number
   /** Server CPU (user + system) per answered request, ms. */
   readonly cpuMsPerRequest: number
+  /** The share (0–1) of the whole machine's CPU, all cores and every process, that was busy during the run. */
+  readonly machineBusy: number
+  /**
+   * The whole machine's busy CPU per answered request, ms: the server's, PostgreSQL's, the operator stub's, the
+   * load generator's and the kernel's — what one request costs the machine, which caps the rate when it is full.
+   */
+  readonly machineCpuMsPerRequest: number
   /** Answers by status code, to explain non-2xx. */
   readonly statuses: Readonly<Record<string, number>>
 }
@@ -59,6 +66,7 @@ interface Window {
   /** `performance.now()` when the warm-up ended (or the run began, without one); the CPU is read then. */
   startedAt: number
   cpuAtStart: number
+  machineAtStart: MachineCpu
 }
 
 /**
@@ -75,12 +83,19 @@ export const fire = async (
 ) => {
   const first = load.next()
   const began = performance.now()
-  const window: Window = { latencies: [], statuses: {}, startedAt: began, cpuAtStart: cpuMs(target.pid) }
+  const window: Window = {
+    latencies: [],
+    statuses: {},
+    startedAt: began,
+    cpuAtStart: cpuMs(target.pid),
+    machineAtStart: machineCpu()
+  }
   const warmupEnd = began + warmupSeconds * 1000
   const timer = warmupSeconds > 0
     ? setTimeout(() => {
       window.startedAt = performance.now()
       window.cpuAtStart = cpuMs(target.pid)
+      window.machineAtStart = machineCpu()
     }, warmupSeconds * 1000)
     : undefined
   const instance = autocannon({
@@ -121,6 +136,7 @@ export const fire = async (
 export const measure = async (target: Target, load: Load, connections: number, seconds: number): Promise<Run> => {
   const { result, window, endedAt } = await fire(target, load, connections, seconds, undefined, 1)
   const cpu = cpuMs(target.pid) - window.cpuAtStart
+  const machineAtEnd = machineCpu()
   const sorted = Float64Array.from(window.latencies).sort()
   const requests = Object.values(window.statuses).reduce((sum, n) => sum + n, 0)
   const elapsed = (endedAt - window.startedAt) / 1000
@@ -132,6 +148,8 @@ export const measure = async (target: Target, load: Load, connections: number, s
     non2xx: result.non2xx,
     errors: result.errors,
     cpuMsPerRequest: requests > 0 ? cpu / requests : Number.NaN,
+    machineBusy: busyShare(window.machineAtStart, machineAtEnd),
+    machineCpuMsPerRequest: requests > 0 ? busyMs(window.machineAtStart, machineAtEnd) / requests : Number.NaN,
     statuses: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, stat]) => [code, stat.count]))
   }
 }

@@ -23,6 +23,7 @@ import { authenticate, Problem, sendJson, sendProblem } from "./baseline-http.ts
 import { bet, createBetTables } from "./baseline-bet.ts"
 import { loadSigningKeys } from "./baseline-keys.ts"
 import { launch, type LaunchContext } from "./baseline-launch.ts"
+import { serveHelper } from "./children.ts"
 
 const required = (name: string): string => {
   const value = process.env[name]
@@ -78,16 +79,10 @@ const server = createServer((req, res) => {
   answer().catch((error: unknown) => sendProblem(res, error))
 })
 server.keepAliveTimeout = 60_000
-server.listen(0, "127.0.0.1", () => {
-  const address = server.address()
-  const port = typeof address === "object" && address !== null ? address.port : 0
-  process.stdout.write(`${JSON.stringify({ port })}\n`)
-})
 const stop = () => {
   server.close()
   server.closeAllConnections()
   pool.end().finally(() => process.exit(0))
 }
-process.on("SIGTERM", stop)
-// The bench owns this process: when it goes away (its stdin pipe closes), so does the baseline.
-process.stdin.on("end", stop).resume()
+// The bench owns this process: it ends on SIGTERM or when the bench goes away.
+serveHelper(server, stop)

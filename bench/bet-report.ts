@@ -34,6 +34,7 @@ export interface BetResults {
 }
 
 const f = (n: number, digits: number) => Number.isFinite(n) ? n.toFixed(digits) : "—"
+const percent = (share: number) => `${f(share * 100, 0)} %`
 const ratioOf = (pair: BetRow["pairs"][number]) => pair.gateway.rps / pair.plain.rps
 const bad = (run: Run) => run.non2xx + run.errors
 
@@ -50,8 +51,8 @@ export const renderBet = (results: BetResults): string => {
     "",
     "## Real rounds",
     "",
-    "| wallet | conn | gateway rounds/s | plain rounds/s | ratio | pairs' ratios | gateway p50 / p99 ms | plain p50 / p99 ms | gateway CPU ms/round | plain CPU ms/round | non-2xx (gw / plain) |",
-    "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|"
+    "| wallet | conn | gateway rounds/s | plain rounds/s | ratio | pairs' ratios | gateway p50 / p99 ms | plain p50 / p99 ms | gateway CPU ms/round | plain CPU ms/round | machine CPU ms/round, gw / plain | non-2xx (gw / plain) |",
+    "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|"
   )
   for (const row of results.rows) {
     const pair = middle(row)
@@ -61,6 +62,7 @@ export const renderBet = (results: BetResults): string => {
       `| ${walletName[row.wallet]} | ${row.connections} | ${f(gateway.rps, 0)} | ${f(plain.rps, 0)} | **${f(ratioOf(pair), 2)}×** | ` +
         `${row.pairs.map((p) => f(ratioOf(p), 2)).join(" / ")} | ${f(gateway.p50, 2)} / ${f(gateway.p99, 2)} | ` +
         `${f(plain.p50, 2)} / ${f(plain.p99, 2)} | ${f(gateway.cpuMsPerRequest, 3)} | ${f(plain.cpuMsPerRequest, 3)} | ` +
+        `${f(gateway.machineCpuMsPerRequest, 3)} / ${f(plain.machineCpuMsPerRequest, 3)} | ` +
         `${row.pairs.map((p) => bad(p.gateway)).join("+")} / ${row.pairs.map((p) => bad(p.plain)).join("+")} |`
     )
   }
@@ -77,14 +79,18 @@ export const renderBet = (results: BetResults): string => {
     "",
     "## Two gateways on one database (wallet after 20 ms)",
     "",
-    "| conn each | one rounds/s | two rounds/s | two / one | p99 one / two ms | non-2xx |",
-    "|---:|---:|---:|---:|---:|---:|"
+    "The machine's busy share is of all its cores and every process on it (gateways, PostgreSQL, the stub, the load",
+    "generator), read from /proc/stat over the measured seconds: where one gateway already keeps it near 100 %, a",
+    "second has no core to run on.",
+    "",
+    "| conn each | one rounds/s | two rounds/s | two / one | machine busy, one / two | p99 one / two ms | non-2xx |",
+    "|---:|---:|---:|---:|---:|---:|---:|"
   )
   for (const row of results.two) {
     const total = row.two.reduce((sum, run) => sum + run.rps, 0)
     lines.push(
       `| ${row.connections} | ${f(row.one.rps, 0)} | ${f(total, 0)} | **${f(total / row.one.rps, 2)}×** | ` +
-        `${f(row.one.p99, 2)} / ${row.two.map((run) => f(run.p99, 2)).join(", ")} | ${bad(row.one) + row.two.reduce((s, r) => s + bad(r), 0)} |`
+        `${percent(row.one.machineBusy)} / ${percent(row.two[0]?.machineBusy ?? Number.NaN)} | ${f(row.one.p99, 2)} / ${row.two.map((run) => f(run.p99, 2)).join(", ")} | ${bad(row.one) + row.two.reduce((s, r) => s + bad(r), 0)} |`
     )
   }
   lines.push(
@@ -111,12 +117,15 @@ export const renderBet = (results: BetResults): string => {
       row.pairs.every((p) => bad(p.gateway) === 0)
     lines.push(
       `- real round, wallet at once, @${connections}: ratio ${f(ratio, 2)}× (≥ 2), p99 ${f(pair.gateway.p99, 2)} vs ${f(pair.plain.p99, 2)} ms, ` +
-        `gateway CPU ${f(pair.gateway.cpuMsPerRequest, 3)} ms/round (≤ 1.0), non-2xx ${row.pairs.map((p) => bad(p.gateway)).join("+")}: ${ok ? "**holds**" : "**misses**"}`
+        `gateway CPU ${f(pair.gateway.cpuMsPerRequest, 3)} ms/round (≤ 1.0), non-2xx ${row.pairs.map((p) => bad(p.gateway)).join("+")}: ${ok ? "**holds**" : "**misses**"}` +
+        (ok ? "" : `; machine CPU a round ${f(pair.gateway.machineCpuMsPerRequest, 2)} vs ${f(pair.plain.machineCpuMsPerRequest, 2)} ms ` +
+          `(${f(pair.plain.machineCpuMsPerRequest / pair.gateway.machineCpuMsPerRequest, 2)}× with the cores full)`)
     )
   }
   for (const row of results.two) {
     const ratio = row.two.reduce((s, r) => s + r.rps, 0) / row.one.rps
-    lines.push(`- two gateways vs one, wallet after 20 ms, @${row.connections} each: ${f(ratio, 2)}× (≥ 1.7): ${ratio >= 1.7 ? "**holds**" : "**misses**"}`)
+    const saturated = (row.two[0]?.machineBusy ?? 0) >= 0.9 ? `, the machine ${percent(row.two[0]?.machineBusy ?? Number.NaN)} busy` : ""
+    lines.push(`- two gateways vs one, wallet after 20 ms, @${row.connections} each: ${f(ratio, 2)}× (≥ 1.7): ${ratio >= 1.7 ? "**holds**" : "**misses**"}${saturated}`)
   }
   lines.push(
     `- database transactions per round: gateway ${f(gc.transactionsPerRound, 2)} vs plain ${f(pc.transactionsPerRound, 2)}: ` +

@@ -20,6 +20,7 @@ import { renderBet, type BetRow, type TwoRow } from "./bet-report.ts"
 import { guard, killAll, startHelper } from "./children.ts"
 import { createMerchant, gatewayEnv, loggedKinds, startGateway, supervise } from "./gateways.ts"
 import { cpuMs, memoryWatch } from "./proc.ts"
+import { describe as describeProbe, wakeupCost } from "./wakeup.ts"
 import { startToReady } from "./ready.ts"
 import { publish } from "./report.ts"
 import { closeOrDrop, seed, type SeededKey, serverVersion } from "./seed.ts"
@@ -34,9 +35,19 @@ const pairs = quick ? 1 : 3
 const gatewayOnly = process.env["BENCH_ONLY"] === "gateway"
 /** BENCH_ONLY=breakdown: a round's CPU on each side (server, stub, database, load generator), both servers in turn. */
 const breakdown = process.env["BENCH_ONLY"] === "breakdown"
+/** BENCH_ONLY=two: two gateways against one with the wallet after 20 ms only. */
+const twoOnly = process.env["BENCH_ONLY"] === "two"
+/**
+ * The connections a gateway of the two-instance runs: where the machine has CPU left for a second gateway (4, 8),
+ * and where one gateway already keeps its two cores busy (16, 64). BENCH_TWO_CONNECTIONS overrides.
+ */
+const twoLevels = process.env["BENCH_TWO_CONNECTIONS"]?.split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0) ??
+  (quick ? [4, 16] : [4, 8, 16, 64])
 const sessionsPerServer = 512
 const began = performance.now()
 const loadAtStart = loadavg()[0] ?? 0
+/** The machine's busy share over a run, as a percentage. */
+const busy = (run: Run | undefined) => `${((run?.machineBusy ?? Number.NaN) * 100).toFixed(0)} % busy`
 const log = (line: string) => console.log(`[${((performance.now() - began) / 1000).toFixed(0)} s] ${line}`)
 const notes: Array<string> = []
 const memory = memoryWatch()
@@ -63,6 +74,9 @@ const bets = (tokens: ReadonlyArray<string>, who: keyof typeof answered, autopla
 }
 
 const main = async (scope: Scope.Scope) => {
+  // The machine first, while nothing else of the bench runs: what a message costs a process busy and asleep.
+  const probe = describeProbe(await wakeupCost())
+  log(`machine probe: ${probe}`)
   const databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedDatabaseUrl)))
   benchDatabase = databaseUrl
   const database = `PostgreSQL ${await serverVersion(databaseUrl)}, ${
@@ -127,6 +141,40 @@ const main = async (scope: Scope.Scope) => {
     return dbCost(databaseUrl, () => fire(gateway, bets(sessions.gateway.fast, "gateway", true), 16, 0, 3000), 3000, gateway.pid)
   }
 
+  /**
+   * Two gateways on one database against one, the wallet answering after 20 ms, at `twoLevels` connections a
+   * gateway, each gateway its half of the sessions; the machine's busy share is read over each run.
+   */
+  const twoInstances = async () => {
+    log("two gateways on one database, the wallet answering after 20 ms")
+    const second = await startGateway(env)
+    memory.watch("gateway #2", second.pid)
+    const halves = [sessions.gateway.slow.filter((_, i) => i % 2 === 0), sessions.gateway.slow.filter((_, i) => i % 2 === 1)]
+    const two: Array<TwoRow> = []
+    for (const connections of twoLevels) {
+      const loadsOfTwo = halves.map((half) => bets(half, "gateway"))
+      await measure(second, loadsOfTwo[1] ?? loads.gateway.slow, connections, 1)
+      await vacuum()
+      const one = await measure(gateway, loads.gateway.slow, connections, seconds)
+      await vacuum()
+      const both = await Promise.all([
+        measure(gateway, loadsOfTwo[0] ?? loads.gateway.slow, connections, seconds),
+        measure(second, loadsOfTwo[1] ?? loads.gateway.slow, connections, seconds)
+      ])
+      log(`@${connections} each: one ${brief(one)}, machine ${busy(one)}; two ${both.map(brief).join(" + ")}, machine ${busy(both[0])}`)
+      two.push({ connections, one, two: both })
+    }
+    memory.final("gateway #2")
+    await second.stop()
+    return two
+  }
+
+  if (twoOnly) {
+    await twoInstances()
+    await supervised.current().stop()
+    await vacuumClient.end()
+    return "two instances only\n"
+  }
   if (breakdown) {
     // Where a round's CPU goes, machine-wide: the server, the wallet stub, the database's backends, the load
     // generator (this process), per round answered; the two servers in turn.
@@ -210,26 +258,7 @@ const main = async (scope: Scope.Scope) => {
   const autoplayCost = await autoplayDbCost()
   const cost = { gateway: gatewayCost, plain: plainCost, autoplay: autoplayCost }
 
-  log("two gateways on one database, the wallet answering after 20 ms")
-  const second = await startGateway(env)
-  memory.watch("gateway #2", second.pid)
-  const halves = [sessions.gateway.slow.filter((_, i) => i % 2 === 0), sessions.gateway.slow.filter((_, i) => i % 2 === 1)]
-  const two: Array<TwoRow> = []
-  for (const connections of levels.filter((c) => c > 1)) {
-    const loadsOfTwo = halves.map((half) => bets(half, "gateway"))
-    await measure(second, loadsOfTwo[1] ?? loads.gateway.slow, connections, 1)
-    await vacuum()
-    const one = await measure(gateway, loads.gateway.slow, connections, seconds)
-    await vacuum()
-    const both = await Promise.all([
-      measure(gateway, loadsOfTwo[0] ?? loads.gateway.slow, connections, seconds),
-      measure(second, loadsOfTwo[1] ?? loads.gateway.slow, connections, seconds)
-    ])
-    log(`@${connections} each: one ${brief(one)}; two ${both.map(brief).join(" + ")}`)
-    two.push({ connections, one, two: both })
-  }
-  memory.final("gateway #2")
-  await second.stop()
+  const two = await twoInstances()
 
   await vacuumClient.end()
   log("checking that every answered bet was debited once and credited once")
@@ -247,6 +276,7 @@ const main = async (scope: Scope.Scope) => {
       ["node", process.version],
       ["machine", `${availableParallelism()} cores (${cpus()[0]?.model ?? "?"}), shared by the load generator, both servers, PostgreSQL and the stub`],
       ["load average (1 min)", `${loadAtStart.toFixed(2)} when the bench started`],
+      ["machine probe", probe],
       ["database", database],
       ["runs", `${seconds} s each after a 1 s warm-up, at ${levels.join(", ")} connections; ${pairs} pair(s) (gateway, then plain) in turn, the row is the pair of the median ratio`],
       ["vacuum", process.env["BENCH_VACUUM"] === "false"
@@ -271,7 +301,7 @@ let exitCode = 0
 try {
   const report = await main(scope)
   // The partial modes (BENCH_ONLY) print their lines only: the day's full report stays as it is.
-  if (gatewayOnly || breakdown) console.log(report)
+  if (gatewayOnly || breakdown || twoOnly) console.log(report)
   else publish(`-bet${quick ? "-quick" : ""}`, `${report}\nTotal bench time: ${((performance.now() - began) / 1000).toFixed(0)} s.\n`)
 } catch (error) {
   console.error("bench failed:", error)

@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { readdirSync, readFileSync } from "node:fs"
+import type { Server } from "node:net"
 import { join } from "node:path"
 
 const children = new Set<ChildProcess>()
@@ -131,4 +132,18 @@ export const guard = (budgetMs: number): (() => void) => {
     process.off("SIGINT", onSignal)
     process.off("SIGTERM", onSignal)
   }
+}
+
+/**
+ * The helper's side of {@link startHelper}: `server` listens on a free port of 127.0.0.1 and the port is printed
+ * as `{"port":N}`; SIGTERM, or the bench going away (its stdin pipe closes), runs `stop` (default: exit at once).
+ */
+export const serveHelper = (server: Server, stop: () => void = () => process.exit(0)): void => {
+  server.listen(0, "127.0.0.1", () => {
+    const address = server.address()
+    const port = typeof address === "object" && address !== null ? address.port : 0
+    process.stdout.write(`${JSON.stringify({ port })}\n`)
+  })
+  process.on("SIGTERM", stop)
+  process.stdin.on("end", stop).resume()
 }

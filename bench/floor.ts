@@ -9,6 +9,7 @@
  */
 import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
+import { serveHelper } from "./children.ts"
 
 const file = process.env["FLOOR_BODY_FILE"]
 if (file === undefined || file === "") throw new Error("floor: FLOOR_BODY_FILE is required")
@@ -24,11 +25,5 @@ const server = createServer((req, res) => {
   res.end(body)
 })
 server.keepAliveTimeout = 60_000
-server.listen(0, "127.0.0.1", () => {
-  const address = server.address()
-  const port = typeof address === "object" && address !== null ? address.port : 0
-  process.stdout.write(`${JSON.stringify({ port })}\n`)
-})
-process.on("SIGTERM", () => process.exit(0))
-// The bench owns this process: when it goes away (its stdin pipe closes), so does the floor.
-process.stdin.on("end", () => process.exit(0)).resume()
+// The bench owns this process: it ends on SIGTERM or when the bench goes away.
+serveHelper(server)

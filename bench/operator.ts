@@ -24,6 +24,7 @@
  * repository's tests prove the signatures.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { serveHelper } from "./children.ts"
 
 let wallet = 0
 let details = 0
@@ -172,11 +173,5 @@ const server = createServer((req, res) => {
   req.on("end", () => handle(req, res, Buffer.concat(chunks).toString("utf8")))
 })
 server.keepAliveTimeout = 60_000
-server.listen(0, "127.0.0.1", () => {
-  const address = server.address()
-  const port = typeof address === "object" && address !== null ? address.port : 0
-  process.stdout.write(`${JSON.stringify({ port })}\n`)
-})
-process.on("SIGTERM", () => process.exit(0))
-// The bench owns this process: when it goes away (its stdin pipe closes), so does the stub.
-process.stdin.on("end", () => process.exit(0)).resume()
+// The bench owns this process: it ends on SIGTERM or when the bench goes away.
+serveHelper(server)

@@ -57,6 +57,30 @@ export const databaseCpuMs = (): number => {
   return total
 }
 
+/** The machine's CPU time so far, all cores, in clock ticks: `busy` (every state but idle and iowait) and `total`. */
+export interface MachineCpu {
+  readonly busy: number
+  readonly total: number
+}
+
+/** The first line of /proc/stat, all cores together; zeros where there is none. */
+export const machineCpu = (): MachineCpu => {
+  try {
+    const fields = readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!.trim().split(/\s+/).slice(1, 9).map(Number)
+    const total = fields.reduce((sum, n) => sum + n, 0)
+    return { busy: total - (fields[3] ?? 0) - (fields[4] ?? 0), total }
+  } catch {
+    return { busy: 0, total: 0 }
+  }
+}
+
+/** The machine's busy CPU milliseconds, all cores and every process, between two readings. */
+export const busyMs = (from: MachineCpu, to: MachineCpu): number => ((to.busy - from.busy) / clockTicks) * 1000
+
+/** The share (0–1) of the machine's CPU time, all cores, that was busy between two readings. */
+export const busyShare = (from: MachineCpu, to: MachineCpu): number =>
+  to.total > from.total ? (to.busy - from.busy) / (to.total - from.total) : Number.NaN
+
 export const statusKb = (pid: number, field: "VmRSS" | "VmHWM"): number => {
   try {
     const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"))

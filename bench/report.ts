@@ -63,13 +63,14 @@ export const medianPair = (endpoint: string, connections: number, pairs: Readonl
 }
 
 const endpointTable = (rows: ReadonlyArray<Row>): Array<string> => [
-  "| endpoint | conns | gateway req/s | baseline req/s | ratio | gateway p50 / p99 ms | baseline p50 / p99 ms | non-2xx gateway / baseline | gateway CPU ms/req | baseline CPU ms/req |",
-  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  "| endpoint | conns | gateway req/s | baseline req/s | ratio | gateway p50 / p99 ms | baseline p50 / p99 ms | non-2xx gateway / baseline | gateway CPU ms/req | baseline CPU ms/req | machine CPU ms/req, gateway / baseline |",
+  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ...rows.map((row) =>
     `| ${row.endpoint} | ${row.connections} | ${fixed(row.gateway.rps, 0)} | ${fixed(row.baseline?.rps ?? Number.NaN, 0)} | ` +
     `${Number.isFinite(ratio(row)) ? `${fixed(ratio(row), 2)}×` : "—"} | ${latency(row.gateway)} | ${latency(row.baseline)} | ` +
     `${failures(row.gateway)} / ${failures(row.baseline)} | ${fixed(row.gateway.cpuMsPerRequest, 3)} | ` +
-    `${fixed(row.baseline?.cpuMsPerRequest ?? Number.NaN, 3)} |`
+    `${fixed(row.baseline?.cpuMsPerRequest ?? Number.NaN, 3)} | ` +
+    `${fixed(row.gateway.machineCpuMsPerRequest, 3)} / ${fixed(row.baseline?.machineCpuMsPerRequest ?? Number.NaN, 3)} |`
   )
 ]
 
@@ -141,9 +142,14 @@ const throughputTarget = (rows: ReadonlyArray<Row>, endpoint: string, factor: nu
       gateway.non2xx + gateway.errors + (baseline?.non2xx ?? 0) + (baseline?.errors ?? 0) === 0
     )
     const each = row.pairs.length > 1 ? ` (pairs: ${row.pairs.map((pair) => fixed(ratio(pair), 2)).join(", ")})` : ""
+    // Below the factor: what the whole machine spent a request on each side (the ratio it would reach with the
+    // cores full) and how busy it was during the gateway's run.
+    const machine = fast || base === undefined ? "" : `, machine CPU a request ${fixed(row.gateway.machineCpuMsPerRequest, 2)} vs ` +
+      `${fixed(base.machineCpuMsPerRequest, 2)} ms (${fixed(base.machineCpuMsPerRequest / row.gateway.machineCpuMsPerRequest, 2)}× with the ` +
+      `cores full; ${fixed(row.gateway.machineBusy * 100, 0)} % busy in the gateway's run)`
     return {
       ok: fast && tail && clean,
-      text: `${row.connections} conns: ${fixed(ratio(row), 2)}×${each}${tail ? "" : ", p99 worse"}${clean ? "" : ", non-2xx/errors"}`
+      text: `${row.connections} conns: ${fixed(ratio(row), 2)}×${each}${tail ? "" : ", p99 worse"}${clean ? "" : ", non-2xx/errors"}${machine}`
     }
   })
   return [{
@@ -204,7 +210,9 @@ export const render = (results: Results): string => [
   ...endpointTable(results.rows),
   "",
   "Latency is of 2xx answers; CPU is the server process's user + system time over the measured seconds divided by " +
-  "the answers (PostgreSQL's CPU is not in it). Rounds have no baseline.",
+  "the answers (PostgreSQL's CPU is not in it). Machine CPU is every process's on the machine (/proc/stat, all cores): " +
+  "the server's, PostgreSQL's, the operator stub's, the load generator's and the kernel's, per answer — on two cores " +
+  "it is what caps a rate, so a ratio cannot exceed the baseline's machine CPU over the gateway's. Rounds have no baseline.",
   "",
   ...(results.delivery === undefined ? [] : ["## Delivery worker", "", ...deliveryTable(results.delivery), ""]),
   "## Memory and start-up",

@@ -16,6 +16,7 @@ import { compareServers } from "./equivalence.ts"
 import { type Drain, drainPlain, drainWorker, outboxEmpty } from "./drain.ts"
 import { type BenchGateway, createMerchant, type CreatedMerchant, gatewayEnv, loggedKinds, startGateway, type Supervised, supervise } from "./gateways.ts"
 import { memoryWatch } from "./proc.ts"
+import { describe as describeProbe, wakeupCost } from "./wakeup.ts"
 import { startToReady } from "./ready.ts"
 import { type Deliveries, medianPair, type Pair, publish, render, type Results, type Row } from "./report.ts"
 import { operatorScenarios, roundScenario, type Scenario } from "./scenarios.ts"
@@ -131,6 +132,9 @@ const measureFloor = async (gateway: Supervised, seeded: Parameters<typeof opera
 let benchDatabase: string | undefined
 
 const main = async (scope: Scope.Scope): Promise<Results> => {
+  // The machine first, while nothing else of the bench runs: what a message costs a process busy and asleep.
+  const probe = describeProbe(await wakeupCost())
+  log(`machine probe: ${probe}`)
   const databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedDatabaseUrl)))
   benchDatabase = databaseUrl
   const database = `PostgreSQL ${await serverVersion(databaseUrl)}, ${
@@ -194,6 +198,7 @@ const main = async (scope: Scope.Scope): Promise<Results> => {
       ["node", process.version],
       ["machine", `${availableParallelism()} cores (${cpu}), shared by the load generator, gateway, baseline, PostgreSQL and the operator stub`],
       ["load average (1 min)", `${loadAtStart.toFixed(2)} when the bench started (other work on the machine skews every number)`],
+      ["machine probe", probe],
       ["database", database],
       ["runs", `${seconds} s each after a 1 s warm-up, at ${levels.join(", ")} connections${quick ? " (BENCH_QUICK)" : ""}; ` +
         `endpoints with a baseline: ${endpointPairs} pair${endpointPairs > 1 ? "s" : ""} of runs (gateway, then baseline) in turn, the row is the pair of the median ratio`],
