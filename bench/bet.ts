@@ -38,8 +38,9 @@ const breakdown = process.env["BENCH_ONLY"] === "breakdown"
 /** BENCH_ONLY=two: two gateways against one with the wallet after 20 ms only. */
 const twoOnly = process.env["BENCH_ONLY"] === "two"
 /**
- * The connections a gateway of the two-instance runs: where the machine has CPU left for a second gateway (4, 8),
- * and where one gateway already keeps its two cores busy (16, 64). BENCH_TWO_CONNECTIONS overrides.
+ * The connections a gateway of the two-instance runs: low rates, where one gateway leaves the most of the machine
+ * idle for a second (4, 8), up to where one gateway already keeps the cores nearly full (16, 64); each run reads how
+ * busy the whole machine was. BENCH_TWO_CONNECTIONS overrides.
  */
 const twoLevels = process.env["BENCH_TWO_CONNECTIONS"]?.split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0) ??
   (quick ? [4, 16] : [4, 8, 16, 64])
