@@ -34,7 +34,8 @@ export interface BetResults {
 }
 
 const f = (n: number, digits: number) => Number.isFinite(n) ? n.toFixed(digits) : "—"
-const percent = (share: number) => `${f(share * 100, 0)} %`
+/** A share (0–1) as a whole percentage. */
+export const percent = (share: number) => `${f(share * 100, 0)} %`
 const ratioOf = (pair: BetRow["pairs"][number]) => pair.gateway.rps / pair.plain.rps
 const bad = (run: Run) => run.non2xx + run.errors
 

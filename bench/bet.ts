@@ -16,7 +16,7 @@ import { availableParallelism, cpus, loadavg } from "node:os"
 import * as PgTest from "@gateway/adapters-pg/testing"
 import { brief, fire, measure, type Load, type Run, type Target } from "./autocannon.ts"
 import { dbCost, settledOnce, type SettledCheck } from "./bet-db.ts"
-import { renderBet, type BetRow, type TwoRow } from "./bet-report.ts"
+import { percent, renderBet, type BetRow, type TwoRow } from "./bet-report.ts"
 import { guard, killAll, startHelper } from "./children.ts"
 import { createMerchant, gatewayEnv, loggedKinds, startGateway, supervise } from "./gateways.ts"
 import { cpuMs, memoryWatch } from "./proc.ts"
@@ -47,8 +47,6 @@ const twoLevels = process.env["BENCH_TWO_CONNECTIONS"]?.split(",").map(Number).f
 const sessionsPerServer = 512
 const began = performance.now()
 const loadAtStart = loadavg()[0] ?? 0
-/** The machine's busy share over a run, as a percentage. */
-const busy = (run: Run | undefined) => `${((run?.machineBusy ?? Number.NaN) * 100).toFixed(0)} % busy`
 const log = (line: string) => console.log(`[${((performance.now() - began) / 1000).toFixed(0)} s] ${line}`)
 const notes: Array<string> = []
 const memory = memoryWatch()
@@ -162,7 +160,7 @@ const main = async (scope: Scope.Scope) => {
         measure(gateway, loadsOfTwo[0] ?? loads.gateway.slow, connections, seconds),
         measure(second, loadsOfTwo[1] ?? loads.gateway.slow, connections, seconds)
       ])
-      log(`@${connections} each: one ${brief(one)}, machine ${busy(one)}; two ${both.map(brief).join(" + ")}, machine ${busy(both[0])}`)
+      log(`@${connections} each: one ${brief(one)}, machine ${percent(one.machineBusy)} busy; two ${both.map(brief).join(" + ")}, machine ${percent(both[0]?.machineBusy ?? Number.NaN)} busy`)
       two.push({ connections, one, two: both })
     }
     memory.final("gateway #2")
