@@ -83,7 +83,7 @@ export {
 export { changeSettings } from "./usecases/ChangeSettings.ts"
 export { revealSecret, rotateSecret } from "./usecases/RotateSecret.ts"
 export { createMerchant } from "./usecases/CreateMerchant.ts"
-export { generateLaunchUrl, launchFor } from "./usecases/GenerateLaunchUrl.ts"
+export { generateLaunchUrl, launchFor, makeLaunchFor } from "./usecases/GenerateLaunchUrl.ts"
 export { listGames } from "./usecases/ListGames.ts"
 export { listMerchants } from "./usecases/ListMerchants.ts"
 export { newSessionSeed, rotateSeed, roundHistory, roundOf } from "./usecases/Fairness.ts"

@@ -5,13 +5,10 @@ import {
   type ApiKey,
   AuditLog,
   GameCatalog,
-  Ids,
-  launchFor,
+  makeLaunchFor,
   LaunchToken,
-  LaunchTokenSigner,
   listGames,
   type Merchant,
-  OperatorDetails,
   retireGameAudited,
   upsertGameAudited
 } from "@gateway/domain"
@@ -43,10 +40,9 @@ const launchAnswer = (url: LaunchToken.LaunchUrl) =>
  * (`middleware/FastLaunch.ts`) both run this.
  */
 export const launch = Effect.map(
-  Ports.capture(GameCatalog, OperatorDetails, LaunchTokenSigner, Ids),
-  (provide) => (merchant: Merchant.Merchant, request: LaunchToken.LaunchRequest, prefix: ApiKey.ApiKeyPrefix) =>
+  makeLaunchFor,
+  (launchFor) => (merchant: Merchant.Merchant, request: LaunchToken.LaunchRequest, prefix: ApiKey.ApiKeyPrefix) =>
     launchFor(merchant, request, prefix).pipe(
-      provide,
       Effect.mapError(Problem.fromDomain),
       Effect.map(launchAnswer),
       Metrics.countLaunch

@@ -33,97 +33,114 @@ export type LaunchError =
   | ShopRejected
   | ShopDetailsUrlNotSet
 
+/** The services a launch uses. */
+type LaunchServices = GameCatalog | OperatorDetails | LaunchTokenSigner | Ids
+
 /**
- * The launch URL of a merchant authenticated with a key of `prefix`: test
- * keys (`sv_test`) launch demo mode only (403) → game → (real mode) the
- * operator's Details URL → (real mode with a `shopId`) the shop's Details URL
- * → currency rule → signed token. Demo launches never call the operator: a
- * demo launch with a `shopId` is a cashier's practice page named by the id.
- * Untraced: it is the hot path of the gateway, and a span with its stack
- * capture costs as much as a cached step of it.
+ * Builds {@link launchFor} once, with its services (and the launch policy)
+ * resolved: the function it returns needs none, so the launch path looks no
+ * service up and adds nothing to the request's context (as `makePlayRound`
+ * does for bets).
  */
-export const launchFor = Effect.fnUntraced(function*(
+export const makeLaunchFor = Effect.gen(function*() {
+  const catalog = yield* GameCatalog
+  const details = yield* OperatorDetails
+  const signer = yield* LaunchTokenSigner
+  const ids = yield* Ids
+  const policy = yield* LaunchPolicy
+  /** The retail shop of a real-mode launch with a `shopId` (CONTRACT §11), from the merchant's `shopDetailsUrl`. */
+  const askShop = Effect.fnUntraced(function*(merchant: Merchant, request: LaunchRequest, shopId: string) {
+    const url = merchant.MerchantSettings.shopDetailsUrl
+    if (url === undefined) return yield* new ShopDetailsUrlNotSet()
+    const shop = yield* details.shop(merchant, url, {
+      shopId,
+      sessionId: request.sessionId,
+      gameId: request.gameId,
+      mode: request.mode
+    })
+    // A blocked shop is ShopRejected (so is a 4xx, from the adapter).
+    if (shop.status === "blocked") return yield* new ShopRejected({ detail: "the operator reports the shop as blocked" })
+    return shop
+  })
+  /**
+   * The launch URL of a merchant authenticated with a key of `prefix`: test
+   * keys (`sv_test`) launch demo mode only (403) → game → (real mode) the
+   * operator's Details URL → (real mode with a `shopId`) the shop's Details URL
+   * → currency rule → signed token. Demo launches never call the operator: a
+   * demo launch with a `shopId` is a cashier's practice page named by the id.
+   * Untraced: it is the hot path of the gateway, and a span with its stack
+   * capture costs as much as a cached step of it.
+   */
+  return Effect.fnUntraced(function*(
+    merchant: Merchant,
+    request: LaunchRequest,
+    prefix: ApiKeyPrefix
+  ): Effect.fn.Return<LaunchUrl, Exclude<LaunchError, Unauthorized>> {
+    const permitted = authorise(prefix, launchOperation(request.mode))
+    if (Result.isFailure(permitted)) return yield* permitted.failure
+    const game = yield* catalog.find(request.gameId)
+    let playerCurrency: string | undefined
+    if (request.mode === "real") {
+      const detailsUrl = merchant.MerchantSettings.userDetailsUrl
+      if (detailsUrl === undefined) return yield* new DetailsUrlNotSet()
+      const player = yield* details.fetch(merchant, detailsUrl, {
+        playerId: request.playerId,
+        sessionId: request.sessionId,
+        gameId: request.gameId,
+        mode: request.mode,
+        ...(request.currency === undefined ? {} : { currency: request.currency })
+      })
+      if (player.status === "blocked") {
+        return yield* new PlayerRejected({ detail: "the operator reports the player as blocked" })
+      }
+      playerCurrency = player.currency
+    }
+    const shop = request.mode === "real" && request.shopId !== undefined
+      ? yield* askShop(merchant, request, request.shopId)
+      : undefined
+    const currency = yield* Effect.fromResult(
+      resolveLaunchCurrency({
+        merchant: merchant.currency,
+        requested: request.currency,
+        player: playerCurrency,
+        shop: shop?.currency
+      })
+    )
+    const limits = yield* Effect.fromResult(shopLimits(shop, currency))
+    const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+    // Every value below is already checked (the request decoded, the game found, the currency resolved): the
+    // claims are not checked again on every launch.
+    const claims = new LaunchClaims({
+      iss: policy.issuer,
+      aud: launchAudience,
+      sub: request.playerId,
+      jti: yield* ids.uuid,
+      iat: now,
+      exp: now + policy.ttlSeconds,
+      mid: merchant.id,
+      gid: game.id,
+      sid: request.sessionId,
+      mode: request.mode,
+      cur: currency,
+      lobby: !request.disableGameLobby,
+      ...(request.language === undefined ? {} : { lang: pageLanguageOf(request.language) }),
+      ...(request.lobbyUrl === undefined ? {} : { lurl: request.lobbyUrl }),
+      ...(request.realityCheckMinutes === undefined ? {} : { rcm: request.realityCheckMinutes }),
+      ...(request.shopId === undefined ? {} : { shop: request.shopId, shn: shop?.name ?? request.shopId }),
+      ...limits
+    }, { disableChecks: true })
+    const token = yield* signer.sign(claims)
+    return new LaunchUrl({ success: true, url: launchUrl(game.baseLaunchUrl, token) }, { disableChecks: true })
+  })
+})
+
+/** {@link makeLaunchFor}'s launch, its services taken from the context. */
+export const launchFor = (
   merchant: Merchant,
   request: LaunchRequest,
   prefix: ApiKeyPrefix
-): Effect.fn.Return<
-  LaunchUrl,
-  Exclude<LaunchError, Unauthorized>,
-  GameCatalog | OperatorDetails | LaunchTokenSigner | Ids
-> {
-  const permitted = authorise(prefix, launchOperation(request.mode))
-  if (Result.isFailure(permitted)) return yield* permitted.failure
-  const game = yield* (yield* GameCatalog).find(request.gameId)
-  let playerCurrency: string | undefined
-  if (request.mode === "real") {
-    const detailsUrl = merchant.MerchantSettings.userDetailsUrl
-    if (detailsUrl === undefined) return yield* new DetailsUrlNotSet()
-    const player = yield* (yield* OperatorDetails).fetch(merchant, detailsUrl, {
-      playerId: request.playerId,
-      sessionId: request.sessionId,
-      gameId: request.gameId,
-      mode: request.mode,
-      ...(request.currency === undefined ? {} : { currency: request.currency })
-    })
-    if (player.status === "blocked") {
-      return yield* new PlayerRejected({ detail: "the operator reports the player as blocked" })
-    }
-    playerCurrency = player.currency
-  }
-  const shop = request.mode === "real" && request.shopId !== undefined
-    ? yield* askShop(merchant, request, request.shopId)
-    : undefined
-  const currency = yield* Effect.fromResult(
-    resolveLaunchCurrency({
-      merchant: merchant.currency,
-      requested: request.currency,
-      player: playerCurrency,
-      shop: shop?.currency
-    })
-  )
-  const limits = yield* Effect.fromResult(shopLimits(shop, currency))
-  const policy = yield* LaunchPolicy
-  const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-  const claims = new LaunchClaims({
-    iss: policy.issuer,
-    aud: launchAudience,
-    sub: request.playerId,
-    jti: yield* (yield* Ids).uuid,
-    iat: now,
-    exp: now + policy.ttlSeconds,
-    mid: merchant.id,
-    gid: game.id,
-    sid: request.sessionId,
-    mode: request.mode,
-    cur: currency,
-    lobby: !request.disableGameLobby,
-    ...(request.language === undefined ? {} : { lang: pageLanguageOf(request.language) }),
-    ...(request.lobbyUrl === undefined ? {} : { lurl: request.lobbyUrl }),
-    ...(request.realityCheckMinutes === undefined ? {} : { rcm: request.realityCheckMinutes }),
-    ...(request.shopId === undefined ? {} : { shop: request.shopId, shn: shop?.name ?? request.shopId }),
-    ...limits
-  })
-  const token = yield* (yield* LaunchTokenSigner).sign(claims)
-  return new LaunchUrl({ success: true, url: launchUrl(game.baseLaunchUrl, token) })
-})
-
-/**
- * The retail shop of a real-mode launch with a `shopId` (CONTRACT §11), from
- * the merchant's `shopDetailsUrl`: none set is ShopDetailsUrlNotSet, a
- * blocked shop ShopRejected (so is a 4xx, from the adapter).
- */
-const askShop = Effect.fnUntraced(function*(merchant: Merchant, request: LaunchRequest, shopId: string) {
-  const url = merchant.MerchantSettings.shopDetailsUrl
-  if (url === undefined) return yield* new ShopDetailsUrlNotSet()
-  const shop = yield* (yield* OperatorDetails).shop(merchant, url, {
-    shopId,
-    sessionId: request.sessionId,
-    gameId: request.gameId,
-    mode: request.mode
-  })
-  if (shop.status === "blocked") return yield* new ShopRejected({ detail: "the operator reports the shop as blocked" })
-  return shop
-})
+): Effect.Effect<LaunchUrl, Exclude<LaunchError, Unauthorized>, LaunchServices> =>
+  Effect.flatMap(makeLaunchFor, (launch) => launch(merchant, request, prefix))
 
 /**
  * The shop's stake limits as claims (`smin`, `smax`): amounts of the launch's
