@@ -321,6 +321,14 @@ describe("the game page in a real browser, framed by an operator's site", () => 
         "denied",
         "framed by another site, this Chromium gives the page no sessionStorage: the cookie is what resumes"
       )
+      // The same link in another browser, while the link is still within its lifetime (LAUNCH_TOKEN_TTL_SECONDS is
+      // 10 here: under the whole suite's load the rounds and the reload below took longer, and the link was then
+      // refused as expired instead of as used).
+      const elsewhere = await other.context.newPage()
+      await elsewhere.goto(site.embed("elsewhere-browser", url))
+      const g = elsewhere.frameLocator("iframe#game")
+      await g.locator("#notice:not([hidden])").waitFor()
+      assert.match(await g.locator("#notice").innerText(), /already been used/)
       await f.getByRole("button", { name: /^Odd/ }).click()
       await f.locator("#play").click()
       await f.locator("#result.win, #result.loss").waitFor({ timeout: 10_000 })
@@ -343,11 +351,6 @@ describe("the game page in a real browser, framed by an operator's site", () => 
       assert.notStrictEqual(await f.locator("#rounds > li").first().getAttribute("data-round-id"), roundId, "a round after the reload")
       assert.strictEqual(await f.locator("#f-nonce").textContent(), "2")
 
-      const elsewhere = await other.context.newPage()
-      await elsewhere.goto(site.embed("elsewhere-browser", url))
-      const g = elsewhere.frameLocator("iframe#game")
-      await g.locator("#notice:not([hidden])").waitFor()
-      assert.match(await g.locator("#notice").innerText(), /already been used/)
     } finally {
       await other.close()
       wallet.setDetails((body) => ({ playerId: body.playerId, currency: "ETB", balance: "1000.00" }))
