@@ -182,6 +182,41 @@ describe("back and forward between the lobby and a game (CONTRACT §6)", () => {
     assert.notInclude(page.url(), "token")
     await page.close()
   })
+
+  /** A new page of the launch whose game is on screen while its rules are held back (a slow network) until `release`. */
+  const loading = async () => {
+    const page = await browser.context.newPage()
+    let release = () => {}
+    const held = new Promise<void>((resolve) => release = resolve)
+    await page.route("**/rules", async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.goto(await launch())
+    await page.locator("#game:not([hidden]) #play").waitFor()
+    return { page, release }
+  }
+
+  it("Back while the launched game's rules still load shows the lobby, instead of leaving for the page before the launch", async () => {
+    const { page, release } = await loading()
+    await page.goBack()
+    release()
+    await page.locator("#lobby:not([hidden]) .tile[data-game='lotto']").waitFor({ timeout: 10_000 })
+    assert.isTrue(await page.locator("#game").isHidden())
+    await page.goForward()
+    await page.locator("#game:not([hidden]) #play:not([disabled])").waitFor()
+    assert.strictEqual(await page.locator("#title").textContent(), "Odd Even")
+    await page.close()
+  })
+
+  it("the Lobby button pressed while the game's rules still load shows the lobby once they have, rather than doing nothing", async () => {
+    const { page, release } = await loading()
+    await page.getByRole("button", { name: /Lobby/ }).click()
+    release()
+    await page.locator("#lobby:not([hidden]) .tile[data-game='lotto']").waitFor({ timeout: 10_000 })
+    assert.isTrue(await page.locator("#game").isHidden())
+    await page.close()
+  })
 })
 
 describe("game recall across sessions (CONTRACT §6)", () => {

@@ -4,7 +4,7 @@ import { call, problem } from "./api.ts"
 import { stopAutoplay } from "./autoplay.ts"
 import { $, btn, el } from "./dom.ts"
 import { showAlert } from "./notice.ts"
-import { openGame } from "./play.ts"
+import { openGame, whenOpened } from "./play.ts"
 import { group } from "./money.ts"
 import { S } from "./state.ts"
 import type { GameEntry } from "./types.ts"
@@ -78,22 +78,31 @@ const toGame = (id: string): void => {
 
 /** The Lobby button: back to the lobby's entry (the game's entry stays for Forward). */
 export const toLobby = (): void => {
+  // Pressed while a game's rules still load: the lobby once they have (as Play waits for them), not dropped unseen.
+  const pending = whenOpened()
+  if (pending !== undefined) {
+    void pending.then(toLobby)
+    return
+  }
   if (S.busy) return
   if (viewOfEntry()?.view === "game") history.back()
   else showLobby()
 }
 
 /**
- * Once a session has begun: a fresh document gets the lobby's entry and the game's over it; a reload keeps its
- * entries and shows the view of the one it is on.
+ * Once a session has begun, before its first game loads: a fresh document gets the lobby's entry and the game's
+ * over it, so that Back while the game's rules still load returns to the lobby rather than leaving the page; a
+ * reload keeps its entries ({@link showEntry} shows the one it is on).
  */
-export const beginHistory = (): void => {
-  if (!hasLobby()) return
-  const entry = viewOfEntry()
-  if (entry === undefined) {
-    history.replaceState({ view: "lobby" } satisfies View, "")
-    history.pushState({ view: "game", game: S.game } satisfies View, "")
-  } else if (entry.view === "lobby") showLobby()
+export const beginHistory = (game: string): void => {
+  if (!hasLobby() || viewOfEntry() !== undefined) return
+  history.replaceState({ view: "lobby" } satisfies View, "")
+  history.pushState({ view: "game", game } satisfies View, "")
+}
+
+/** Once the first game has loaded: the lobby, when that is the entry the page is on (reloaded there, or Back meanwhile). */
+export const showEntry = (): void => {
+  if (hasLobby() && viewOfEntry()?.view === "lobby") showLobby()
 }
 
 /** Shows the view of the entry Back or Forward reached, once no round is under way (a notice ends it all). */

@@ -5,7 +5,7 @@ import { $, $input } from "./dom.ts"
 import { randomSeed, renderFair, rotate, verify } from "./fairness.ts"
 import { loadHistory, renderHistory } from "./history.ts"
 import { setLanguage, t, translatePage } from "./i18n/index.ts"
-import { beginHistory, loadGames, toLobby } from "./lobby.ts"
+import { beginHistory, loadGames, showEntry, toLobby } from "./lobby.ts"
 import { digitsOf } from "./money.ts"
 import { clearAlert, exitLink, fatal } from "./notice.ts"
 import { gameName } from "./outcomes.ts"
@@ -96,8 +96,10 @@ const begin = async (b: Begin): Promise<void> => {
   startClock()
   if (window.matchMedia("(min-width: 860px)").matches) showPanel("rules")
   if (b.session.lobby && S.shop === null) await loadGames()
-  await openGame(b.game || b.session.gameId || (data["game"] ?? ""))
-  beginHistory()
+  const game = b.game || b.session.gameId || (data["game"] ?? "")
+  beginHistory(game)
+  await openGame(game)
+  showEntry()
   void loadHistory()
 }
 

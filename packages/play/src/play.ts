@@ -32,6 +32,9 @@ onSelection(selectionChanged)
 /** The game being opened, until its rules have loaded and its controls are shown. */
 let opening: Promise<void> | undefined
 
+/** The game being opened, if one is: settled once its rules have loaded (or failed to) and its controls are shown. */
+export const whenOpened = (): Promise<void> | undefined => opening?.catch(() => undefined)
+
 /**
  * Shows a game: its rules (read once), controls and stage. A Play pressed while
  * they load waits for them (`play`), rather than being dropped unseen.
@@ -98,7 +101,8 @@ const show = async (id: string): Promise<void> => {
 export const play = async (how: "stake" | "autoplay" | "free" = "stake"): Promise<bigint | null> => {
   const autoplay = how === "autoplay"
   const free = how === "free"
-  if (opening !== undefined) await opening.catch(() => undefined)
+  const pending = whenOpened()
+  if (pending !== undefined) await pending
   if (S.busy) return null
   const view = viewOf(S.game)
   if (view.selection() === null || view.selection() === undefined) view.autoPick?.()
