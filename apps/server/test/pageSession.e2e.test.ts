@@ -209,12 +209,19 @@ describe("back and forward between the lobby and a game (CONTRACT §6)", () => {
     await page.close()
   })
 
-  it("the Lobby button pressed while the game's rules still load shows the lobby once they have, rather than doing nothing", async () => {
+  it("the Lobby button pressed (twice) while the game's rules still load shows the lobby once they have, rather than doing nothing or leaving the page", async () => {
     const { page, release } = await loading()
-    await page.getByRole("button", { name: /Lobby/ }).click()
+    const address = page.url()
+    await page.getByRole("button", { name: /Lobby/ }).dblclick()
     release()
     await page.locator("#lobby:not([hidden]) .tile[data-game='lotto']").waitFor({ timeout: 10_000 })
     assert.isTrue(await page.locator("#game").isHidden())
+    // A second Back would have left for the page before the launch.
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    assert.strictEqual(page.url(), address)
+    await page.locator(".tile[data-game='lotto']").click()
+    await page.locator("#game:not([hidden]) #play:not([disabled])").waitFor()
+    assert.strictEqual(await page.locator("#title").textContent(), "Lotto")
     await page.close()
   })
 })

@@ -76,17 +76,30 @@ const toGame = (id: string): void => {
   void openGame(id)
 }
 
+/**
+ * The Lobby button was pressed and its lobby is not shown yet (the game's rules still load, or its Back is under
+ * way): another press adds nothing, where a second Back would leave the page.
+ */
+let lobbyAsked = false
+
 /** The Lobby button: back to the lobby's entry (the game's entry stays for Forward). */
 export const toLobby = (): void => {
+  if (lobbyAsked) return
   // Pressed while a game's rules still load: the lobby once they have (as Play waits for them), not dropped unseen.
-  const pending = whenOpened()
-  if (pending !== undefined) {
-    void pending.then(toLobby)
+  const loading = whenOpened()
+  if (loading !== undefined) {
+    lobbyAsked = true
+    void loading.then(() => {
+      lobbyAsked = false
+      toLobby()
+    })
     return
   }
   if (S.busy) return
-  if (viewOfEntry()?.view === "game") history.back()
-  else showLobby()
+  if (viewOfEntry()?.view === "game") {
+    lobbyAsked = true
+    history.back()
+  } else showLobby()
 }
 
 /**
@@ -117,4 +130,7 @@ const followEntry = (tries = 0): void => {
     if ($("lobby").hidden) showLobby()
   } else if ($("game").hidden || S.game !== entry.game) void openGame(entry.game)
 }
-window.addEventListener("popstate", () => followEntry())
+window.addEventListener("popstate", () => {
+  lobbyAsked = false
+  followEntry()
+})
