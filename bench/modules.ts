@@ -10,7 +10,7 @@
  * The idle loop, the collector and V8's own work are rows of their own.
  * `depth` (default 6) cuts the module paths: 3 gives packages and libraries.
  * Environment: FROM, TO (seconds into the profile: the measured run alone),
- * BUNDLE (default apps/server/dist/server.mjs), ROWS (default 40).
+ * BUNDLE (default apps/server/dist/server.cjs), ROWS (default 40).
  */
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -34,7 +34,7 @@ interface Profile {
 const [file, depthArg] = process.argv.slice(2)
 if (file === undefined) throw new Error("usage: node bench/modules.ts <profile.cpuprofile> [depth]")
 const depth = Number(depthArg ?? 6)
-const bundle = process.env["BUNDLE"] ?? join(import.meta.dirname, "..", "apps", "server", "dist", "server.mjs")
+const bundle = process.env["BUNDLE"] ?? join(import.meta.dirname, "..", "apps", "server", "dist", "server.cjs")
 const bundleName = bundle.split("/").pop() ?? ""
 const profile = JSON.parse(readFileSync(file, "utf8")) as Profile
 

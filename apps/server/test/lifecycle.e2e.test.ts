@@ -2,7 +2,7 @@ import { Effect, Exit, Redacted, Scope } from "effect"
 import * as PgTest from "@gateway/adapters-pg/testing"
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import { get } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -137,6 +137,30 @@ describe("starting and stopping the server", () => {
     // The Redis client's own warning of the refused connection may come first; the last line says why it stopped.
     assert.match(output.trim().split("\n").at(-1) ?? "", /^gateway: cannot start: REDIS_URL: Redis could not be reached$/)
     assert.notInclude(output, "r3dis-pw")
+  })
+
+  it("keeps its code cache in NODE_COMPILE_CACHE once it has run two seconds, starts from it without writing it again, and writes none with NODE_DISABLE_COMPILE_CACHE=1", async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), "gateway-code-cache-"))
+    const cacheFile = join(cacheDir, `server-${process.version}-${process.arch}.v8`)
+    const runFor = async (ms: number, env: Record<string, string>) => {
+      const gw = await spawnGateway({ ...base(), ...env })
+      assert.strictEqual((await fetch(`${gw.url}/ready`)).status, 200)
+      await new Promise((resolve) => setTimeout(resolve, ms))
+      assert.strictEqual(await gw.stop(), 0)
+    }
+    try {
+      await runFor(2_500, { NODE_COMPILE_CACHE: cacheDir })
+      const made = statSync(cacheFile)
+      assert.isAbove(made.size, 1_000_000, "the code of the bundle's functions, not only of its top level")
+      await runFor(2_500, { NODE_COMPILE_CACHE: cacheDir })
+      assert.strictEqual(statSync(cacheFile).mtimeMs, made.mtimeMs, "accepted, so not made again")
+      const off = mkdtempSync(join(tmpdir(), "gateway-code-cache-off-"))
+      await runFor(2_500, { NODE_COMPILE_CACHE: off, NODE_DISABLE_COMPILE_CACHE: "1" })
+      assert.deepStrictEqual(readdirSync(off), [])
+      rmSync(off, { recursive: true, force: true })
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true })
+    }
   })
 
   it("finishes an in-flight request on SIGTERM, then exits 0 and stops listening", async () => {
