@@ -15,26 +15,33 @@
  * The cache sits where Node's would (`NODE_COMPILE_CACHE`, else
  * `dist/.compile-cache` beside the bundle, never the shared temporary
  * directory, where another user of the machine could plant code), one file
- * per Node version and architecture. V8 refuses a cache made from another
+ * per Node version, architecture and build of the bundle. V8 refuses a cache made from another
  * source, V8 or set of flags (then the bundle is compiled as without one, and
  * the cache made again). `NODE_DISABLE_COMPILE_CACHE=1` turns it off. A cache
  * that cannot be read or written is skipped, never an error; it is written to
  * a file of its own and renamed, so instances starting together never read
  * half of one.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
 import { constants, Script } from "node:vm"
+import { crc32 } from "node:zlib"
 
 /** How long after loading the bundle its cache is made: the server is listening by then. */
 const cacheAfterMs = 2_000
 
 const dist = import.meta.dirname
 const bundle = join(dist, "server.cjs")
+const source = readFileSync(bundle, "utf8")
 const off = process.env["NODE_DISABLE_COMPILE_CACHE"] === "1"
 const cacheDir = process.env["NODE_COMPILE_CACHE"] || join(dist, ".compile-cache")
-const cacheFile = join(cacheDir, `server-${process.version}-${process.arch}.v8`)
+/**
+ * Named by the bundle's checksum: V8 checks a cache against the length of its source only, so a rebuild of the
+ * same length must not find the cache of the build before it.
+ */
+const cachePrefix = `server-${process.version}-${process.arch}-`
+const cacheFile = join(cacheDir, `${cachePrefix}${crc32(source).toString(16).padStart(8, "0")}.v8`)
 
 const readCache = (): Buffer | undefined => {
   if (off) return undefined
@@ -47,7 +54,7 @@ const readCache = (): Buffer | undefined => {
 
 let cached = readCache()
 // The bundle in the function CommonJS wraps a module in, on its first line so that its lines keep their numbers.
-const script = new Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, "utf8")}\n})`, {
+const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
   filename: bundle,
   ...(cached === undefined ? {} : { cachedData: cached }),
   // An `import()` the bundle makes of a package left outside it goes to Node's own loader, as from a module.
@@ -63,6 +70,12 @@ if (makeCache) {
       mkdirSync(cacheDir, { recursive: true })
       writeFileSync(written, script.createCachedData())
       renameSync(written, cacheFile)
+      // The caches of earlier builds go: no start will read them again.
+      for (const name of readdirSync(cacheDir)) {
+        if (name.startsWith(cachePrefix) && name.endsWith(".v8") && join(cacheDir, name) !== cacheFile) {
+          rmSync(join(cacheDir, name), { force: true })
+        }
+      }
     } catch {
       // No cache this time: the next start compiles the bundle, as this one did.
       try {
