@@ -350,7 +350,6 @@ describe("the game page in a real browser, framed by an operator's site", () => 
       await f.locator(`#rounds > li:nth-child(2)[data-round-id='${roundId}']`).waitFor({ state: "attached" })
       assert.notStrictEqual(await f.locator("#rounds > li").first().getAttribute("data-round-id"), roundId, "a round after the reload")
       assert.strictEqual(await f.locator("#f-nonce").textContent(), "2")
-
     } finally {
       await other.close()
       wallet.setDetails((body) => ({ playerId: body.playerId, currency: "ETB", balance: "1000.00" }))
