@@ -18,7 +18,7 @@ let owner: Session
 
 beforeAll(async () => {
   mailbox = await startMailbox()
-  const databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedDatabaseUrl)))
+  const databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedMigratedDatabaseUrl)))
   gw = await spawnGateway({
     DATABASE_URL: databaseUrl,
     DATA_ENCRYPTION_KEY: randomBytes(32).toString("base64"),

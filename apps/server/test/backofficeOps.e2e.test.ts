@@ -21,7 +21,7 @@ let db: pg.Client
 beforeAll(async () => {
   mailbox = await startMailbox()
   wallet = await startWallet(() => ({ status: 200 }))
-  const databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedDatabaseUrl)))
+  const databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedMigratedDatabaseUrl)))
   gw = await spawnGateway({
     DATABASE_URL: databaseUrl,
     DATA_ENCRYPTION_KEY: randomBytes(32).toString("base64"),

@@ -14,7 +14,7 @@ let databaseUrl: Redacted.Redacted<string>
 let gw: Gateway
 
 beforeAll(async () => {
-  databaseUrl = await Effect.runPromise(Scope.provide(scope)(PgTest.scopedDatabaseUrl))
+  databaseUrl = await Effect.runPromise(Scope.provide(scope)(PgTest.scopedMigratedDatabaseUrl))
   gw = await spawnGateway({
     DATABASE_URL: Redacted.value(databaseUrl),
     DATA_ENCRYPTION_KEY: randomBytes(32).toString("base64"),

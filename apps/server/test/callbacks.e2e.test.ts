@@ -111,7 +111,7 @@ describe("round links and operator callbacks (CONTRACT §10)", () => {
     const scope = Effect.runSync(Scope.make())
     const running: Array<Gateway> = []
     try {
-      const databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedDatabaseUrl)))
+      const databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedMigratedDatabaseUrl)))
       const env = {
         DATABASE_URL: databaseUrl,
         DATA_ENCRYPTION_KEY: randomBytes(32).toString("base64"),

@@ -32,7 +32,7 @@ const json = async (...args: ReadonlyArray<string>): Promise<any> => {
 }
 
 beforeAll(async () => {
-  const databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedDatabaseUrl)))
+  const databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedMigratedDatabaseUrl)))
   env = {
     DATABASE_URL: databaseUrl,
     DATA_ENCRYPTION_KEY: randomBytes(32).toString("base64"),

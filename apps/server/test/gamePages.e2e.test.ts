@@ -11,7 +11,7 @@ let databaseUrl: string
 let gw: Gateway
 
 beforeAll(async () => {
-  databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedDatabaseUrl)))
+  databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedMigratedDatabaseUrl)))
   gw = await spawnGateway({
     DATABASE_URL: databaseUrl,
     DATA_ENCRYPTION_KEY: randomBytes(32).toString("base64"),

@@ -14,7 +14,7 @@ let db: pg.Client
 let wallet: Awaited<ReturnType<typeof startWallet>>
 
 beforeAll(async () => {
-  const databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedDatabaseUrl)))
+  const databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedMigratedDatabaseUrl)))
   wallet = await startWallet(() => ({ status: 200 }))
   gw = await spawnGateway({
     DATABASE_URL: databaseUrl,

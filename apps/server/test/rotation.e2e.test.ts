@@ -15,7 +15,7 @@ import { eventually, playerSession, startWallet } from "./Wallet.ts"
 const scope = Effect.runSync(Scope.make())
 afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
 
-const freshDatabase = () => Effect.runPromise(Scope.provide(scope)(PgTest.scopedDatabaseUrl)).then(Redacted.value)
+const freshDatabase = () => Effect.runPromise(Scope.provide(scope)(PgTest.scopedMigratedDatabaseUrl)).then(Redacted.value)
 const secret = () => randomBytes(32).toString("base64url")
 
 /** The status of an admin read with `token`. */

@@ -101,10 +101,10 @@ export const spawnGateway = async (env: Record<string, string>, entry: string = 
   return { url, authSecret, output: () => output, process: child, stop }
 }
 
-/** A gateway on a fresh database of its own, stopped and dropped with the scope. */
+/** A gateway on a fresh database of its own, migrated (PgTest.scopedMigratedDatabaseUrl), stopped and dropped with the scope. */
 export const gateway = (env: Record<string, string> = {}): Effect.Effect<Gateway, unknown, Scope.Scope> =>
   Effect.gen(function*() {
-    const databaseUrl = yield* PgTest.scopedDatabaseUrl
+    const databaseUrl = yield* PgTest.scopedMigratedDatabaseUrl
     return yield* Effect.acquireRelease(
       Effect.promise(() =>
         spawnGateway({
