@@ -129,7 +129,7 @@ export const settleRounds = (sql: SqlClient, rounds: ReadonlyArray<SettlingRound
       FROM input i
       -- "debiting", said so that the planner cannot use the partial index of debiting rounds: unvacuumed, it
       -- holds an entry for every round begun since the last vacuum, and the generic plan of this statement
-      -- scanned it whole (a bitmap of all of them, hashed against the batch) — slower with every round played.
+      -- scanned it whole (a bitmap of all of them, hashed against the batch): slower with every round played.
       -- A round is found by its primary key. (status takes only the four values of its CHECK.)
       WHERE r.id = i.round_id AND r.status NOT IN ('settled', 'refused', 'failed')
       RETURNING r.id, r.session_id, r.autoplay, r.stake_minor, r.debit_id, i.payout_minor, i.credit_id, i.currency,
