@@ -159,9 +159,11 @@ await Promise.all([bundle("main.ts", "server.cjs", "cjs"), bundle("cli.ts", "ops
  * text of tagged templates, as they are. A few dozen comments of the bundled libraries (undici's "request’s", the
  * license notes) made V8 hold the whole 6.8 MB source as a string of two bytes a character: 13.6 MB, decoded in
  * ~55 ms, where an ASCII one takes 6.8 MB and ~27 ms. Started, the server holds ~8 MB less, and is ready ~45 ms
- * sooner (`node bench/starts.ts`, bench/README.md "The twelfth pass"). So the non-ASCII
- * characters of comments are written as `\uXXXX` (line numbers, and the columns of code the source map points to,
- * unchanged); one anywhere else stops the build, naming the line, to be written in ASCII in its source.
+ * sooner (`node bench/starts.ts`, bench/README.md "The twelfth pass"). So the non-ASCII characters of comments are
+ * written as `\uXXXX`, which keeps the line numbers and the columns of code the source map points to. Comments are
+ * found line by line: a line in or opening a block comment, a line comment, or ` // ` after code with no string
+ * open. A character outside ASCII anywhere else stops the build, naming the line, to be written in ASCII in its
+ * source.
  */
 const asciiOnly = (name: string) => {
   const file = join(here, "dist", name)
