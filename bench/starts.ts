@@ -3,18 +3,17 @@
  * <distB> [runs]` (copies of `apps/server/dist`, e.g. `cp -r
  * apps/server/dist .ab/a` before a change and `.ab/b` after it). Each
  * build is started once first to make its code cache (src/boot.ts), then
- * `runs` times (default 10) alternately, on one migrated database, with
- * the flags and environment of `npm start`: milliseconds from spawn until
- * `/ready` answers (polled every 10 ms), then, 300 ms later, the process's
- * CPU time and RSS. Prints the median and range of each.
+ * `runs` times (default 10) alternately, on one migrated database, as
+ * `npm start` runs it (ready.ts): milliseconds from spawn until `/ready`
+ * answers, then, 300 ms later, the process's CPU time and RSS. Prints the
+ * median and range of each.
  */
 import * as PgTest from "@gateway/adapters-pg/testing"
-import { freePort, startLine } from "@gateway/server/testing"
 import { Effect, Exit, Redacted, Scope } from "effect"
-import { spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
+import { cpuMs, statusKb } from "./proc.ts"
+import { startUntilReady } from "./ready.ts"
 
 const [distA, distB, runs = "10"] = process.argv.slice(2)
 if (distA === undefined || distB === undefined) {
@@ -22,15 +21,12 @@ if (distA === undefined || distB === undefined) {
   process.exit(2)
 }
 const scope = Effect.runSync(Scope.make())
-const databaseUrl = Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedDatabaseUrl)))
 const env = {
-  DATABASE_URL: databaseUrl,
+  DATABASE_URL: Redacted.value(await Effect.runPromise(Scope.provide(scope)(PgTest.scopedDatabaseUrl))),
   DATA_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
   AUTH_JWT_SECRET: randomBytes(32).toString("base64url"),
-  HOST: "127.0.0.1",
   SHUTDOWN_DRAIN_SECONDS: "0"
 }
-const line = startLine()
 
 interface Start {
   readonly readyMs: number
@@ -39,28 +35,18 @@ interface Start {
 }
 
 const start = async (dist: string, holdMs: number): Promise<Start> => {
-  const port = await freePort()
-  const began = performance.now()
-  const child = spawn(process.execPath, [...line.flags, join(resolve(dist), "main.mjs")], {
-    env: { ...line.env, PATH: process.env["PATH"] ?? "", ...env, PORT: String(port) },
-    stdio: "ignore"
+  let cpu = Number.NaN
+  let rssMb = Number.NaN
+  const readyMs = await startUntilReady(env, {
+    main: join(resolve(dist), "main.mjs"),
+    atReady: async (child) => {
+      await new Promise((r) => setTimeout(r, holdMs))
+      const pid = child.pid ?? 0
+      cpu = cpuMs(pid)
+      rssMb = statusKb(pid, "VmRSS") / 1024
+    }
   })
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${dist} exited with ${child.exitCode}`)
-    const ok = await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.ok, () => false)
-    if (ok) break
-    await new Promise((r) => setTimeout(r, 10))
-  }
-  const readyMs = performance.now() - began
-  await new Promise((r) => setTimeout(r, holdMs))
-  const rssMb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1]) / 1024
-  const stat = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
-  const cpuMs = (Number(stat[11]) + Number(stat[12])) * 10
-  await new Promise((r) => {
-    child.once("exit", r)
-    child.kill("SIGTERM")
-  })
-  return { readyMs, cpuMs, rssMb }
+  return { readyMs, cpuMs: cpu, rssMb }
 }
 
 // The first start of each migrates the database (A) and writes its code cache after two seconds.

@@ -171,26 +171,23 @@ const asciiOnly = (name: string) => {
   const nonAscii = /[^\x00-\x7f]/
   const escape = (text: string) =>
     text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+  /** Where a comment after code starts: ` // ` with no string left open before it; -1 if none. */
+  const trailingComment = (line: string) => {
+    const at = line.indexOf(" // ")
+    const before = at < 0 ? "" : line.slice(0, at)
+    return at >= 0 && !before.includes("`") && before.split("\"").length % 2 === 1 && before.split("'").length % 2 === 1
+      ? at
+      : -1
+  }
   let inBlock = false
   const out = lines.map((line, index) => {
     const start = line.trimStart()
-    let comment = -1
-    if (inBlock || start.startsWith("/*")) {
-      comment = 0
-      inBlock = inBlock ? !line.includes("*/") : !start.includes("*/")
-    } else if (start.startsWith("//")) {
-      comment = 0
-    } else {
-      // A comment after code: `//` after a space, with no string left open before it.
-      const at = line.indexOf(" // ")
-      const before = at < 0 ? "" : line.slice(0, at)
-      if (at >= 0 && !before.includes("`") && (before.split("\"").length % 2) === 1 && (before.split("'").length % 2) === 1) {
-        comment = at
-      }
-    }
+    const opensBlock = !inBlock && start.startsWith("/*")
+    const whole = inBlock || opensBlock || start.startsWith("//")
+    if (inBlock || opensBlock) inBlock = !(opensBlock ? start : line).includes("*/")
     if (!nonAscii.test(line)) return line
-    const first = line.search(nonAscii)
-    if (comment < 0 || first < comment) {
+    const comment = whole ? 0 : trailingComment(line)
+    if (comment < 0 || line.search(nonAscii) < comment) {
       throw new Error(`dist/${name}:${index + 1} has a character outside ASCII in code: write it as an escape in its source`)
     }
     return line.slice(0, comment) + escape(line.slice(comment))

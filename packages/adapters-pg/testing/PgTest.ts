@@ -38,16 +38,12 @@ const serverUrl = Effect.gen(function*() {
   return (yield* startThrowAwayServer).url
 })
 
-/**
- * A fresh empty database on the server at `DATABASE_URL` (else on an embedded
- * server started for this scope), dropped when the scope closes: its URL, for
- * clients in this process or a child process.
- */
-export const scopedDatabaseUrl: Effect.Effect<
-  Redacted.Redacted<string>,
-  SqlError | EmbeddedPostgres.EmbeddedPostgresError,
-  Scope.Scope
-> = Effect.suspend(() => scopedDatabase(undefined))
+/** The URL of database `name` on the server at `url`. */
+const urlOf = (url: Redacted.Redacted<string>, name: string): Redacted.Redacted<string> => {
+  const parsed = new URL(Redacted.value(url))
+  parsed.pathname = `/${name}`
+  return Redacted.make(parsed.href)
+}
 
 /** A database of its own, a copy of `template` (else of PostgreSQL's empty `template1`), dropped with the scope. */
 const scopedDatabase = (template: string | undefined) =>
@@ -61,10 +57,19 @@ const scopedDatabase = (template: string | undefined) =>
         : admin`CREATE DATABASE ${admin(database)} TEMPLATE ${admin(template)}`,
       () => admin`DROP DATABASE IF EXISTS ${admin(database)} WITH (FORCE)`.pipe(Effect.ignore)
     )
-    const parsed = new URL(Redacted.value(url))
-    parsed.pathname = `/${database}`
-    return Redacted.make(parsed.href)
+    return urlOf(url, database)
   }).pipe(Effect.provide(Reactivity.layer))
+
+/**
+ * A fresh empty database on the server at `DATABASE_URL` (else on an embedded
+ * server started for this scope), dropped when the scope closes: its URL, for
+ * clients in this process or a child process.
+ */
+export const scopedDatabaseUrl: Effect.Effect<
+  Redacted.Redacted<string>,
+  SqlError | EmbeddedPostgres.EmbeddedPostgresError,
+  Scope.Scope
+> = scopedDatabase(undefined)
 
 /**
  * The variable naming a database on the server at `DATABASE_URL` with every
@@ -85,11 +90,9 @@ export const makeTemplate = (url: Redacted.Redacted<string>): Effect.Effect<stri
     const admin = yield* PgClient.make({ url, maxConnections: 1 })
     const name = `gw_template_${randomBytes(8).toString("hex")}`
     yield* admin`CREATE DATABASE ${admin(name)}`
-    const parsed = new URL(Redacted.value(url))
-    parsed.pathname = `/${name}`
     // Its own scope: the migrator's connections are closed before the database is marked a template.
     yield* Effect.scoped(Effect.gen(function*() {
-      const client = yield* PgClient.make({ url: Redacted.make(parsed.href), maxConnections: 1 })
+      const client = yield* PgClient.make({ url: urlOf(url, name), maxConnections: 1 })
       yield* Migrations.run.pipe(Effect.provideService(SqlClient, client))
     }))
     yield* admin`ALTER DATABASE ${admin(name)} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`
@@ -119,29 +122,22 @@ export const scopedMigratedDatabaseUrl: Effect.Effect<
   return yield* scopedDatabase(Option.getOrUndefined(template))
 })
 
-/**
- * A database of its own for one test file ({@link scopedDatabaseUrl}),
- * dropped when the layer is released. Not migrated.
- */
+/** A client of a database of its own for one test file, made by `database` and dropped when the layer is released. */
+const layerOn = <E>(database: Effect.Effect<Redacted.Redacted<string>, E, Scope.Scope>) =>
+  PgClient.layerFrom(Effect.flatMap(database, (url) => PgClient.make({ url, maxConnections: 5 })))
+
+/** A database of its own for one test file ({@link scopedDatabaseUrl}). Not migrated. */
 export const layerEmpty: Layer.Layer<
   PgClient.PgClient | SqlClient,
   SqlError | EmbeddedPostgres.EmbeddedPostgresError
-> = PgClient.layerFrom(Effect.gen(function*() {
-  const url = yield* scopedDatabaseUrl
-  return yield* PgClient.make({ url, maxConnections: 5 })
-}))
+> = layerOn(scopedDatabaseUrl)
 
 /**
  * A database of its own for one test file with every migration applied
  * ({@link scopedMigratedDatabaseUrl}; the migrations then find nothing left
- * to do), dropped when the layer is released.
+ * to do).
  */
 export const layer: Layer.Layer<
   PgClient.PgClient | SqlClient,
   SqlError | MigrationError | EmbeddedPostgres.EmbeddedPostgresError
-> = Layer.effectDiscard(Migrations.run).pipe(
-  Layer.provideMerge(PgClient.layerFrom(Effect.gen(function*() {
-    const url = yield* scopedMigratedDatabaseUrl
-    return yield* PgClient.make({ url, maxConnections: 5 })
-  })))
-)
+> = Layer.effectDiscard(Migrations.run).pipe(Layer.provideMerge(layerOn(scopedMigratedDatabaseUrl)))
