@@ -20,6 +20,8 @@ export const gatewayEnv = (databaseUrl: string): Record<string, string> => ({
   LOG_LEVEL: "Warn",
   RATE_LIMIT_RPS: "0",
   ...(process.env["BENCH_BREAKER_OFF"] === "1" ? { OPERATOR_BREAKER_FAILURES: "0" } : {}),
+  // scrypt at its default cost, as in production (spawnGateway lowers it for the tests).
+  PASSWORD_HASH_COST: "15",
   // /metrics protected, as in production (an open one is warned about at start).
   METRICS_TOKEN: randomBytes(24).toString("base64url"),
   // Only written into launch URLs and token issuers; never contacted.

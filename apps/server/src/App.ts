@@ -24,6 +24,7 @@ import {
   OperatorDetailsHttp,
   OperatorHttp,
   OperatorUrlPolicy,
+  PasswordHash,
   RoundLinksHmac,
   SignedPost,
   WebhookDesk,
@@ -187,6 +188,20 @@ const roundLinks = (config: GatewayConfig) =>
       )
   })
 
+/**
+ * A warning at start when `PASSWORD_HASH_COST` is below scrypt's default: the passwords and e-mail codes hashed
+ * from then on are that much cheaper to guess from a copy of the database (the project's tests run at 10).
+ */
+const passwordHashWarning = (cost: number) =>
+  Layer.effectDiscard(
+    cost < PasswordHash.defaultCost
+      ? Effect.logWarning(
+        `PASSWORD_HASH_COST is ${cost}, below the default ${PasswordHash.defaultCost}: passwords and e-mail codes ` +
+          `hashed now take ${2 ** (PasswordHash.defaultCost - cost)} times less work to guess; set it only for tests`
+      )
+      : Effect.void
+  )
+
 /** The database's settings: where it is, its pools and their statement time-outs, whether it is migrated at start. */
 export const databaseOptions = (config: GatewayConfig): Database.DatabaseOptions => ({
   url: config.databaseUrl,
@@ -223,7 +238,7 @@ export const repositories = (config: GatewayConfig, dataKeys: DataCipher.DataKey
     ReadinessPg.layer,
     launchKeys(config),
     IdsNode.layer,
-    MerchantCredentialsNode.layer
+    MerchantCredentialsNode.layerWith({ passwordHashCost: config.passwordHashCost })
   ).pipe(
     // Credits and refunds carry their round's link; the round page and the reports read it.
     Layer.provideMerge(roundLinks(config)),
@@ -281,7 +296,11 @@ export const app = (
     Layer.succeed(HttpIncomingMessage.MaxBodySize, RequestLimits.maxBodySize(config.maxBodyBytes)),
     Layer.sync(PageAssets, playAssets),
     // Device cookies are signed with a key derived from DATA_ENCRYPTION_KEY (the previous keys of a rotation verify).
-    BackofficeSecretsNode.layer({ deviceCookieSecrets: [dataKeys.current, ...dataKeys.previous] }),
+    BackofficeSecretsNode.layer({
+      deviceCookieSecrets: [dataKeys.current, ...dataKeys.previous],
+      passwordHashCost: config.passwordHashCost
+    }),
+    passwordHashWarning(config.passwordHashCost),
     MailerNode.layer({
       smtpUrl: config.backoffice.smtpUrl,
       from: config.backoffice.mailFrom,

@@ -1,5 +1,6 @@
 import { Config, LogLevel, Option, Redacted, Schema, SchemaTransformation } from "effect"
 import { defaultSchedule } from "@gateway/domain/RetrySchedule"
+import { costRange, defaultCost } from "@gateway/adapters-operator/crypto/PasswordHash"
 
 const between = (minimum: number, maximum: number) => Schema.Int.check(Schema.isBetween({ minimum, maximum }))
 
@@ -237,6 +238,10 @@ export const GatewayConfig = Config.all({
       Config.withDefault(43_200)
     )
   }),
+  // scrypt's cost (log2 N) for the passwords and e-mail codes hashed from now on; below the default only for tests.
+  passwordHashCost: Config.schema(between(costRange.minimum, costRange.maximum), "PASSWORD_HASH_COST").pipe(
+    Config.withDefault(defaultCost)
+  ),
   migrateOnStart: Config.schema(AnyCaseBoolean, "MIGRATE_ON_START").pipe(Config.withDefault(true)),
   shutdownDrainSeconds: Config.schema(between(0, 300), "SHUTDOWN_DRAIN_SECONDS").pipe(Config.withDefault(5)),
   tracing: TracingConfig

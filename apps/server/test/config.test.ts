@@ -118,6 +118,17 @@ describe("GatewayConfig", () => {
       }
     }))
 
+  it.effect("PASSWORD_HASH_COST: scrypt at 2^15 by default, 10 to 20", () =>
+    Effect.gen(function*() {
+      const byDefault = value(yield* read({}))
+      assert.strictEqual(byDefault === "failure" ? byDefault : byDefault.passwordHashCost, 15)
+      const cheap = value(yield* read({ PASSWORD_HASH_COST: "10" }))
+      assert.strictEqual(cheap === "failure" ? cheap : cheap.passwordHashCost, 10)
+      for (const bad of ["9", "21", "15.5", "high"]) {
+        assert.strictEqual((yield* read({ PASSWORD_HASH_COST: bad }))._tag, "Failure", bad)
+      }
+    }))
+
   it.effect("MIGRATE_ON_START: true by default", () =>
     Effect.gen(function*() {
       for (const [env, migrate] of [[{}, true], [{ MIGRATE_ON_START: "false" }, false], [{ MIGRATE_ON_START: "No" }, false]] as const) {

@@ -219,6 +219,8 @@ describe("starting and stopping the server", () => {
         database: "external"
       })
       assert.match(String(started?.["instance"]), /^operator-gateway\/[0-9a-f]{12}$/)
+      // The tests' cheap scrypt (spawnGateway's PASSWORD_HASH_COST=10) is said at start, once.
+      assert.lengthOf(gw.output().split("\n").filter((line) => line.includes("PASSWORD_HASH_COST is 10, below the default 15")), 1)
       const admin = { authorization: `Bearer ${await adminToken(env.AUTH_JWT_SECRET)}` }
       const api = `${gw.url}/api/v1.1/operator-api`
       const merchant = await call(`${api}/create`, {

@@ -143,7 +143,9 @@ describe("the README's walk-through, pasted into bash", () => {
       DATA_DIR: join(dir, ".data"),
       AUTH_JWT_SECRET: secret,
       ALLOW_PRIVATE_OPERATOR_URLS: "true",
-      PUBLIC_BASE_URL: "http://127.0.0.1:8080"
+      PUBLIC_BASE_URL: "http://127.0.0.1:8080",
+      // scrypt at its default, as `npm start` hashes (the other tests' gateways run cheaper ones).
+      PASSWORD_HASH_COST: "15"
     })
     cleanups.push(async () => void await gateway.stop("SIGTERM"))
     pointCurl(dir, gateway)

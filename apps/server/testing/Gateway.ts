@@ -63,9 +63,18 @@ const waitUntilHealthy = async (url: string, child: ChildProcess, output: () => 
 }
 
 /**
+ * scrypt's cost in the gateways and CLI runs the tests start unless `env` sets another: 2^10, ~6 ms a hash, where
+ * the default 2^15 took ~200 ms of CPU on this project's 2-core machines, for every merchant created (two hashes),
+ * back-office sign-in and e-mail code, ~420 hashes in a test run (docs/testing.md). The default is tested as it is:
+ * the README's commands start the server without it, and PasswordHash.test.ts checks what a hash at the default is.
+ */
+export const testPasswordHashCost = "10"
+
+/**
  * Spawns the server as `npm start` runs it with `env` and waits for `/health`.
  * It stops at once on SIGTERM (`SHUTDOWN_DRAIN_SECONDS=0`) unless `env` asks
- * for a drain: no balancer watches a test's `/ready`. `entry` runs another
+ * for a drain: no balancer watches a test's `/ready`. scrypt runs at
+ * {@link testPasswordHashCost} unless `env` sets `PASSWORD_HASH_COST`. `entry` runs another
  * build of the server (an earlier release's `dist/main.mjs`).
  */
 export const spawnGateway = async (env: Record<string, string>, entry: string = main): Promise<Gateway> => {
@@ -80,6 +89,7 @@ export const spawnGateway = async (env: Record<string, string>, entry: string = 
       HOST: "127.0.0.1",
       AUTH_JWT_SECRET: authSecret,
       SHUTDOWN_DRAIN_SECONDS: "0",
+      PASSWORD_HASH_COST: testPasswordHashCost,
       ...env
     },
     stdio: ["ignore", "pipe", "pipe"]

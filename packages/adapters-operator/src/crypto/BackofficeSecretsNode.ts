@@ -5,8 +5,6 @@ import { createHash, createHmac, hkdfSync, randomBytes, randomInt, timingSafeEqu
 import * as PasswordHash from "./PasswordHash.ts"
 import * as Totp from "./Totp.ts"
 
-/** A hash no password matches, checked against when there is no user, so that an unknown e-mail takes as long. */
-const noUser = PasswordHash.hash(randomBytes(16).toString("base64url"))
 
 const sessionIdOf = (token: Redacted.Redacted<string>) =>
   createHash("sha256").update(Redacted.value(token)).digest("base64url")
@@ -33,6 +31,8 @@ const deviceCookieShape = /^([1-9][0-9]{0,14})\.([0-9]{1,12})\.([A-Za-z0-9_-]{43
 /** What the node secrets need: the server secrets device cookies are signed with (the first signs, every one verifies). */
 export interface Options {
   readonly deviceCookieSecrets: readonly [Redacted.Redacted<Buffer>, ...ReadonlyArray<Redacted.Redacted<Buffer>>]
+  /** scrypt's cost for the hashes made here (log2 N); PasswordHash.defaultCost when absent. */
+  readonly passwordHashCost?: number
 }
 
 /**
@@ -45,18 +45,22 @@ export interface Options {
  */
 export const layer = (options: Options) => {
   const deviceKeys = options.deviceCookieSecrets.map(deviceKeyOf)
+  const cost = options.passwordHashCost ?? PasswordHash.defaultCost
+  const hashOf = (secret: string) => PasswordHash.hash(secret, cost)
+  // A hash no password matches, checked against when there is no user, so that an unknown e-mail takes as long.
+  const noUser = hashOf(randomBytes(16).toString("base64url"))
   return Layer.effect(
     BackofficeSecrets,
     Effect.map(Effect.cached(noUser), (dummy) =>
       BackofficeSecrets.of({
-        hashPassword: PasswordHash.hash,
+        hashPassword: hashOf,
         verifyPassword: (password, hash) =>
           hash === undefined
             ? Effect.flatMap(dummy, (stored) => Effect.as(PasswordHash.verify(password, stored), false))
             : PasswordHash.verify(password, hash),
         newCode: Effect.suspend(() => {
           const code = randomInt(0, 1_000_000).toString().padStart(6, "0")
-          return Effect.map(PasswordHash.hash(code), (stored) => ({ value: Redacted.make(code), stored }))
+          return Effect.map(hashOf(code), (stored) => ({ value: Redacted.make(code), stored }))
         }),
         newSession: Effect.sync(() => {
           const value = Redacted.make(randomBytes(32).toString("base64url"))
