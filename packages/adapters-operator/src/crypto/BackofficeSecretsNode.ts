@@ -5,7 +5,6 @@ import { createHash, createHmac, hkdfSync, randomBytes, randomInt, timingSafeEqu
 import * as PasswordHash from "./PasswordHash.ts"
 import * as Totp from "./Totp.ts"
 
-
 const sessionIdOf = (token: Redacted.Redacted<string>) =>
   createHash("sha256").update(Redacted.value(token)).digest("base64url")
 const csrfOf = (token: Redacted.Redacted<string>) =>
