@@ -92,6 +92,8 @@ const shot = (name: string) => page.screenshot({ path: join(resultsDir, name) })
 const overflow = (): Promise<Array<string>> =>
   gameFrame().evaluate(`(() => {
     const out = []
+    // Every animation that ends is taken to its end, where it leaves things (a win's burst is largest there).
+    for (const a of document.getAnimations()) if (a.effect?.getComputedTiming().endTime !== Infinity) a.finish()
     const de = document.documentElement
     if (de.scrollHeight > innerHeight || de.scrollWidth > innerWidth) out.push("page " + de.scrollWidth + "x" + de.scrollHeight)
     for (const id of ["game", "controls"]) {
