@@ -65,8 +65,8 @@ const waitUntilHealthy = async (url: string, child: ChildProcess, output: () => 
 /**
  * scrypt's cost in the gateways and CLI runs the tests start unless `env` sets another: 2^10, ~6 ms a hash, where
  * the default 2^15 took ~200 ms of CPU on this project's 2-core machines, for every merchant created (two hashes),
- * back-office sign-in and e-mail code, ~420 hashes in a test run (docs/testing.md). The default is tested as it is:
- * the README's commands start the server without it, and PasswordHash.test.ts checks what a hash at the default is.
+ * back-office sign-in and e-mail code, ~420 hashes in a test run (docs/testing.md). The default stays tested: the
+ * README's embedded run sets 15, and PasswordHash.test.ts checks what a hash at the default is.
  */
 export const testPasswordHashCost = "10"
 
