@@ -6,6 +6,7 @@
 import { Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import { adminToken, call } from "@gateway/adapters-http/testing"
+import { defaultCost } from "@gateway/adapters-operator/crypto/PasswordHash"
 import { prepare, type SigningKeys } from "@gateway/adapters-operator/webhooks/Signature"
 import { type Gateway, spawnGateway } from "@gateway/server/testing"
 import { stopProcess, track } from "./children.ts"
@@ -21,7 +22,7 @@ export const gatewayEnv = (databaseUrl: string): Record<string, string> => ({
   RATE_LIMIT_RPS: "0",
   ...(process.env["BENCH_BREAKER_OFF"] === "1" ? { OPERATOR_BREAKER_FAILURES: "0" } : {}),
   // scrypt at its default cost, as in production (spawnGateway lowers it for the tests).
-  PASSWORD_HASH_COST: "15",
+  PASSWORD_HASH_COST: String(defaultCost),
   // /metrics protected, as in production (an open one is warned about at start).
   METRICS_TOKEN: randomBytes(24).toString("base64url"),
   // Only written into launch URLs and token issuers; never contacted.

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, Exit, Redacted, Scope } from "effect"
 import * as PgTest from "@gateway/adapters-pg/testing"
+import { defaultCost } from "@gateway/adapters-operator/crypto/PasswordHash"
 import { afterEach, describe, expect, it } from "vitest"
 import { type Gateway, spawnGateway } from "../testing/Gateway.ts"
 
@@ -145,7 +146,7 @@ describe("the README's walk-through, pasted into bash", () => {
       ALLOW_PRIVATE_OPERATOR_URLS: "true",
       PUBLIC_BASE_URL: "http://127.0.0.1:8080",
       // scrypt at its default, as `npm start` hashes (the other tests' gateways run cheaper ones).
-      PASSWORD_HASH_COST: "15"
+      PASSWORD_HASH_COST: String(defaultCost)
     })
     cleanups.push(async () => void await gateway.stop("SIGTERM"))
     pointCurl(dir, gateway)

@@ -34,17 +34,19 @@ export const hash = (secret: string, cost: number = defaultCost): Effect.Effect<
   })
 
 /** A stored N, r and p this server derives with: N a power of two within {@link costRange}, r ≤ 16, p ≤ 4. */
-const usable = (n: number, rr: number, pp: number) =>
-  Number.isInteger(Math.log2(n)) && Math.log2(n) >= costRange.minimum && Math.log2(n) <= costRange.maximum &&
-  Number.isInteger(rr) && rr >= 1 && rr <= 16 && Number.isInteger(pp) && pp >= 1 && pp <= 4
+const usable = (n: number, rr: number, pp: number) => {
+  const cost = Math.log2(n)
+  return Number.isInteger(cost) && cost >= costRange.minimum && cost <= costRange.maximum &&
+    Number.isInteger(rr) && rr >= 1 && rr <= 16 && Number.isInteger(pp) && pp >= 1 && pp <= 4
+}
 
 /** Whether `secret` matches a stored {@link hash}, compared in constant time; false for a hash of another shape. */
 export const verify = (secret: string, stored: string): Effect.Effect<boolean> => {
-  const [scheme, n, rr, pp, salt, key] = stored.split("$")
-  if (scheme !== "scrypt" || salt === undefined || key === undefined) return Effect.succeed(false)
-  if (!usable(Number(n), Number(rr), Number(pp))) return Effect.succeed(false)
+  const [scheme, nText, rText, pText, salt, key] = stored.split("$")
+  const [n, rr, pp] = [Number(nText), Number(rText), Number(pText)]
+  if (scheme !== "scrypt" || salt === undefined || key === undefined || !usable(n, rr, pp)) return Effect.succeed(false)
   const expected = Buffer.from(key, "base64url")
-  return derive(secret, Buffer.from(salt, "base64url"), Number(n), Number(rr), Number(pp)).pipe(
+  return derive(secret, Buffer.from(salt, "base64url"), n, rr, pp).pipe(
     Effect.map((actual) => actual.length === expected.length && timingSafeEqual(actual, expected))
   )
 }
