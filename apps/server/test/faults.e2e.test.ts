@@ -38,6 +38,8 @@ const timeoutMs = 400
 const bound = 2 * timeoutMs + 4_000
 /** Once a fault is over, launches and rounds succeed again within this (the pool reconnects at once; LISTEN retries every 1 s). */
 const recoveryBound = 5_000
+/** The rounds the load's first player plays on one session before it launches again (startLoad). */
+const longSessionRounds = 100_000
 /** SIGTERM ends the process within this, well inside its 10 s grace: the requests in flight end within their time-outs. */
 const exitBound = 6_000
 const env = {
@@ -262,17 +264,26 @@ const request = async (kind: Kind, url: string, init: RequestInit & { json?: unk
   }
 }
 
-/** A few players, each launching (real mode), opening the session and playing rounds in a loop, and a /ready poller. */
+/**
+ * A few players, each launching (real mode), opening the session and playing rounds in a loop, and a /ready poller.
+ * The first player keeps its session for up to {@link longSessionRounds} rounds (10 ms apart), the others for 10:
+ * the others keep launches going (the recovery checks need new ones), the first keeps rounds going while launches
+ * fail. Without it, on a fast machine, the players spent nearly all their time launching, and when the operator's
+ * faults opened the merchant's circuit breaker through the launches' Details calls, no round was played while the
+ * wallet failed.
+ */
 const startLoad = (gatewayUrl: () => string, apiKey: string, players: ReadonlyArray<string>) => {
   const outcomes: Array<Outcome> = []
   let running = true
   const send = async (kind: Kind, path: string, init?: RequestInit & { json?: unknown }) => {
     const outcome = await request(kind, `${gatewayUrl()}${path}`, init)
     outcomes.push(outcome)
+    // A request refused at once (the breaker open, the database away) is not sent again in a busy loop.
     if (typeof outcome.status !== "number") await sleep(50)
+    else if (outcome.status >= 500) await sleep(20)
     return outcome
   }
-  const play = async (playerId: string) => {
+  const play = async (playerId: string, roundsPerSession: number) => {
     for (let n = 0; running; n++) {
       const launch = await send("launch",
         `/api/v1.1/operator-api/games/generate-launch-url?gameId=odd-even&playerId=${playerId}&sessionId=${playerId}-${n}`,
@@ -281,13 +292,14 @@ const startLoad = (gatewayUrl: () => string, apiKey: string, players: ReadonlyAr
       const token = new URL(String(launch.body.url)).searchParams.get("token")
       const opened = await send("open", "/api/v1.1/game-api/sessions", { method: "POST", json: { token } })
       if (opened.status !== 201) continue
-      for (let k = 0; k < 10 && running; k++) {
+      for (let k = 0; k < roundsPerSession && running; k++) {
         const round = await send("round", "/api/v1.1/game-api/rounds", {
           method: "POST",
           headers: { authorization: `Bearer ${opened.body.sessionToken}` },
           json: { stake: `${1 + (k % 5)}.${k % 2 === 0 ? "00" : "50"}`, selection: k % 3 === 0 ? "even" : "odd" }
         })
         if (round.status === 401) break
+        if (roundsPerSession > 10) await sleep(10)
       }
     }
   }
@@ -297,7 +309,7 @@ const startLoad = (gatewayUrl: () => string, apiKey: string, players: ReadonlyAr
       await sleep(150)
     }
   }
-  const done = Promise.all([...players.map(play), ready()])
+  const done = Promise.all([...players.map((player, i) => play(player, i === 0 ? longSessionRounds : 10)), ready()])
   return {
     outcomes,
     stop: async () => {
