@@ -29,7 +29,9 @@ const reloadAbove = 100
  * the listed games as an immutable {@link CatalogSnapshot} (loaded at start),
  * so finding, listing, sorting, searching and paging never touch the
  * database. Upserts and retirements go to the `games` table and are in this
- * instance's snapshot before they answer; every other instance applies them
+ * instance's snapshot before they answer, once their transaction commits (an
+ * audited change whose entry fails, rolled back, never reaches the snapshot:
+ * `sql.afterCommit`); every other instance applies them
  * when the {@link ChangeFeed} tells it (LISTEN/NOTIFY, milliseconds; the
  * feed's version check is the safety net). Built-in games (no stored launch
  * URL) launch at `<publicBaseUrl>/play/<id>`, and their images (stored as a
@@ -106,7 +108,7 @@ export const make = Effect.fnUntraced(function*(publicBaseUrl: string) {
         updated_at = now()
       RETURNING ${sql.literal(columns)}`.pipe(Effect.flatMap(decodeGames))
     if (row === undefined) return yield* Effect.die("upsert returned no row")
-    yield* lock.withPermits(1)(Effect.sync(() => apply([id], [row])))
+    yield* sql.afterCommit(lock.withPermits(1)(Effect.sync(() => apply([id], [row]))))
     return toGame(row)
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
@@ -114,7 +116,7 @@ export const make = Effect.fnUntraced(function*(publicBaseUrl: string) {
     const retired = yield* sql`
       UPDATE games SET retired_at = now(), updated_at = now()
       WHERE id = ${id} AND retired_at IS NULL RETURNING id`
-    yield* lock.withPermits(1)(Effect.sync(() => apply([id], [])))
+    yield* sql.afterCommit(lock.withPermits(1)(Effect.sync(() => apply([id], []))))
     if (retired.length === 0) return yield* new GameNotFound({ gameId: id })
   }, Effect.catchTag("SqlError", Effect.die))
 

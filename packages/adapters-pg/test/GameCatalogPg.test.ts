@@ -198,5 +198,27 @@ describe("GameCatalogPg", () => {
         const listed = yield* here.list(query({ search: "fresh one" }))
         assert.strictEqual(listed.total, 0)
       }).pipe(Effect.scoped))
+
+    it.effect("a change in a transaction that rolls back (an audited change whose entry failed) never reaches the catalogue; one that commits does at once", () =>
+      Effect.gen(function*() {
+        const catalog = yield* GameCatalog
+        const sql = yield* SqlClient
+        const rollback = <A, E, R>(change: Effect.Effect<A, E, R>) =>
+          sql.withTransaction(Effect.andThen(change, Effect.fail("the audit entry failed" as const))).pipe(Effect.flip)
+        const [id, fields] = game("rolled-back-1", "Rolled Back", "2026-11-02", 1)
+        assert.strictEqual(yield* rollback(catalog.upsert(id, fields)), "the audit entry failed")
+        assert.instanceOf(yield* Effect.flip(catalog.find("rolled-back-1")), GameNotFound)
+        assert.strictEqual((yield* catalog.list(query({ search: "rolled back" }))).total, 0)
+
+        yield* sql.withTransaction(catalog.upsert(id, fields))
+        assert.strictEqual((yield* catalog.find("rolled-back-1")).name, "Rolled Back")
+        assert.strictEqual(yield* rollback(catalog.retire(id)), "the audit entry failed")
+        assert.strictEqual((yield* catalog.find("rolled-back-1")).name, "Rolled Back")
+        const renamed = { ...fields, name: "Renamed" }
+        assert.strictEqual(yield* rollback(catalog.upsert(id, renamed)), "the audit entry failed")
+        assert.strictEqual((yield* catalog.find("rolled-back-1")).name, "Rolled Back")
+        yield* sql.withTransaction(catalog.retire(id))
+        assert.instanceOf(yield* Effect.flip(catalog.find("rolled-back-1")), GameNotFound)
+      }))
   })
 })
