@@ -219,6 +219,29 @@ describe("the merchant back office, served by the real server process", () => {
     expect(audit.text).not.toContain("a new day, a new secret")
   })
 
+  it("counts a burst of concurrent wrong passwords as the same tries one after the other: no more than five are checked", async () => {
+    // Twelve wrong passwords for one account at once, each from another address (so that no address's count
+    // interferes): each try is counted before its password is checked, so the sixth and later wait (429) however
+    // close together they come. (Checked first and counted after the check, the whole burst was checked.)
+    const tries = await Promise.all(Array.from({ length: 12 }, (_, i) =>
+      call(`${bo}/login`, {
+        method: "POST",
+        headers: { "x-forwarded-for": `198.18.0.${i + 1}` },
+        json: { email: "burst@addis.example", password: `guess ${i}` }
+      })))
+    const checked = tries.filter((t) => t.status === 401)
+    const waited = tries.filter((t) => t.status === 429)
+    expect(checked.length + waited.length, tries.map((t) => `${t.status} ${t.text}`).join("\n")).toBe(12)
+    expect(checked.length).toBeGreaterThanOrEqual(1)
+    expect(checked.length).toBeLessThanOrEqual(5)
+    expect(checked.every((t) => t.body.code === "INVALID_CREDENTIALS") && waited.every((t) => t.body.code === "RATE_LIMITED")).toBe(true)
+    // Every checked try is counted once, none that waited
+    const { rows } = await db.query("SELECT failures FROM backoffice_login_failures WHERE key = 'account:burst@addis.example'")
+    expect(rows[0]?.failures).toBe(checked.length)
+    const addresses = await db.query("SELECT sum(failures)::int AS failures FROM backoffice_login_failures WHERE key LIKE 'address:198.18.0.%'")
+    expect(addresses.rows[0]?.failures).toBe(checked.length)
+  })
+
   it("slows down an address that fails to sign in to many accounts, and no other address", async () => {
     const attempt = (email: string, password: string, address: string, cookie?: string) =>
       call(`${bo}/login`, {

@@ -34,6 +34,10 @@ const decodeFailures = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({
   failures: Schema.Int,
   seconds_since_last: Schema.Number
 })))
+const decodeTaken = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({
+  at: Schema.String,
+  before: Schema.NullOr(Schema.String)
+})))
 const decodeTotp = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({
   totp_secret_enc: Schema.String,
   totp_enabled: Schema.Boolean
@@ -172,6 +176,31 @@ export const layer = (policy: SessionPolicy = defaultSessionPolicy): Layer.Layer
             ON CONFLICT (key) DO UPDATE SET last_failed_at = now(), failures = CASE
               WHEN backoffice_login_failures.last_failed_at < now() - interval '1 day' THEN 1
               ELSE backoffice_login_failures.failures + 1 END`.pipe(Effect.asVoid, Effect.orDie),
+        // Counted only while the failures are still those the try saw (ON CONFLICT waits for a concurrent try's
+        // commit, then compares). A row gone since (cleared by a success, or a day old) starts again at 1: the
+        // count the try saw was cleared, and this try is the first failure after it. The times are passed as
+        // PostgreSQL's text of them (microseconds), compared as they were stored.
+        takeLoginTry: (key, seen) =>
+          sql`WITH before AS (SELECT last_failed_at FROM backoffice_login_failures WHERE key = ${key})
+            INSERT INTO backoffice_login_failures (key, failures, last_failed_at) VALUES (${key}, 1, now())
+            ON CONFLICT (key) DO UPDATE SET last_failed_at = now(), failures = CASE
+              WHEN backoffice_login_failures.last_failed_at < now() - interval '1 day' THEN 1
+              ELSE backoffice_login_failures.failures + 1 END
+            WHERE backoffice_login_failures.failures = ${seen}::int
+            RETURNING last_failed_at::text AS at, (SELECT last_failed_at::text FROM before) AS before`.pipe(
+            Effect.flatMap(decodeTaken),
+            Effect.map((rows) =>
+              Option.map(Option.fromUndefinedOr(rows[0]), (row) => ({ key, at: row.at, before: row.before ?? undefined }))
+            ),
+            Effect.orDie
+          ),
+        // A count the try started goes back a day, as if it were a day old: no wait, and the next failure starts at 1.
+        forgiveLoginFailure: (taken) =>
+          sql`UPDATE backoffice_login_failures SET failures = greatest(failures - 1, 0),
+              last_failed_at = CASE WHEN last_failed_at = ${taken.at}::timestamptz
+                THEN coalesce(${taken.before ?? null}::timestamptz, last_failed_at - interval '1 day')
+                ELSE last_failed_at END
+            WHERE key = ${taken.key}`.pipe(Effect.asVoid, Effect.orDie),
         clearLoginFailures: (key) =>
           sql`DELETE FROM backoffice_login_failures WHERE key = ${key}`.pipe(Effect.asVoid, Effect.orDie),
 

@@ -94,6 +94,20 @@ describe("back-office use cases on the in-memory ports", () => {
     }).pipe(Effect.provide(layer))
   })
 
+  it.effect("sign in: a try counts before its password is checked, and a success gives it back to the address", () => {
+    const { layer } = makeBackoffice([owner])
+    return Effect.gen(function*() {
+      const right = { email: owner.email, password: "generated-password-1", address: "192.0.2.44" }
+      for (let i = 0; i < 30; i++) assert.strictEqual((yield* signIn(right)).user.id, owner.id)
+      for (let i = 0; i < 19; i++) yield* Effect.exit(signIn({ email: `guess${i}@addis.example`, password: "guess", address: right.address }))
+      // 19 failures from the address: the two sign-ins after them are the 20th and 21st tries, but not failures
+      assert.strictEqual((yield* signIn(right)).user.id, owner.id)
+      assert.strictEqual((yield* signIn(right)).user.id, owner.id)
+      assert.strictEqual(failureTag(yield* Effect.exit(signIn({ ...right, password: "guess" }))), "InvalidCredentials")
+      assert.strictEqual(failureTag(yield* Effect.exit(signIn(right))), "RateLimited")
+    }).pipe(Effect.provide(layer))
+  })
+
   it.effect("sign in: an IPv6 client's whole /64 is one address, so hopping within it does not escape the address's wait", () => {
     const { layer } = makeBackoffice([owner])
     return Effect.gen(function*() {

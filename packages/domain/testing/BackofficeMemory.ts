@@ -25,7 +25,8 @@ const publicOf = ({ passwordHash: _, accountStatus: __, ...user }: UserWithSecre
 export const makeBackoffice = (initial: ReadonlyArray<UserWithSecrets> = []) => {
   const state: MemoryBackoffice = { users: new Map(initial.map((u) => [u.id, u])), sessions: new Map(), mails: [], codes: new Map() }
   const codes = state.codes
-  const failures = new Map<string, { failures: number; at: number }>()
+  const failures = new Map<string, { failures: number; at: number; serial?: number }>()
+  let tries = 0
   const totps = new Map<number, TotpSecret>()
   let next = Math.max(0, ...state.users.keys()) + 1
   let tokens = 0
@@ -98,6 +99,22 @@ export const makeBackoffice = (initial: ReadonlyArray<UserWithSecrets> = []) => 
       }),
     recordLoginFailure: (key) =>
       Effect.sync(() => void failures.set(key, { failures: (failures.get(key)?.failures ?? 0) + 1, at: Date.now() })),
+    // A try's `at` is its own serial number (two tries can share a millisecond); `before` the time it replaced.
+    takeLoginTry: (key, seen) =>
+      Effect.sync(() => {
+        const entry = failures.get(key)
+        if (entry !== undefined && entry.failures !== seen) return Option.none()
+        const serial = ++tries
+        failures.set(key, { failures: (entry?.failures ?? 0) + 1, at: Date.now(), serial })
+        return Option.some({ key, at: String(serial), before: entry === undefined ? undefined : String(entry.at) })
+      }),
+    forgiveLoginFailure: (taken) =>
+      Effect.sync(() => {
+        const entry = failures.get(taken.key)
+        if (entry === undefined) return
+        const at = String(entry.serial) === taken.at ? Number(taken.before ?? entry.at - 86_400_000) : entry.at
+        failures.set(taken.key, { ...entry, failures: Math.max(0, entry.failures - 1), at })
+      }),
     clearLoginFailures: (key) => Effect.sync(() => void failures.delete(key)),
     createSession: (userId, sessionId) => Effect.sync(() => void state.sessions.set(sessionId, userId)),
     session: (sessionId) =>

@@ -162,7 +162,9 @@ export class BackofficeSignInApi extends HttpApiGroup.make("backofficeSignIn")
           "sign-in in a row, an account waits 2, 4, 8 … seconds (at most 15 minutes; never locked for good) before its " +
           "next try: 429 RATE_LIMITED with `retry-after`. So does the client's address after 20 failed sign-ins from it to " +
           "any accounts: 2, 4, 8 … seconds (at most 15 minutes) before the next sign-in from it, whatever its account — " +
-          "except a sign-in carrying the device cookie of the account it signs in to. Every successful sign-in (with " +
+          "except a sign-in carrying the device cookie of the account it signs in to. Tries sent at once count as the " +
+          "same tries one after the other (each is counted before its password is checked): a burst of wrong " +
+          "passwords gets at most 5 checked, the rest 429. Every successful sign-in (with " +
           "its `totpCode` when the account has TOTP) also sets the device cookie `" + deviceCookie + "` for its account " +
           "(HttpOnly, SameSite=Strict, Secure as the session cookie, `Path=" + deviceCookiePath + "`, Max-Age 180 days; " +
           "the user id and the sign-in's time, signed by the server): a browser that signed in to an account before is " +

@@ -11,6 +11,17 @@ export interface TotpSecret {
 }
 
 /**
+ * A sign-in's try counted before its check ({@link BackofficeStore} `takeLoginTry`): what the store needs to give
+ * it back, with the time of the last failure as it was before it (`at` is the try's own, `before` the one it
+ * replaced, none for a count it started), in the store's own notation.
+ */
+export interface TakenTry {
+  readonly key: string
+  readonly at: string
+  readonly before: string | undefined
+}
+
+/**
  * The back office's users, sessions, mailed codes and sign-in failures,
  * shared by every instance. Session ids and codes arrive already hashed;
  * sessions expire after an idle time and an absolute time fixed by the adapter.
@@ -46,6 +57,18 @@ export class BackofficeStore extends Context.Service<BackofficeStore, {
   /** Consecutive failed sign-ins of `key` and the seconds since the last one. */
   loginFailures(key: string): Effect.Effect<{ readonly failures: number; readonly secondsSinceLast: number }>
   recordLoginFailure(key: string): Effect.Effect<void>
+  /**
+   * Counts a try of `key` as a failed sign-in before its password is checked (as {@link recordLoginFailure} does),
+   * provided the failures of `key` are still `seen` (or were cleared since: then it is the first): false, and
+   * nothing counted, when another try counted one since.
+   * Sign-ins take their try first, so that concurrent ones each see the tries before them.
+   */
+  takeLoginTry(key: string, seen: number): Effect.Effect<Option.Option<TakenTry>>
+  /**
+   * Gives back a try taken by {@link takeLoginTry} that did not fail: one failure fewer (never below none), and the
+   * last failure's time as it was before the try, unless another try has counted since.
+   */
+  forgiveLoginFailure(taken: TakenTry): Effect.Effect<void>
   clearLoginFailures(key: string): Effect.Effect<void>
 
   createSession(userId: number, sessionId: string): Effect.Effect<void>

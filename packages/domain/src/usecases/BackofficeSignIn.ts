@@ -12,7 +12,7 @@ import { Forbidden, Unauthorized } from "../Auth.ts"
 import { ipv6Groups, mappedIpv4 } from "../IpAddress.ts"
 import { RateLimited } from "../RateLimit.ts"
 import { BackofficeSecrets } from "../ports/BackofficeSecrets.ts"
-import { BackofficeStore } from "../ports/BackofficeStore.ts"
+import { BackofficeStore, type TakenTry } from "../ports/BackofficeStore.ts"
 
 /** What a successful sign-in hands out: the session token (for the cookie only), its CSRF token and the user. */
 export interface SignedIn {
@@ -45,6 +45,38 @@ export const addressGroup = (address: string): string => {
 
 /** The store key of a client address's failed sign-ins: its {@link addressGroup} (the address as the rate limiter sees it). */
 const addressKey = (address: string) => `address:${addressGroup(address)}`
+
+/** How many times a sign-in looks again when concurrent tries counted before it could (then 429, retry after 1 s). */
+const contendedLooks = 3
+
+/**
+ * Takes a sign-in's try before its password is checked: waits (429) when `key` (the account's, or the device
+ * cookie's) failed too often, or the client `address` did (when its wait applies); else counts the try as a failure
+ * of both at once, each only if its count is still the one just checked. So a burst of concurrent wrong passwords
+ * gets no more tries than the same tries one after the other: each sees those before it. (Checked, then counted
+ * after the password check, a burst was all checked before any was counted.) A try that lost the race looks again,
+ * {@link contendedLooks} times at most. What it answers is what a try that did not fail gives back.
+ */
+const takeTry = Effect.fnUntraced(function*(key: string, address?: { readonly key: string; readonly waits: boolean }) {
+  const store = yield* BackofficeStore
+  for (let look = 0; look < contendedLooks; look++) {
+    const own = yield* store.loginFailures(key)
+    const wait = loginDelaySeconds(own.failures) - own.secondsSinceLast
+    if (wait > 0) return yield* new RateLimited({ retryAfterSeconds: Math.ceil(wait), subject: "account" })
+    let fromTry: TakenTry | undefined
+    if (address !== undefined) {
+      const from = yield* store.loginFailures(address.key)
+      const fromWait = address.waits ? addressLoginDelaySeconds(from.failures) - from.secondsSinceLast : 0
+      if (fromWait > 0) return yield* new RateLimited({ retryAfterSeconds: Math.ceil(fromWait), subject: "address" })
+      fromTry = Option.getOrUndefined(yield* store.takeLoginTry(address.key, from.failures))
+      if (fromTry === undefined) continue
+    }
+    const ownTry = Option.getOrUndefined(yield* store.takeLoginTry(key, own.failures))
+    if (ownTry !== undefined) return { own: ownTry, from: fromTry }
+    if (fromTry !== undefined) yield* store.forgiveLoginFailure(fromTry)
+  }
+  return yield* new RateLimited({ retryAfterSeconds: 1, subject: "account" })
+})
 
 /**
  * Signs a user in (CONTRACT §9). An account that failed too often waits
@@ -86,25 +118,22 @@ export const signIn = Effect.fn("Backoffice.signIn")(function*(
   // With the account's device cookie the failures that count are that device's own (OWASP device cookies): what
   // others failed, on the account or from the address, never holds back a browser that signed in before.
   const key = device === undefined ? accountKey(input.email) : deviceKey(device)
-  const own = yield* store.loginFailures(key)
-  const wait = loginDelaySeconds(own.failures) - own.secondsSinceLast
-  if (wait > 0) return yield* new RateLimited({ retryAfterSeconds: Math.ceil(wait), subject: "account" })
-  if (device === undefined) {
-    const from = yield* store.loginFailures(fromKey)
-    const fromWait = addressLoginDelaySeconds(from.failures) - from.secondsSinceLast
-    if (fromWait > 0) return yield* new RateLimited({ retryAfterSeconds: Math.ceil(fromWait), subject: "address" })
-  }
+  const taken = yield* takeTry(key, { key: fromKey, waits: device === undefined })
+  // The try already counts as a failure, of the key and the address: one that did not fail gives it back.
+  const forgiveAddress = taken.from === undefined ? Effect.void : store.forgiveLoginFailure(taken.from)
   const matches = yield* secrets.verifyPassword(input.password, user?.passwordHash)
-  const refuse = Effect.andThen(
-    Effect.andThen(store.recordLoginFailure(key), store.recordLoginFailure(fromKey)),
-    Effect.fail(new InvalidCredentials())
-  )
-  if (!matches || user === undefined || user.accountStatus === "closed") return yield* refuse
+  if (!matches || user === undefined || user.accountStatus === "closed") return yield* new InvalidCredentials()
   if (user.totpEnabled) {
-    if (input.totpCode === undefined) return yield* new TotpRequired()
+    if (input.totpCode === undefined) {
+      yield* Effect.andThen(store.forgiveLoginFailure(taken.own), forgiveAddress)
+      return yield* new TotpRequired()
+    }
     const secret = Option.getOrUndefined(yield* store.totp(user.id))
-    if (secret === undefined || !(yield* secrets.totpValid(secret.secret, input.totpCode))) return yield* refuse
+    if (secret === undefined || !(yield* secrets.totpValid(secret.secret, input.totpCode))) return yield* new InvalidCredentials()
   }
+  // The address's count is not cleared by a success (one account of one's own must not reset the guessing of
+  // others'): only this try is given back. The account's (or the device's) count is cleared.
+  yield* forgiveAddress
   yield* store.clearLoginFailures(key)
   const session = yield* secrets.newSession
   yield* store.createSession(user.id, session.stored)
@@ -121,12 +150,8 @@ export const signIn = Effect.fn("Backoffice.signIn")(function*(
 export const recheckPassword = Effect.fn("Backoffice.recheckPassword")(function*(user: UserWithSecrets, password: string) {
   const store = yield* BackofficeStore
   const key = accountKey(user.email)
-  const { failures, secondsSinceLast } = yield* store.loginFailures(key)
-  const wait = loginDelaySeconds(failures) - secondsSinceLast
-  if (wait > 0) return yield* new RateLimited({ retryAfterSeconds: Math.ceil(wait), subject: "account" })
-  if (!(yield* (yield* BackofficeSecrets).verifyPassword(password, user.passwordHash))) {
-    return yield* Effect.andThen(store.recordLoginFailure(key), Effect.fail(new InvalidCredentials()))
-  }
+  yield* takeTry(key)
+  if (!(yield* (yield* BackofficeSecrets).verifyPassword(password, user.passwordHash))) return yield* new InvalidCredentials()
   yield* store.clearLoginFailures(key)
 })
 
