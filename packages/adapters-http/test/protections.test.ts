@@ -142,6 +142,31 @@ describe("failed authentication per client address", () => {
     expect(open.status).toBe(429)
     expect((await call(failing, "/play/odd-even?token=forged.token.9", { headers })).status).toBe(200)
   })
+
+  it("does not count an expired link on the game page (its signature verifies): only its redemption counts, once", async () => {
+    const headers = { "x-forwarded-for": "192.0.2.78" }
+    const now = Math.floor(Date.now() / 1000)
+    const expired = launchToken(makeClaims({ mode: "demo", iat: now - 120, exp: now - 60 }))
+    // The player reloads the expired link's page four times (it says the link expired), and its page redeems once
+    for (let n = 0; n < 4; n++) {
+      expect((await call(failing, `/play/odd-even?token=${encodeURIComponent(expired)}`, { headers })).status).toBe(200)
+    }
+    const redeemed = await call(failing, "/api/v1.1/game-api/sessions", {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ token: expired })
+    })
+    expect([redeemed.status, redeemed.body.detail]).toEqual([401, "launch link expired"])
+    // One failure so far: four more made-up tokens are still answered, the sixth failure waits
+    const open = (token: string) =>
+      call(failing, "/api/v1.1/game-api/sessions", {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body: JSON.stringify({ token })
+      })
+    for (let n = 0; n < 4; n++) expect((await open(`made.up.${n}`)).status).toBe(401)
+    expect((await open("made.up.5")).status).toBe(429)
+  })
 })
 
 describe("valid credentials from an address that fails (CONTRACT §2)", () => {

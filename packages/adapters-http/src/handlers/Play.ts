@@ -45,20 +45,24 @@ export const PlayLive = HttpApiBuilder.group(
     /**
      * The page's sources for the merchant of a launch token, verified but not
      * redeemed (the page redeems it); the defaults for a token that does not
-     * verify, whose page only shows why. A token that does not verify is a
-     * failed authentication of the client's address; a token that verifies
-     * gets its merchant's page whatever its address failed before. An expired
-     * token whose signature verifies (as a used one does) still gives its
-     * language and exit: the page says it expired, in the player's language,
-     * with the way back to the casino. An unverified token gives neither.
+     * verify, whose page only shows why. A token whose signature does not
+     * verify is a failed authentication of the client's address; a token that
+     * verifies gets its merchant's page whatever its address failed before. An
+     * expired token whose signature verifies (as a used one does) still gives
+     * its language and exit: the page says it expired, in the player's
+     * language, with the way back to the casino. It is not counted here: it was
+     * issued, nobody guessed it, and its page's redemption counts it (once,
+     * where it was counted twice). An unverified token gives neither.
      */
     const sourcesFor = (token: string | undefined): Effect.Effect<Served, never, HttpServerRequest.HttpServerRequest> =>
       token === undefined ? Effect.succeed(unverified) : Effect.gen(function*() {
         const address = limiter.addressOf(yield* HttpServerRequest.HttpServerRequest)
         const live = yield* Effect.option(verifier.verify(token))
-        if (live._tag === "None") yield* Effect.ignore(limiter.failed(address))
         const claims = live._tag === "Some" ? live : yield* Effect.option(verifier.verify(token, { acceptExpired: true }))
-        if (claims._tag === "None") return unverified
+        if (claims._tag === "None") {
+          yield* Effect.ignore(limiter.failed(address))
+          return unverified
+        }
         return {
           sources: sourcesOf((yield* merchants.findById(claims.value.mid)).MerchantSettings),
           launch: PageLaunch.pageLaunchOf(claims.value)
