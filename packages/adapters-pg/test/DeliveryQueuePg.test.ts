@@ -297,6 +297,41 @@ describe("DeliveryQueuePg", () => {
         assert.isAbove(Number(pending?.nextAttemptAt?.epochMilliseconds), Date.now() + 30_000)
       }))
 
+    it.effect("a merchant's list reads its newest messages, not the whole outbox of every merchant (migration 0026)", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient
+        const queue = yield* DeliveryQueue
+        const { merchantId: small, ids } = yield* seed(3)
+        const big = yield* merchant
+        // Another merchant's 20,000 delivered messages, as months of bets leave in the outbox
+        yield* sql`
+          INSERT INTO webhook_deliveries (id, merchant_id, type, body, status, delivered_at, created_at)
+          SELECT 'old-' || g, ${big.id}, 'transaction.credit', '{}', 'delivered', now(), now() - g * interval '1 second'
+          FROM generate_series(1, 20000) g`
+        yield* sql`ANALYZE webhook_deliveries`
+        /** The table's rows a statement read, by scan or through an index. */
+        const read = sql<{ readonly n: string }>`
+          SELECT pg_stat_force_next_flush(), (coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0))::text AS n
+          FROM pg_stat_user_tables WHERE relname = 'webhook_deliveries'`.pipe(Effect.map(([r]) => Number(r?.n ?? 0)))
+        const rowsRead = <A>(list: Effect.Effect<A>) =>
+          Effect.gen(function*() {
+            yield* sql`SELECT pg_stat_force_next_flush()`
+            const before = yield* read
+            const listed = yield* list
+            yield* sql`SELECT pg_stat_force_next_flush()`
+            return { listed, rows: (yield* read) - before }
+          })
+        const mine = yield* rowsRead(queue.list(small, undefined, 50))
+        assert.sameMembers(mine.listed.map((d) => d.id), ids)
+        assert.isBelow(mine.rows, 100, "rows read to list the small merchant's 3 messages")
+        for (const status of [undefined, "delivered"] as const) {
+          const newest = yield* rowsRead(queue.list(big.id, status, 50))
+          assert.deepStrictEqual(newest.listed.map((d) => d.id), Array.from({ length: 50 }, (_, i) => `old-${i + 1}`))
+          assert.isBelow(newest.rows, 1000, `rows read to list the big merchant's newest 50 (${status ?? "any status"})`)
+        }
+        yield* sql`DELETE FROM webhook_deliveries`
+      }))
+
     it.effect("enqueueTest queues a webhook.test ping with its own id form", () =>
       Effect.gen(function*() {
         const queue = yield* DeliveryQueue

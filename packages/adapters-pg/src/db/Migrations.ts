@@ -27,6 +27,7 @@ import { m0022_session_rtp } from "./migrations/0022_session_rtp.ts"
 import { m0023_recall_index } from "./migrations/0023_recall_index.ts"
 import { m0024_round_autoplay } from "./migrations/0024_round_autoplay.ts"
 import { m0025_provider_audit } from "./migrations/0025_provider_audit.ts"
+import { m0026_deliveries_list_index } from "./migrations/0026_deliveries_list_index.ts"
 
 /**
  * The schema, one migration per entry keyed `<id>_<name>`. Migrations are
@@ -58,7 +59,8 @@ export const migrations = {
   "0022_session_rtp": m0022_session_rtp,
   "0023_recall_index": m0023_recall_index,
   "0024_round_autoplay": m0024_round_autoplay,
-  "0025_provider_audit": m0025_provider_audit
+  "0025_provider_audit": m0025_provider_audit,
+  "0026_deliveries_list_index": m0026_deliveries_list_index
 }
 
 /** The id of the newest migration of this version (`0012_…` → 12). */
