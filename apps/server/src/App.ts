@@ -1,6 +1,6 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer, Option } from "effect"
-import { LaunchPolicy, retiredKeyRetentionSeconds } from "@gateway/domain/LaunchPolicy"
+import { LaunchPolicy, resumableKeyRetentionSeconds, retiredKeyRetentionSeconds } from "@gateway/domain/LaunchPolicy"
 import { MerchantId } from "@gateway/domain/Merchant"
 import { AdminAuth, Backoffice, Drain, HttpLive, Metrics, RequestLimits, RuntimeMetrics } from "@gateway/adapters-http"
 import { HttpIncomingMessage } from "effect/http"
@@ -162,7 +162,8 @@ const launchKeys = (config: GatewayConfig) =>
     onSome: LaunchKeys.layerFixed,
     onNone: () =>
       LaunchKeyStorePg.layer({
-        retention: `${retiredKeyRetentionSeconds(launchPolicy(config))} seconds`
+        retention: `${retiredKeyRetentionSeconds(launchPolicy(config))} seconds`,
+        resumableRetention: `${resumableKeyRetentionSeconds(launchPolicy(config))} seconds`
       }).pipe(Layer.provide(LaunchKeys.generatorLayer))
   })
 

@@ -198,13 +198,17 @@ const publishedKids = async (gw: string): Promise<ReadonlyArray<string>> =>
   (await call(`${gw}/.well-known/jwks.json`)).body.keys.map((k: { kid: string }) => k.kid)
 
 describe("rotating the launch signing keys", () => {
-  it("stored in the database: after POST launch-keys/rotate both keys are published and a launch link of the old key still opens", async () => {
+  it("stored in the database: after POST launch-keys/rotate both keys are published and a launch link of the old key still opens; once unpublished, its page still resumes", async () => {
     const wallet = await startWallet(() => ({ status: 200 }))
-    const gw = await spawnGateway({
-      DATABASE_URL: await freshDatabase(),
+    const url = await freshDatabase()
+    // One public URL (the links' issuer) for the gateway and the one started again on another port.
+    const gatewayEnv = {
+      DATABASE_URL: url,
       DATA_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-      ALLOW_PRIVATE_OPERATOR_URLS: "true"
-    })
+      ALLOW_PRIVATE_OPERATOR_URLS: "true",
+      PUBLIC_BASE_URL: "http://games.gateway.test"
+    }
+    let gw = await spawnGateway(gatewayEnv)
     try {
       const player = await playerSession(gw, wallet.url, "launch@example.com")
       const before = await launch(gw.url, player.key)
@@ -214,7 +218,23 @@ describe("rotating the launch signing keys", () => {
       assert.strictEqual(rotated.status, 200, rotated.text)
       assert.notStrictEqual(rotated.body.kid, oldKid)
       assert.sameMembers([...await publishedKids(gw.url)], [rotated.body.kid, oldKid])
-      assert.strictEqual(await open(gw.url, before), 201, "a link signed with the retired key")
+      const opened = await call(`${gw.url}/api/v1.1/game-api/sessions`, { method: "POST", json: { token: before } })
+      assert.strictEqual(opened.status, 201, `a link signed with the retired key: ${opened.text}`)
+
+      // An hour later the old key is no longer published, and the casino's page reloads around the game's frame:
+      // the page's link (signed with the old key, long expired) and its resume cookie still resume the session.
+      // (On a gateway started again, whose verifier has not kept the keys of an hour ago.)
+      await query(url, "UPDATE launch_signing_keys SET retired_at = now() - interval '1 hour' WHERE retired_at IS NOT NULL")
+      await gw.stop("SIGTERM")
+      gw = await spawnGateway(gatewayEnv)
+      assert.deepStrictEqual([...await publishedKids(gw.url)], [rotated.body.kid])
+      const cookie = (opened.headers.get("set-cookie") ?? "").split(";")[0] ?? ""
+      const resumed = await call(`${gw.url}/api/v1.1/game-api/sessions/resume`, { method: "POST", headers: { cookie }, json: { token: before } })
+      assert.strictEqual(resumed.status, 200, resumed.text)
+      assert.strictEqual(resumed.body.sessionToken, opened.body.sessionToken)
+      // Redeemed, it opens nothing: its key no longer signs a live link. Past the resume window the old key verifies
+      // nothing at all (LaunchKeyStorePg.test.ts).
+      assert.strictEqual(await open(gw.url, before), 401, "redeeming it again")
     } finally {
       await gw.stop("SIGKILL")
       await wallet.close()

@@ -20,17 +20,26 @@ const signWith = (key: LaunchSigningKey, claims: LaunchClaims) =>
     Effect.provide(LaunchTokenSignerJwt.layer.pipe(Layer.provide(fixedLaunchKeys(key))))
   )
 
-/** A key store whose published keys are `keys.value`, read on every call. */
-const storeOf = (keys: { value: ReadonlyArray<LaunchSigningKey> }) =>
+/**
+ * A key store whose published keys are `keys.value`, read on every call, and whose resumable keys are those and
+ * `retired` (keys past publication whose links a page may still resume).
+ */
+const storeOf = (keys: { value: ReadonlyArray<LaunchSigningKey> }, retired: ReadonlyArray<LaunchSigningKey> = []) =>
   Layer.succeed(LaunchKeyStore, LaunchKeyStore.of({
     current: Effect.sync(() => keys.value[0]).pipe(Effect.flatMap((k) => k === undefined ? Effect.die("no key") : Effect.succeed(k))),
     publicKeys: Effect.sync(() => keys.value.map((k) => k.publicJwk)),
+    resumableKeys: Effect.sync(() => [...keys.value, ...retired].map((k) => k.publicJwk)),
     rotate: Effect.die("unused")
   }))
 
-const verify = (keys: { value: ReadonlyArray<LaunchSigningKey> }, token: string, acceptExpired = false) =>
+const verify = (
+  keys: { value: ReadonlyArray<LaunchSigningKey> },
+  token: string,
+  acceptExpired = false,
+  retired: ReadonlyArray<LaunchSigningKey> = []
+) =>
   LaunchTokenVerifier.use((v) => v.verify(token, { acceptExpired })).pipe(
-    Effect.provide(LaunchTokenVerifierJwt.layer.pipe(Layer.provide(storeOf(keys)))),
+    Effect.provide(LaunchTokenVerifierJwt.layer.pipe(Layer.provide(storeOf(keys, retired)))),
     Effect.exit,
     Effect.map((exit) =>
       Exit.isSuccess(exit)
@@ -47,6 +56,16 @@ describe("LaunchTokenVerifierJwt", () => {
     Effect.gen(function*() {
       const token = yield* signWith(key, claims())
       assert.strictEqual(yield* verify({ value: [key] }, token), "ok p-1")
+    }))
+
+  it.effect("a key no longer published still verifies its expired links for a resume (acceptExpired), never a live one", () =>
+    Effect.gen(function*() {
+      const published = { value: [other] }
+      const expired = yield* signWith(key, claims({ iat: now() - 7200, exp: now() - 3600 }))
+      const live = yield* signWith(key, claims())
+      assert.strictEqual(yield* verify(published, expired, true, [key]), "ok p-1")
+      assert.strictEqual(yield* verify(published, live, false, [key]), "invalid launch link")
+      assert.strictEqual(yield* verify(published, expired, true), "invalid launch link", "once it is not resumable either")
     }))
 
   it.effect("an expired token is 'launch link expired'", () =>
@@ -125,6 +144,7 @@ describe("LaunchTokenVerifierJwt", () => {
           reads++
           return [key.publicJwk]
         }),
+        resumableKeys: Effect.succeed([key.publicJwk]),
         rotate: Effect.die("unused")
       }))
       const verifier = yield* LaunchTokenVerifierJwt.make({ cacheTtl: "1 hour" }).pipe(Effect.provide(counting))

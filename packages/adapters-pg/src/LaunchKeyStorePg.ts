@@ -7,9 +7,14 @@ import { DataCipher } from "./db/DataCipher.ts"
 /** The advisory lock key that serialises key creation and rotation across instances. */
 export const signingKeyLockKey = 7_246_031_003
 
-/** How long a retired key stays published: at least the longest lifetime of a token it signed. */
 export interface LaunchKeyStorePgOptions {
+  /** How long a retired key stays published: at least the longest lifetime of a token it signed. */
   readonly retention: Duration.Input
+  /**
+   * How long a retired key still verifies, unpublished, the links a page may resume (LaunchPolicy's
+   * `resumableKeyRetentionSeconds`); `retention` when shorter or not given.
+   */
+  readonly resumableRetention?: Duration.Input | undefined
 }
 
 const KeyRow = Schema.Struct({ kid: Schema.String, private_key_enc: Schema.String, public_jwk: LaunchJwk })
@@ -27,7 +32,11 @@ export const make = Effect.fnUntraced(function*(options: LaunchKeyStorePgOptions
   const sql = yield* SqlClient
   const cipher = yield* DataCipher
   const generator = yield* LaunchKeyGenerator
-  const retentionSeconds = Duration.toMillis(options.retention) / 1000
+  const retentionSeconds = Duration.toMillis(Duration.fromInputUnsafe(options.retention)) / 1000
+  const resumableSeconds = Math.max(
+    retentionSeconds,
+    Duration.toMillis(Duration.fromInputUnsafe(options.resumableRetention ?? options.retention)) / 1000
+  )
 
   const newest = sql`
     SELECT kid, private_key_enc, public_jwk FROM launch_signing_keys
@@ -76,17 +85,24 @@ export const make = Effect.fnUntraced(function*(options: LaunchKeyStorePgOptions
     return yield* created
   })).pipe(Effect.catchTag("SqlError", Effect.die), Effect.withSpan("LaunchKeyStore.rotate"))
 
-  const publicKeys = sql`
-    SELECT public_jwk FROM launch_signing_keys
-    WHERE retired_at IS NULL OR retired_at > now() - make_interval(secs => ${retentionSeconds}::float8)
-    ORDER BY created_at DESC, kid`.pipe(
-    Effect.flatMap(decodeJwkRows),
-    Effect.map(Arr.map((row) => row.public_jwk)),
-    Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }),
-    Effect.withSpan("LaunchKeyStore.publicKeys")
-  )
+  /** The live keys and those retired less than `seconds` ago, newest first. */
+  const keysRetiredWithin = (seconds: number, span: string) =>
+    sql`
+      SELECT public_jwk FROM launch_signing_keys
+      WHERE retired_at IS NULL OR retired_at > now() - make_interval(secs => ${seconds}::float8)
+      ORDER BY created_at DESC, kid`.pipe(
+      Effect.flatMap(decodeJwkRows),
+      Effect.map(Arr.map((row) => row.public_jwk)),
+      Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }),
+      Effect.withSpan(span)
+    )
 
-  return LaunchKeyStore.of({ current, publicKeys, rotate })
+  return LaunchKeyStore.of({
+    current,
+    publicKeys: keysRetiredWithin(retentionSeconds, "LaunchKeyStore.publicKeys"),
+    resumableKeys: keysRetiredWithin(resumableSeconds, "LaunchKeyStore.resumableKeys"),
+    rotate
+  })
 })
 
 /** The store on PostgreSQL; its current key exists once the layer is built. */

@@ -102,6 +102,25 @@ describe("LaunchKeyStorePg", () => {
         }
       }).pipe(Effect.scoped))
 
+    it.effect("a retired key past publication still verifies, unpublished, for the resume window; then not at all", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient
+        yield* sql`DELETE FROM launch_signing_keys`
+        const store = yield* LaunchKeyStorePg.make({ retention, resumableRetention: "2 hours" })
+        const old = yield* store.current
+        const rotated = yield* store.rotate
+        yield* sql`UPDATE launch_signing_keys SET retired_at = now() - interval '1 hour' WHERE retired_at IS NOT NULL`
+        assert.deepStrictEqual((yield* store.publicKeys).map((k) => k.kid), [rotated.kid], "published")
+        assert.deepStrictEqual((yield* store.resumableKeys).map((k) => k.kid), [rotated.kid, old.kid], "resumable")
+        yield* sql`UPDATE launch_signing_keys SET retired_at = now() - interval '121 minutes' WHERE retired_at IS NOT NULL`
+        assert.deepStrictEqual((yield* store.resumableKeys).map((k) => k.kid), [rotated.kid], "resumable later")
+        // Without a resume window of its own, a store's resumable keys are its published ones
+        const plain = yield* LaunchKeyStorePg.make({ retention })
+        yield* sql`UPDATE launch_signing_keys SET retired_at = now() - interval '29 seconds' WHERE retired_at IS NOT NULL`
+        assert.deepStrictEqual(yield* plain.resumableKeys, yield* plain.publicKeys)
+        yield* sql`DELETE FROM launch_signing_keys`
+      }))
+
     it.effect("stores private keys encrypted, never in plaintext", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient

@@ -23,3 +23,18 @@ export const signerKeyCacheSeconds = 60
  */
 export const retiredKeyRetentionSeconds = (policy: LaunchPolicyValue): number =>
   policy.ttlSeconds + signerKeyCacheSeconds
+
+/**
+ * How long a used link's page may resume the session it opened: the life of the resume cookie its redemption
+ * sets (CONTRACT §6, docs/decisions.md), 12 hours.
+ */
+export const resumeWindowSeconds = 12 * 3600
+
+/**
+ * How long a retired key still verifies the links it signed for a resume, unpublished: a link it signed just
+ * before it retired may be redeemed up to {@link retiredKeyRetentionSeconds} later, and resumed for
+ * {@link resumeWindowSeconds} after that. Without it, a framed page reloaded after a rotation said "invalid link"
+ * instead of resuming its session.
+ */
+export const resumableKeyRetentionSeconds = (policy: LaunchPolicyValue): number =>
+  retiredKeyRetentionSeconds(policy) + resumeWindowSeconds

@@ -43,5 +43,10 @@ export const placeholderLaunchKey: LaunchSigningKey = {
 export const fixedLaunchKeys = (key: LaunchSigningKey = placeholderLaunchKey) =>
   Layer.succeed(
     LaunchKeyStore,
-    LaunchKeyStore.of({ current: Effect.succeed(key), publicKeys: Effect.succeed([key.publicJwk]), rotate: Effect.succeed(key) })
+    LaunchKeyStore.of({
+      current: Effect.succeed(key),
+      publicKeys: Effect.succeed([key.publicJwk]),
+      resumableKeys: Effect.succeed([key.publicJwk]),
+      rotate: Effect.succeed(key)
+    })
   )

@@ -60,14 +60,16 @@ export const open = (key: LaunchSigningKey): Effect.Effect<KeyObject> =>
 /**
  * A store of keys managed outside the gateway (`LAUNCH_SIGNING_KEY`): `key`
  * is always current; it and the `previous` keys of a rotation are published,
- * so tokens they signed still verify. `rotate` cannot replace it and answers
- * it unchanged, with a warning.
+ * so tokens they signed still verify, and are all the keys a resume may use
+ * (a key taken out of the variable verifies nothing). `rotate` cannot replace
+ * it and answers it unchanged, with a warning.
  */
 export const fixed = (key: LaunchSigningKey, previous: ReadonlyArray<LaunchSigningKey> = []): LaunchKeyStore["Service"] => {
   const published = [key, ...previous.filter((p) => p.kid !== key.kid)].map((k) => k.publicJwk)
   return LaunchKeyStore.of({
     current: Effect.succeed(key),
     publicKeys: Effect.succeed(published),
+    resumableKeys: Effect.succeed(published),
     rotate: Effect.logWarning("launch keys come from LAUNCH_SIGNING_KEY; rotate them by changing it").pipe(Effect.as(key))
   })
 }

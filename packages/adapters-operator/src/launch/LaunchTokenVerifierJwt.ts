@@ -28,6 +28,8 @@ const expired = new Unauthorized({ detail: "launch link expired" })
 
 /**
  * Verifies launch tokens: EdDSA only, against the store's published keys
+ * (with `acceptExpired`, its resumable keys: the published ones and the
+ * retired ones whose links a page may still resume)
  * (cached for `cacheTtl`, refetched on an unknown `kid` so a rotation on
  * another instance is seen at once, but at most once per
  * `unknownKidRefetchInterval`), audience `launch`, the policy's issuer,
@@ -44,19 +46,28 @@ export const make = Effect.fnUntraced(function*(options: {
   const policy = yield* LaunchPolicy
   const keySet = (jwks: ReadonlyArray<LaunchJwk>) => createLocalJWKSet({ keys: jwks.map((k) => ({ ...k })) })
   const cacheTtl = options.cacheTtl ?? keyCacheTtl
-  const [keys, invalidate] = yield* Effect.cachedInvalidateWithTTL(
-    Effect.map(store.publicKeys, keySet),
-    (exit) => Exit.isSuccess(exit) ? cacheTtl : Duration.zero
-  )
   const refetchMs = Duration.toMillis(Duration.fromInputUnsafe(options.refetchInterval ?? unknownKidRefetchInterval))
-  let refetchedAt = Number.NEGATIVE_INFINITY
-  /** The keys again for an unknown `kid`, unless they were refetched less than `refetchMs` ago. */
-  const refetched = (code: string | undefined) =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) => {
-      if (now - refetchedAt < refetchMs) return Effect.fail(code)
-      refetchedAt = now
-      return Effect.andThen(invalidate, keys)
-    })
+  /**
+   * A set of keys, kept for `cacheTtl`, and the same set again for an unknown `kid` unless it was refetched less
+   * than `refetchMs` ago.
+   */
+  const cachedKeys = Effect.fnUntraced(function*(read: Effect.Effect<ReadonlyArray<LaunchJwk>>) {
+    const [keys, invalidate] = yield* Effect.cachedInvalidateWithTTL(
+      Effect.map(read, keySet),
+      (exit) => Exit.isSuccess(exit) ? cacheTtl : Duration.zero
+    )
+    let refetchedAt = Number.NEGATIVE_INFINITY
+    const refetched = (code: string | undefined) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        if (now - refetchedAt < refetchMs) return Effect.fail(code)
+        refetchedAt = now
+        return Effect.andThen(invalidate, keys)
+      })
+    return { keys, refetched }
+  })
+  const live = yield* cachedKeys(store.publicKeys)
+  // An expired token is verified for its page and its resume, with the retired keys a resume may still need.
+  const resumable = yield* cachedKeys(store.resumableKeys)
   // jose checks `exp` after the signature, issuer, audience and required claims: its JWTExpired carries the
   // payload that passed them, which `acceptExpired` takes.
   const check = (token: string, getKey: ReturnType<typeof keySet>, acceptExpired: boolean) =>
@@ -74,15 +85,18 @@ export const make = Effect.fnUntraced(function*(options: {
       catch: errorCode
     })
   return LaunchTokenVerifier.of({
-    verify: (token, options) =>
-      Effect.flatMap(keys, (getKey) => check(token, getKey, options?.acceptExpired === true)).pipe(
+    verify: (token, options) => {
+      const acceptExpired = options?.acceptExpired === true
+      const { keys, refetched } = acceptExpired ? resumable : live
+      return Effect.flatMap(keys, (getKey) => check(token, getKey, acceptExpired)).pipe(
         Effect.catchIf(
           (code) => code === "ERR_JWKS_NO_MATCHING_KEY",
-          (code) => Effect.flatMap(refetched(code), (getKey) => check(token, getKey, options?.acceptExpired === true))
+          (code) => Effect.flatMap(refetched(code), (getKey) => check(token, getKey, acceptExpired))
         ),
         Effect.mapError((code) => code === "ERR_JWT_EXPIRED" ? expired : invalid),
         Effect.flatMap((payload) => Effect.mapError(decodeClaims(payload), () => invalid))
       )
+    }
   })
 })
 

@@ -12,12 +12,15 @@ export interface LaunchSigningKey {
 /**
  * The launch signing keys shared by every server instance. `current` is the
  * newest live key; `publicKeys` are the live keys plus the retired ones that
- * tokens may still carry; `rotate` makes a new key current and retires the
- * others.
+ * live tokens may still carry (published); `resumableKeys` are those plus the
+ * retired ones whose links a page may still resume (LaunchPolicy's
+ * `resumableKeyRetentionSeconds`; never published); `rotate` makes a new key
+ * current and retires the others.
  */
 export class LaunchKeyStore extends Context.Service<LaunchKeyStore, {
   readonly current: Effect.Effect<LaunchSigningKey>
   readonly publicKeys: Effect.Effect<ReadonlyArray<LaunchJwk>>
+  readonly resumableKeys: Effect.Effect<ReadonlyArray<LaunchJwk>>
   readonly rotate: Effect.Effect<LaunchSigningKey>
 }>()("@gateway/domain/ports/LaunchKeyStore") {}
 
