@@ -28,11 +28,11 @@ const expired = new Unauthorized({ detail: "launch link expired" })
 
 /**
  * Verifies launch tokens: EdDSA only, against the store's published keys
- * (with `acceptExpired`, its resumable keys: the published ones and the
- * retired ones whose links a page may still resume)
- * (cached for `cacheTtl`, refetched on an unknown `kid` so a rotation on
- * another instance is seen at once, but at most once per
- * `unknownKidRefetchInterval`), audience `launch`, the policy's issuer,
+ * (with `acceptExpired`, its resumable keys: those and the retired ones whose
+ * links a page may still resume; each set cached for `cacheTtl`, refetched
+ * on an unknown `kid` so a rotation on another instance is seen at once, but
+ * at most once per `unknownKidRefetchInterval`), audience `launch`, the
+ * policy's issuer,
  * `exp` required; the payload decoded as {@link LaunchClaims}. An expired
  * token is "launch link expired"; any other failure "invalid launch link".
  * A failed read of the keys is not kept: a database that was away for a
