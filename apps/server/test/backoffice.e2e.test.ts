@@ -242,6 +242,20 @@ describe("the merchant back office, served by the real server process", () => {
     expect(addresses.rows[0]?.failures).toBe(checked.length)
   })
 
+  it("counts a wrong current password at a password change as a failed sign-in: a session cannot guess it faster", async () => {
+    const created = await createMerchant("guard@lalibela.example", "Lalibela Games")
+    const { answer, session } = await login("guard@lalibela.example", created.password)
+    expect(answer.status, answer.text).toBe(200)
+    const change = (currentPassword: string) =>
+      call(`${bo}/password`, { method: "POST", headers: as(session), json: { currentPassword, newPassword: "an entirely fresh secret" } })
+    for (let i = 0; i < 5; i++) expect((await change(`guess number ${i}`)).body.code).toBe("INVALID_CREDENTIALS")
+    const slowed = await change(created.password)
+    expect([slowed.status, slowed.body.code]).toEqual([429, "RATE_LIMITED"])
+    expect(Number(slowed.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
+    // The same count as the sign-in's: the account waits there too
+    expect((await login("guard@lalibela.example", created.password)).answer.status).toBe(429)
+  })
+
   it("slows down an address that fails to sign in to many accounts, and no other address", async () => {
     const attempt = (email: string, password: string, address: string, cookie?: string) =>
       call(`${bo}/login`, {

@@ -5,7 +5,10 @@ import { MerchantId } from "../src/Merchant.ts"
 import { BackofficeStore } from "../src/ports/BackofficeStore.ts"
 import { changePassword, mailCode, verifyEmail } from "../src/usecases/BackofficeAccount.ts"
 import { addressGroup, sessionUser, signIn } from "../src/usecases/BackofficeSignIn.ts"
-import { makeBackoffice } from "../testing/index.ts"
+import { removeTotp } from "../src/usecases/BackofficeTotp.ts"
+import { auditLog, makeAuditLog, makeBackoffice } from "../testing/index.ts"
+import { backofficeActor } from "../src/Audit.ts"
+import { AuditLog } from "../src/ports/AuditLog.ts"
 
 const owner: UserWithSecrets = {
   id: 1, merchantId: MerchantId.make(7), email: "ops@addis.example", role: "owner", isDefaultPassword: true,
@@ -130,12 +133,17 @@ describe("back-office use cases on the in-memory ports", () => {
 
   it.effect("a password change needs the current password and passes the rules; a code allows 5 tries", () => {
     const { layer, state } = makeBackoffice([owner])
+    const audit = makeAuditLog()
     return Effect.gen(function*() {
-      const bad = yield* Effect.exit(changePassword(owner, "not it", "correct horse battery staple", "s"))
-      const weak = yield* Effect.exit(changePassword(owner, "generated-password-1", "Addis Bet 2026!!", "s"))
+      const actor = backofficeActor(owner.email, "192.0.2.1")
+      const bad = yield* Effect.exit(changePassword(owner, "not it", "correct horse battery staple", "s", actor))
+      const weak = yield* Effect.exit(changePassword(owner, "generated-password-1", "Addis Bet 2026!!", "s", actor))
       assert.deepStrictEqual([failureTag(bad), failureTag(weak)], ["InvalidCredentials", "ValidationFailed"])
-      yield* changePassword(owner, "generated-password-1", "correct horse battery staple", "s")
+      yield* changePassword(owner, "generated-password-1", "correct horse battery staple", "s", actor)
       assert.strictEqual(state.users.get(1)?.isDefaultPassword, false)
+      assert.deepStrictEqual(audit.entries().map((e) => [e.action, e.actor, e.after]), [
+        ["user.password", owner.email, { user: owner.email, password: "changed" }]
+      ])
 
       yield* mailCode(owner, "verify-email")
       assert.match(state.mails.at(-1)?.text ?? "", /123456/)
@@ -146,6 +154,27 @@ describe("back-office use cases on the in-memory ports", () => {
       yield* mailCode(owner, "verify-email")
       yield* verifyEmail(owner, "123456")
       assert.isTrue((yield* (yield* BackofficeStore).user(1)).pipe((u) => u._tag === "Some" && u.value.verifiedEmail))
-    }).pipe(Effect.provide(layer))
+    }).pipe(Effect.provide(layer), Effect.provideService(AuditLog, audit.service))
+  })
+
+  it.effect("a wrong current password at a password change counts as a failed sign-in: the 6th try waits, as sign-in does", () => {
+    const { layer } = makeBackoffice([owner])
+    return Effect.gen(function*() {
+      const actor = backofficeActor(owner.email, "192.0.2.1")
+      for (let i = 0; i < 5; i++) {
+        assert.strictEqual(failureTag(yield* Effect.exit(changePassword(owner, `guess ${i}`, "correct horse battery staple", "s", actor))), "InvalidCredentials")
+      }
+      assert.strictEqual(failureTag(yield* Effect.exit(changePassword(owner, "generated-password-1", "correct horse battery staple", "s", actor))), "RateLimited")
+      assert.strictEqual(failureTag(yield* Effect.exit(signIn({ email: owner.email, password: "generated-password-1", address: "192.0.2.1" }))), "RateLimited")
+    }).pipe(Effect.provide(layer), Effect.provide(auditLog))
+  })
+
+  it.effect("a wrong password to turn TOTP off counts as a failed sign-in too", () => {
+    const { layer } = makeBackoffice([{ ...owner, totpEnabled: true }])
+    return Effect.gen(function*() {
+      const actor = backofficeActor(owner.email, "192.0.2.1")
+      for (let i = 0; i < 5; i++) assert.strictEqual(failureTag(yield* Effect.exit(removeTotp(owner, `guess ${i}`, actor))), "InvalidCredentials")
+      assert.strictEqual(failureTag(yield* Effect.exit(removeTotp(owner, "generated-password-1", actor))), "RateLimited")
+    }).pipe(Effect.provide(layer), Effect.provide(auditLog))
   })
 })

@@ -167,10 +167,8 @@ export const BackofficeLive = HttpApiBuilder.group(
       changePassword: ({ payload }) =>
         Effect.gen(function*() {
           const user = yield* CurrentUser
-          yield* audited(
-            BackofficeAccount.changePassword(user, payload.currentPassword, payload.newPassword, user.sessionId),
-            () => ({ action: "user.password", before: null, after: { user: user.email, password: "changed" } })
-          )
+          // Audited in the use case: the password is checked (and a wrong one counted) before the change's transaction.
+          yield* BackofficeAccount.changePassword(user, payload.currentPassword, payload.newPassword, user.sessionId, yield* actor)
           return yield* fresh(user.id)
         }).pipe(provide, Effect.mapError(Problem.fromDomain)),
       verifyEmail: ({ payload }) =>
@@ -202,10 +200,8 @@ export const BackofficeLive = HttpApiBuilder.group(
       removeTotp: ({ payload }) =>
         Effect.gen(function*() {
           const user = yield* CurrentUser
-          yield* audited(
-            BackofficeTotp.removeTotp(user, payload.password),
-            () => ({ action: "user.second_factor", before: { user: user.email, totp: true }, after: { user: user.email, totp: false } })
-          )
+          // Audited in the use case: the password is checked (and a wrong one counted) before the change's transaction.
+          yield* BackofficeTotp.removeTotp(user, payload.password, yield* actor)
           return yield* fresh(user.id)
         }).pipe(provide, Effect.mapError(Problem.fromDomain)),
       listUsers: ({ query }) =>

@@ -217,14 +217,15 @@ export class BackofficeApi extends HttpApiGroup.make("backoffice")
     HttpApiEndpoint.post("changePassword", "/password", {
       payload: PasswordChange,
       success: User,
-      error: Problem.responses("INVALID_CREDENTIALS")
+      error: Problem.responses("INVALID_CREDENTIALS", "RATE_LIMITED")
     })
       .annotate(Access, allowDefault)
       .annotate(OpenApi.Summary, "Change the password")
       .annotate(
         OpenApi.Description,
         "The only call (with logout) open while the generated password is kept. A wrong `currentPassword`: 401 " +
-          "INVALID_CREDENTIALS (the session stays). Every other session of the user ends."
+          "INVALID_CREDENTIALS (the session stays), counted as a failed sign-in of the account (from the 6th in a " +
+          "row, 429 RATE_LIMITED with `retry-after`, as at sign-in). Every other session of the user ends."
       ),
     HttpApiEndpoint.post("verifyEmail", "/verify-email", { payload: CodeBody, success: User, error: Problem.responses() })
       .annotate(OpenApi.Summary, "Verify the e-mail address with its 6-digit code")
@@ -247,8 +248,14 @@ export class BackofficeApi extends HttpApiGroup.make("backoffice")
     HttpApiEndpoint.post("removeTotp", "/totp/remove", {
       payload: PasswordBody,
       success: User,
-      error: Problem.responses("INVALID_CREDENTIALS")
-    }).annotate(OpenApi.Summary, "Turn TOTP off (the password again)"),
+      error: Problem.responses("INVALID_CREDENTIALS", "RATE_LIMITED")
+    })
+      .annotate(OpenApi.Summary, "Turn TOTP off (the password again)")
+      .annotate(
+        OpenApi.Description,
+        "A wrong password: 401 INVALID_CREDENTIALS, counted as a failed sign-in of the account (from the 6th in a " +
+          "row, 429 RATE_LIMITED with `retry-after`)."
+      ),
     HttpApiEndpoint.get("listUsers", "/users", {
       query: { page: GamesQuery.page, limit: GamesQuery.limit },
       success: UserList,

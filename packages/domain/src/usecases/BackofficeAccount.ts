@@ -1,12 +1,13 @@
 import { Effect, Option, Redacted } from "effect"
-import { codeIntervalSeconds, codeLifetimeSeconds, type CodePurpose, codeTries, InvalidCredentials, passwordProblem, type UserWithSecrets } from "../Backoffice.ts"
-import { backofficeActor } from "../Audit.ts"
+import { codeIntervalSeconds, codeLifetimeSeconds, type CodePurpose, codeTries, passwordProblem, type UserWithSecrets } from "../Backoffice.ts"
+import { type Actor, backofficeActor } from "../Audit.ts"
 import { RateLimited } from "../RateLimit.ts"
 import { AuditLog } from "../ports/AuditLog.ts"
 import { ValidationFailed } from "../Validation.ts"
 import { BackofficeSecrets } from "../ports/BackofficeSecrets.ts"
 import { BackofficeStore } from "../ports/BackofficeStore.ts"
 import { Mailer, type MailFailed } from "../ports/Mailer.ts"
+import { recheckPassword } from "./BackofficeSignIn.ts"
 
 const subjects: { readonly [P in CodePurpose]: string } = {
   "verify-email": "Your e-mail verification code",
@@ -68,18 +69,28 @@ export const storePassword = Effect.fn("Backoffice.storePassword")(function*(
   yield* (yield* BackofficeStore).setPassword(user.id, yield* secrets.hashPassword(password), keepSession)
 })
 
-/** A signed-in user changes its password, giving the current one (401 INVALID_CREDENTIALS when wrong). */
+/**
+ * A signed-in user changes its password, giving the current one: a wrong one is 401 INVALID_CREDENTIALS counted as
+ * a failed sign-in of the account, and an account that failed too often waits as at sign-in (429), so a session
+ * someone else holds cannot guess the password here faster than at sign-in ({@link recheckPassword}). The check
+ * and its count come before the change's transaction (a failure rolled back with it would count nothing); the
+ * change and its audit entry (`user.password`, by `actor`) are one transaction.
+ */
 export const changePassword = Effect.fn("Backoffice.changePassword")(function*(
-  user: UserWithSecrets, currentPassword: string, newPassword: string, sessionId: string
+  user: UserWithSecrets, currentPassword: string, newPassword: string, sessionId: string, actor: Actor
 ) {
   if (newPassword === currentPassword) {
     return yield* new ValidationFailed({ field: "newPassword", detail: "must differ from the current password" })
   }
   yield* checkRules(newPassword, user, "newPassword")
-  if (!(yield* (yield* BackofficeSecrets).verifyPassword(currentPassword, user.passwordHash))) {
-    return yield* new InvalidCredentials()
-  }
-  yield* storePassword(user, newPassword, "newPassword", sessionId)
+  yield* recheckPassword(user, currentPassword)
+  yield* (yield* AuditLog).audited(storePassword(user, newPassword, "newPassword", sessionId), () => ({
+    merchantId: user.merchantId,
+    actor,
+    action: "user.password",
+    before: null,
+    after: { user: user.email, password: "changed" }
+  }))
 })
 
 /** Marks the e-mail verified with the mailed (or create's) 6-digit code. */

@@ -143,9 +143,9 @@ export const signIn = Effect.fn("Backoffice.signIn")(function*(
 
 /**
  * Asks a signed-in user's password again before something sensitive (the
- * webhook secret's reveal): a wrong one is 401 INVALID_CREDENTIALS counted as
- * a failed sign-in of the account, and an account that failed too often
- * waits as at sign-in (429).
+ * webhook secret's reveal, a password change, turning TOTP off): a wrong one
+ * is 401 INVALID_CREDENTIALS counted as a failed sign-in of the account, and
+ * an account that failed too often waits as at sign-in (429).
  */
 export const recheckPassword = Effect.fn("Backoffice.recheckPassword")(function*(user: UserWithSecrets, password: string) {
   const store = yield* BackofficeStore

@@ -1,8 +1,11 @@
 import { Effect, Option, Redacted } from "effect"
-import { InvalidCredentials, type UserWithSecrets } from "../Backoffice.ts"
+import type { UserWithSecrets } from "../Backoffice.ts"
 import { ValidationFailed } from "../Validation.ts"
 import { BackofficeSecrets } from "../ports/BackofficeSecrets.ts"
+import type { Actor } from "../Audit.ts"
+import { AuditLog } from "../ports/AuditLog.ts"
 import { BackofficeStore } from "../ports/BackofficeStore.ts"
+import { recheckPassword } from "./BackofficeSignIn.ts"
 
 /** What an authenticator app needs: the base32 secret and the `otpauth://` URI of RFC 6238 apps. */
 export interface TotpEnrolment {
@@ -37,10 +40,18 @@ export const confirmTotp = Effect.fn("Backoffice.confirmTotp")(function*(user: U
   yield* store.enableTotp(user.id)
 })
 
-/** Turns TOTP off, given the password (401 INVALID_CREDENTIALS when wrong). */
-export const removeTotp = Effect.fn("Backoffice.removeTotp")(function*(user: UserWithSecrets, password: string) {
-  if (!(yield* (yield* BackofficeSecrets).verifyPassword(password, user.passwordHash))) {
-    return yield* new InvalidCredentials()
-  }
-  yield* (yield* BackofficeStore).removeTotp(user.id)
+/**
+ * Turns TOTP off, given the password: a wrong one is 401 INVALID_CREDENTIALS counted as a failed sign-in of the
+ * account, which waits as at sign-in once it failed too often (429; {@link recheckPassword}), checked and counted
+ * before the change's transaction; the change and its audit entry (`user.second_factor`, by `actor`) are one.
+ */
+export const removeTotp = Effect.fn("Backoffice.removeTotp")(function*(user: UserWithSecrets, password: string, actor: Actor) {
+  yield* recheckPassword(user, password)
+  yield* (yield* AuditLog).audited((yield* BackofficeStore).removeTotp(user.id), () => ({
+    merchantId: user.merchantId,
+    actor,
+    action: "user.second_factor",
+    before: { user: user.email, totp: true },
+    after: { user: user.email, totp: false }
+  }))
 })
