@@ -122,6 +122,8 @@ export const make = Effect.fnUntraced(function*(find: FindStoredKey) {
     return rows.length > 0
   }, Effect.catchTag("SqlError", Effect.die))
 
+  // Ordered by the column (microseconds), not the output's `created_at` (its text to the millisecond), which a
+  // bare name in ORDER BY would mean: keys issued within one millisecond came out by slug.
   const list = Effect.fn("ApiKeyRepo.list")(function*(merchantId: MerchantId, limit: number) {
     const rows = yield* sql`
       SELECT slug, prefix,
@@ -129,7 +131,7 @@ export const make = Effect.fnUntraced(function*(find: FindStoredKey) {
         to_char(revoked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS revoked_at,
         to_char(last_used_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS last_used_at
       FROM api_keys WHERE merchant_id = ${merchantId}
-      ORDER BY created_at DESC, slug LIMIT ${limit}`.pipe(Effect.flatMap(decodeSummaries))
+      ORDER BY api_keys.created_at DESC, slug LIMIT ${limit}`.pipe(Effect.flatMap(decodeSummaries))
     return rows.map((row) => ({
       slug: row.slug,
       prefix: row.prefix,

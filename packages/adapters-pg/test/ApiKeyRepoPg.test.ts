@@ -47,6 +47,19 @@ describe("ApiKeyRepoPg", () => {
         assert.isFalse(yield* keys.revoke(merchant.id, issued.apiKey.slug))
       }))
 
+    it.effect("lists keys issued within one millisecond newest first too (by the microsecond, not the listed text)", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient
+        const merchant = yield* (yield* MerchantRepo).create(newMerchant("keys@same-ms.example"))
+        const keys = yield* ApiKeyRepo
+        const slugs = [(yield* keys.issue(merchant.id, "sv_live")).apiKey.slug, (yield* keys.issue(merchant.id, "sv_live")).apiKey.slug]
+        const [low = "", high = ""] = slugs.toSorted()
+        // The later key has the larger slug: by slug, the order would be the other way round
+        yield* sql`UPDATE api_keys SET created_at = '2026-11-29T07:00:00.123100Z' WHERE slug = ${low}`
+        yield* sql`UPDATE api_keys SET created_at = '2026-11-29T07:00:00.123900Z' WHERE slug = ${high}`
+        assert.deepStrictEqual((yield* keys.list(merchant.id, 10)).map((k) => k.slug), [high, low])
+      }))
+
     it.effect("lists a merchant's keys newest first, revoked ones with when, never another merchant's or a secret", () =>
       Effect.gen(function*() {
         const merchants = yield* MerchantRepo
