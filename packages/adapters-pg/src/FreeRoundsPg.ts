@@ -74,9 +74,11 @@ export const make = Effect.gen(function*() {
     const [counted] = yield* sql`
       SELECT count(*)::float8 AS total FROM free_round_grants WHERE merchant_id = ${merchantId} AND player_id = ${playerId}`
       .pipe(Effect.flatMap(decodeTotals))
+    // The table's columns, not the output's: a bare `id` there is its text (`id::text AS id`), where "10" < "9".
     const rows = yield* sql`
       SELECT ${grantColumns(sql)} FROM free_round_grants WHERE merchant_id = ${merchantId} AND player_id = ${playerId}
-      ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${offset(page)}`.pipe(Effect.flatMap(decodeGrants))
+      ORDER BY free_round_grants.created_at DESC, free_round_grants.id DESC
+      LIMIT ${page.limit} OFFSET ${offset(page)}`.pipe(Effect.flatMap(decodeGrants))
     return { grants: rows.map(grantOf), total: counted?.total ?? 0 }
   }, Effect.catchTags({ SqlError: Effect.die, SchemaError: Effect.die }))
 
