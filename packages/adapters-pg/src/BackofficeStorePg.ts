@@ -170,16 +170,11 @@ export const layer = (policy: SessionPolicy = defaultSessionPolicy): Layer.Layer
             Effect.map((rows) => ({ failures: rows[0]?.failures ?? 0, secondsSinceLast: rows[0]?.seconds_since_last ?? 0 })),
             Effect.orDie
           ),
-        // A day after the last failure, an account starts again from no failures.
-        recordLoginFailure: (key) =>
-          sql`INSERT INTO backoffice_login_failures (key, failures, last_failed_at) VALUES (${key}, 1, now())
-            ON CONFLICT (key) DO UPDATE SET last_failed_at = now(), failures = CASE
-              WHEN backoffice_login_failures.last_failed_at < now() - interval '1 day' THEN 1
-              ELSE backoffice_login_failures.failures + 1 END`.pipe(Effect.asVoid, Effect.orDie),
         // Counted only while the failures are still those the try saw (ON CONFLICT waits for a concurrent try's
         // commit, then compares). A row gone since (cleared by a success, or a day old) starts again at 1: the
         // count the try saw was cleared, and this try is the first failure after it. The times are passed as
-        // PostgreSQL's text of them (microseconds), compared as they were stored.
+        // PostgreSQL's text of them (microseconds), compared as they were stored. A day after the last failure, an
+        // account starts again from no failures.
         takeLoginTry: (key, seen) =>
           sql`WITH before AS (SELECT last_failed_at FROM backoffice_login_failures WHERE key = ${key})
             INSERT INTO backoffice_login_failures (key, failures, last_failed_at) VALUES (${key}, 1, now())

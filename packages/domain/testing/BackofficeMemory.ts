@@ -97,8 +97,6 @@ export const makeBackoffice = (initial: ReadonlyArray<UserWithSecrets> = []) => 
         const entry = failures.get(key)
         return { failures: entry?.failures ?? 0, secondsSinceLast: entry === undefined ? 0 : (Date.now() - entry.at) / 1000 }
       }),
-    recordLoginFailure: (key) =>
-      Effect.sync(() => void failures.set(key, { failures: (failures.get(key)?.failures ?? 0) + 1, at: Date.now() })),
     // A try's `at` is its own serial number (two tries can share a millisecond); `before` the time it replaced.
     takeLoginTry: (key, seen) =>
       Effect.sync(() => {

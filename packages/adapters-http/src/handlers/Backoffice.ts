@@ -168,7 +168,8 @@ export const BackofficeLive = HttpApiBuilder.group(
         Effect.gen(function*() {
           const user = yield* CurrentUser
           // Audited in the use case: the password is checked (and a wrong one counted) before the change's transaction.
-          yield* BackofficeAccount.changePassword(user, payload.currentPassword, payload.newPassword, user.sessionId, yield* actor)
+          const who = yield* actor
+          yield* BackofficeAccount.changePassword(user, payload.currentPassword, payload.newPassword, user.sessionId, who)
           return yield* fresh(user.id)
         }).pipe(provide, Effect.mapError(Problem.fromDomain)),
       verifyEmail: ({ payload }) =>

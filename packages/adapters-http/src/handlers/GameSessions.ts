@@ -48,7 +48,8 @@ const bearerOf = (authorization: string | undefined): string | undefined => {
  * SameSite=None (the page is framed by the casino's site), Partitioned (kept per top-level site, where Chromium
  * gives a third-party frame no storage; another site never sends it, so no cross-site request can use it), sent
  * only to the resume call, for 12 hours (`resumeWindowSeconds`; sessions expire when idle but have no fixed end:
- * a session resumed renews it). Browsers accept Secure cookies from https and from loopback (http://127.0.0.1, localhost) only.
+ * a session resumed renews it). Browsers accept Secure cookies from https and from loopback (http://127.0.0.1,
+ * localhost) only.
  */
 const resumeMaxAge = `${resumeWindowSeconds} seconds` as const
 const linkHash = (launchToken: string) => createHash("sha256").update(launchToken, "utf8").digest("base64url")

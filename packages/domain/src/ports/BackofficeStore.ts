@@ -56,12 +56,11 @@ export class BackofficeStore extends Context.Service<BackofficeStore, {
 
   /** Consecutive failed sign-ins of `key` and the seconds since the last one. */
   loginFailures(key: string): Effect.Effect<{ readonly failures: number; readonly secondsSinceLast: number }>
-  recordLoginFailure(key: string): Effect.Effect<void>
   /**
-   * Counts a try of `key` as a failed sign-in before its password is checked (as {@link recordLoginFailure} does),
-   * provided the failures of `key` are still `seen` (or were cleared since: then it is the first): false, and
-   * nothing counted, when another try counted one since.
-   * Sign-ins take their try first, so that concurrent ones each see the tries before them.
+   * Counts a try of `key` as a failed sign-in before its password is checked, provided the failures of `key` are
+   * still `seen` (or were cleared since: then it is the first): none, and nothing counted, when another try counted
+   * one since. A day after the last failure, the count starts again from this one. Sign-ins take their try first,
+   * so that concurrent ones each see the tries before them.
    */
   takeLoginTry(key: string, seen: number): Effect.Effect<Option.Option<TakenTry>>
   /**
