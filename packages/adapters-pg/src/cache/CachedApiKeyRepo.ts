@@ -10,22 +10,28 @@ import * as Hits from "./Hits.ts"
  * the key is still verified against the stored hash on every request, but
  * the table is read at most once per slug and `ttlMs`. A slug with no key is
  * never kept, so a key works as soon as it is issued. A key revoked through
- * this instance is forgotten at once (a read still in flight is not kept),
- * through another instance as soon as the {@link ChangeFeed} reports it.
+ * this instance is forgotten at once (a read still in flight is not kept)
+ * and again once the transaction it is part of commits (until then another
+ * request may read the row as committed before, and keep it), through
+ * another instance as soon as the {@link ChangeFeed} reports it.
  * `ttlMs` 0 reads the table every time.
  */
 export const layer = (ttlMs: number): Layer.Layer<ApiKeyRepo, never, SqlClient | ChangeFeed> =>
   Layer.effect(
     ApiKeyRepo,
     Effect.gen(function*() {
-      const find = ApiKeyRepoPg.findStoredKey(yield* SqlClient)
+      const sql = yield* SqlClient
+      const find = ApiKeyRepoPg.findStoredKey(sql)
       if (ttlMs <= 0) return yield* ApiKeyRepoPg.make(find)
       const cache = yield* Hits.make(find, ttlMs, Option.isSome)
       yield* Hits.forgetChanges(cache, "api_keys", (slug) => slug)
       const repo = yield* ApiKeyRepoPg.make((slug) => Cache.get(cache, slug))
       return ApiKeyRepo.of({
         ...repo,
-        revoke: (merchantId, slug) => repo.revoke(merchantId, slug).pipe(Effect.ensuring(Cache.invalidate(cache, slug)))
+        revoke: (merchantId, slug) =>
+          repo.revoke(merchantId, slug).pipe(
+            Effect.ensuring(Effect.andThen(Cache.invalidate(cache, slug), sql.afterCommit(Cache.invalidate(cache, slug))))
+          )
       })
     })
   )

@@ -70,5 +70,27 @@ describe("CachedApiKeyRepo", () => {
         assert.isTrue(yield* here.revoke(merchant.id, issued.apiKey.slug))
         assert.isFalse(yield* accepts(here, key))
       }).pipe(Effect.scoped))
+
+    it.effect("forgets a key and a merchant changed through it in a transaction again once it commits, though read meanwhile", () =>
+      Effect.gen(function*() {
+        const here = yield* cached
+        const sql = yield* SqlClient
+        const merchant = yield* here.merchants.create(newMerchant("cache@four.example"))
+        const issued = yield* here.keys.issue(merchant.id, "sv_live")
+        const key = formatApiKey(issued.apiKey)
+        assert.isTrue(yield* accepts(here.keys, key))
+        /** Another request meanwhile, on a connection of its own: it reads the rows as committed before the change. */
+        const elsewhere = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+          Effect.updateContext(effect, (context: Context.Context<R>) => Context.omit(sql.transactionService)(context) as Context.Context<R>)
+        yield* sql.withTransaction(Effect.gen(function*() {
+          assert.isTrue(yield* here.keys.revoke(merchant.id, issued.apiKey.slug))
+          yield* here.merchants.changeStatus(merchant.id, "suspended")
+          assert.isTrue(yield* elsewhere(accepts(here.keys, key)))
+          assert.strictEqual((yield* elsewhere(here.merchants.findById(merchant.id))).accountStatus, "active")
+        }))
+        // At once after the commit, before the change feed could report it.
+        assert.isFalse(yield* accepts(here.keys, key))
+        assert.strictEqual((yield* here.merchants.findById(merchant.id)).accountStatus, "suspended")
+      }).pipe(Effect.scoped))
   })
 })
