@@ -20,12 +20,13 @@ import { pathToFileURL } from "node:url"
 const here = import.meta.dirname
 
 /**
- * `/docs` serves Scalar's script inline (no CDN). Effect keeps it as one
+ * `/docs/scalar.js` serves Scalar's script (no CDN). Effect keeps it as one
  * 3.2 MB string literal in a module of its own, nearly half the bundle:
- * reading, hashing and parsing that literal cost ~80 ms of every start.
- * The bundle reads it instead from `dist/scalar.js`, written here from the
- * same module, as plain text beside the bundle (a few ms, when `/docs` is
- * set up at start).
+ * reading, hashing and parsing that literal cost ~80 ms of every start, and
+ * the string stayed in every instance's heap. The bundle reads it instead
+ * from `dist/scalar.js`, written here from the same module, as plain text
+ * beside the bundle, on each request for it (packages/adapters-http's
+ * `ScalarScript.ts`, replaced in the bundle).
  */
 const scalarModule = join(
   dirname(createRequire(import.meta.url).resolve("effect/http-api/HttpApiScalar")),
@@ -38,9 +39,9 @@ writeFileSync(join(here, "dist", "scalar.js"), scalarScript)
 const scalarFromFile: Plugin = {
   name: "scalar-from-file",
   setup(esbuild) {
-    esbuild.onLoad({ filter: /[\\/]effect[\\/]dist[\\/]http-api[\\/]internal[\\/]httpApiScalar\.js$/ }, () => ({
-      contents: `import { readFileSync } from "node:fs"
-export const javascript = readFileSync(new URL("./scalar.js", import.meta.url), "utf8")`,
+    esbuild.onLoad({ filter: /[\\/]packages[\\/]adapters-http[\\/]src[\\/]ScalarScript\.ts$/ }, () => ({
+      contents: `import { readFile } from "node:fs/promises"
+export const scalarScript = () => readFile(new URL("./scalar.js", import.meta.url), "utf8")`,
       loader: "js"
     }))
   }

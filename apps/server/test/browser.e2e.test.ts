@@ -411,15 +411,22 @@ describe("the API reference in a real browser", () => {
   it("renders /docs from the bundle's own copy of Scalar, fetching nothing from elsewhere", async () => {
     const docs = await browser.context.newPage()
     const elsewhere: Array<string> = []
+    const here: Array<string> = []
     docs.on("request", (request) => {
-      const { hostname } = new URL(request.url())
+      const { hostname, pathname } = new URL(request.url())
       if (request.url().startsWith("http") && hostname !== "127.0.0.1") elsewhere.push(request.url())
+      else here.push(pathname)
     })
     await docs.goto(`${gw.url}/docs`)
     // Headings only Scalar's script renders (the page as served has none): the script was there and ran.
     await docs.getByRole("heading", { name: "Operator Gateway" }).waitFor({ timeout: 20_000 })
     await docs.getByText("Download OpenAPI Document").first().waitFor()
     assert.deepStrictEqual(elsewhere, [])
+    // The script and the document, each from this gateway.
+    assert.includeMembers(here, ["/docs", "/docs/scalar.js", "/openapi.json"])
+    await docs.screenshot({ path: join(resultsDir, "docs-360x640.png") })
+    await docs.setViewportSize({ width: 1280, height: 800 })
+    await docs.screenshot({ path: join(resultsDir, "docs-1280x800.png") })
     await docs.close()
   })
 })

@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
-import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "@gateway/client/api/Api"
 import * as GamePages from "./cache/GamePages.ts"
 import { BackofficeLive, BackofficeSignInLive } from "./handlers/Backoffice.ts"
@@ -22,6 +22,7 @@ import { SystemLive } from "./handlers/System.ts"
 import { logRequests } from "./middleware/AccessLog.ts"
 import * as AdminAuth from "./middleware/AdminAuth.ts"
 import * as BackofficeAuth from "./middleware/BackofficeAuth.ts"
+import * as Docs from "./Docs.ts"
 import * as FastLaunch from "./middleware/FastLaunch.ts"
 import * as FastRound from "./middleware/FastRound.ts"
 import * as KeptGamePages from "./middleware/KeptGamePages.ts"
@@ -32,7 +33,7 @@ import { limitBodies } from "./middleware/RequestLimits.ts"
 import * as RouteTable from "./middleware/RouteTable.ts"
 import * as SessionAuth from "./middleware/SessionAuth.ts"
 
-const documents = [["GET", "/openapi.json"], ["GET", "/docs"]] as const
+const documents = [["GET", "/openapi.json"], ["GET", "/docs"], ["GET", Docs.scriptPath]] as const
 
 const Handlers = Layer.mergeAll(
   MerchantsLive,
@@ -63,7 +64,7 @@ export const routes = RouteTable.make(Api, documents)
 
 /**
  * Every route of the gateway on the `HttpRouter`: the API, `/openapi.json`,
- * `/docs` (Scalar, bundled: no CDN), bounded request bodies (413), the
+ * `/docs` (Scalar, its script served here: no CDN), bounded request bodies (413), the
  * problem+json error handling, `cache-control: no-store` unless an answer
  * says otherwise, one access-log line per request, and the games pages kept
  * encoded, and launches and rounds answered before routing once the key or
@@ -71,7 +72,7 @@ export const routes = RouteTable.make(Api, documents)
  */
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(Layer.provide(Handlers)),
-  HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false } }),
+  Docs.layer("/openapi.json"),
   HttpRouter.middleware(
     Effect.map(
       Effect.all([KeptGamePages.make, FastLaunch.make, FastRound.make]),

@@ -573,11 +573,19 @@ describe("routing, probes and documents", () => {
     expect(body.paths["/api/v1.1/operator-api/create"].post.responses["409"].description).toMatch(/EMAIL_TAKEN/)
   })
 
-  it("serves the docs page without a CDN", async () => {
+  it("serves the docs page without a CDN, its script from here", async () => {
     const { status, text } = await call("/docs")
     expect(status).toBe(200)
     expect(text).toContain("Operator Gateway")
     expect(text).not.toMatch(/<script[^>]+src=["']https?:/)
+    expect(text).toContain(`data-url="/openapi.json"`)
+    expect(text).toContain(`<script src="/docs/scalar.js"></script>`)
+    // The page holds no script of its own: Scalar reads its configuration from the element.
+    expect(text.match(/<script[^>]*>([^<]*)<\/script>/g)?.every((tag) => tag.endsWith("></script>"))).toBe(true)
+    const script = await call("/docs/scalar.js")
+    expect(script.status).toBe(200)
+    expect(script.text.length).toBeGreaterThan(1_000_000)
+    expect(script.text).toContain("createApiReference")
   })
 })
 
