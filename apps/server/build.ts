@@ -41,7 +41,7 @@ const scalarFromFile: Plugin = {
   setup(esbuild) {
     esbuild.onLoad({ filter: /[\\/]packages[\\/]adapters-http[\\/]src[\\/]ScalarScript\.ts$/ }, () => ({
       contents: `import { readFile } from "node:fs/promises"
-export const scalarScript = () => readFile(new URL("./scalar.js", import.meta.url), "utf8")`,
+export const scalarScript = () => readFile(new URL("./scalar.js", import.meta.url))`,
       loader: "js"
     }))
   }

@@ -36,8 +36,8 @@ const page = (openapiPath: string) =>
  * script. `HttpApiScalar` inlined the 3.2 MB script in the page and kept it
  * in memory from start-up, and the page too once built: 6–13 MB of every
  * instance's heap (as two-byte strings) for a page few people open. The
- * script is now read when asked for (the bundle reads it from its file) and
- * may be kept by browsers for an hour.
+ * script is now read when asked for (the bundle reads its file's bytes, sent
+ * as they are) and may be kept by browsers for an hour.
  */
 export const layer = (openapiPath: string): Layer.Layer<never, never, HttpRouter.HttpRouter> =>
   Layer.mergeAll(
@@ -50,7 +50,7 @@ export const layer = (openapiPath: string): Layer.Layer<never, never, HttpRouter
       "GET",
       scriptPath,
       Effect.map(Effect.promise(scalarScript), (script) =>
-        HttpServerResponse.text(script, { contentType: "text/javascript; charset=utf-8" }).pipe(
+        HttpServerResponse.uint8Array(script, { contentType: "text/javascript; charset=utf-8" }).pipe(
           HttpServerResponse.setHeader("cache-control", "public, max-age=3600")
         ))
     )

@@ -3,13 +3,14 @@ import { dirname, join } from "node:path"
 import { pathToFileURL } from "node:url"
 
 /**
- * Scalar's standalone script, Effect's own copy (a 3.2 MB string in a module
- * of `effect` that its package does not export), for `/docs/scalar.js`. The
- * server's bundle replaces this module: there it reads `dist/scalar.js` on
- * each request and keeps nothing (apps/server/build.ts).
+ * Scalar's standalone script as UTF-8 bytes, from Effect's own copy (a 3.2 MB
+ * string in a module of `effect` that its package does not export), for
+ * `/docs/scalar.js`. The server's bundle replaces this module: there it reads
+ * the bytes of `dist/scalar.js` on each request and keeps nothing
+ * (apps/server/build.ts).
  */
-export const scalarScript = async (): Promise<string> => {
+export const scalarScript = async (): Promise<Uint8Array> => {
   const module = join(dirname(createRequire(import.meta.url).resolve("effect/http-api/HttpApiScalar")), "internal", "httpApiScalar.js")
   const { javascript } = await import(pathToFileURL(module).href) as { readonly javascript: string }
-  return javascript
+  return Buffer.from(javascript)
 }
