@@ -1,12 +1,10 @@
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
+import { escapeHtml } from "./page/Escape.ts"
 import { scalarScript } from "./ScalarScript.ts"
 
 /** Where the API reference's script is served. */
 export const scriptPath = "/docs/scalar.js"
-
-const escapeAttribute = (text: string) =>
-  text.replaceAll("&", "&amp;").replaceAll("\"", "&quot;").replaceAll("'", "&#39;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
 
 /**
  * The API reference page: Scalar mounts itself on the `#api-reference`
@@ -23,8 +21,8 @@ const page = (openapiPath: string) =>
     <meta name="viewport" content="width=device-width, initial-scale=1" />
   </head>
   <body>
-    <script id="api-reference" data-url="${escapeAttribute(openapiPath)}" data-configuration="${
-    escapeAttribute(JSON.stringify({ withDefaultFonts: false }))
+    <script id="api-reference" data-url="${escapeHtml(openapiPath)}" data-configuration="${
+    escapeHtml(JSON.stringify({ withDefaultFonts: false }))
   }"></script>
     <script src="${scriptPath}"></script>
   </body>

@@ -29,9 +29,7 @@ export const layer = (ttlMs: number): Layer.Layer<ApiKeyRepo, never, SqlClient |
       return ApiKeyRepo.of({
         ...repo,
         revoke: (merchantId, slug) =>
-          repo.revoke(merchantId, slug).pipe(
-            Effect.ensuring(Effect.andThen(Cache.invalidate(cache, slug), sql.afterCommit(Cache.invalidate(cache, slug))))
-          )
+          repo.revoke(merchantId, slug).pipe(Effect.ensuring(Hits.forgetChange(cache, slug, sql.afterCommit)))
       })
     })
   )

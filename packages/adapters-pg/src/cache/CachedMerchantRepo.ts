@@ -23,7 +23,7 @@ export const make = (
   Effect.gen(function*() {
     if (ttlMs <= 0) return { service: inner, cache: undefined }
     const cache = yield* Hits.make(inner.findById, ttlMs)
-    const forget = (id: MerchantId) => Effect.andThen(Cache.invalidate(cache, id), afterCommit(Cache.invalidate(cache, id)))
+    const forget = (id: MerchantId) => Hits.forgetChange(cache, id, afterCommit)
     const service = MerchantRepo.of({
       ...inner,
       findById: (id) => Cache.get(cache, id),

@@ -1,4 +1,4 @@
-import { Cache, Duration, type Effect, Exit } from "effect"
+import { Cache, Duration, Effect, Exit } from "effect"
 import { onChanges, type Topic } from "./ChangeFeed.ts"
 
 /** How many entries a repository cache keeps at most (the oldest go first). */
@@ -28,3 +28,16 @@ export const make = <K, A, E>(
  */
 export const forgetChanges = <K, A, E>(cache: Cache.Cache<K, A, E>, topic: Topic, keyOf: (key: string) => K) =>
   onChanges(topic, (key) => key === undefined ? Cache.invalidateAll(cache) : Cache.invalidate(cache, keyOf(key)))
+
+/**
+ * Forgets `key` for a change made through this instance: at once (a lookup
+ * in flight included) and again when the transaction the change is part of
+ * commits (`afterCommit`, i.e. `SqlClient.afterCommit`, which runs it at once
+ * outside a transaction): until then another request may read the row as
+ * committed before, and keep it.
+ */
+export const forgetChange = <K, A, E>(
+  cache: Cache.Cache<K, A, E>,
+  key: K,
+  afterCommit: (effect: Effect.Effect<void>) => Effect.Effect<void>
+): Effect.Effect<void> => Effect.andThen(Cache.invalidate(cache, key), afterCommit(Cache.invalidate(cache, key)))
