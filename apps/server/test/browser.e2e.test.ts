@@ -424,8 +424,12 @@ describe("the API reference in a real browser", () => {
     assert.deepStrictEqual(elsewhere, [])
     // The script and the document, each from this gateway.
     assert.includeMembers(here, ["/docs", "/docs/scalar.js", "/openapi.json"])
+    // A long document scrolls down, never sideways, on a phone as on a desktop.
+    const sideways = () => docs.evaluate<number>("document.documentElement.scrollWidth - innerWidth")
+    assert.isAtMost(await sideways(), 0, "/docs fits 360 px across")
     await docs.screenshot({ path: join(resultsDir, "docs-360x640.png") })
     await docs.setViewportSize({ width: 1280, height: 800 })
+    assert.isAtMost(await sideways(), 0, "/docs fits 1280 px across")
     await docs.screenshot({ path: join(resultsDir, "docs-1280x800.png") })
     await docs.close()
   })
