@@ -36,12 +36,11 @@ export const layers = (config: GatewayConfig): {
   readonly operatorCircuit: Layer.Layer<OperatorCircuit.OperatorCircuit, Error>
 } => {
   const options = { ...config.rateLimit, trustProxy: config.trustProxy }
-  const breakers = OperatorCircuit.layer(config.operatorBreaker)
   const prefix = config.redis.keyPrefix
   return Option.match(Option.map(config.redis.url, redis), {
     onNone: () => ({
       rateLimiter: RateLimiter.layer(options),
-      operatorCircuit: breakers.pipe(Layer.provide(CircuitBreaker.layerStoreMemory()))
+      operatorCircuit: OperatorCircuit.layerMemory(config.operatorBreaker)
     }),
     // One layer value for both: built once, one client.
     onSome: (client) => ({
@@ -49,7 +48,7 @@ export const layers = (config: GatewayConfig): {
         Layer.provide(Budgets.layerStoreRedis({ prefix: `${prefix}ratelimit:` })),
         Layer.provide(client)
       ),
-      operatorCircuit: breakers.pipe(
+      operatorCircuit: OperatorCircuit.layer(config.operatorBreaker).pipe(
         Layer.provide(CircuitBreaker.layerStoreRedis({ prefix: `${prefix}breaker:` })),
         Layer.provide(client)
       )

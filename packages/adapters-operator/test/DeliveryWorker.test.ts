@@ -1,6 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Redacted } from "effect"
-import { CircuitBreaker } from "effect/persistence"
 import { MerchantId } from "@gateway/domain/Merchant"
 import type { SettingsValues } from "@gateway/domain/MerchantSettings"
 import { DeliveryQueue } from "@gateway/domain/ports/DeliveryQueue"
@@ -160,7 +159,7 @@ describe("DeliveryWorker with a real operator on 127.0.0.1", () => {
         }),
       {
         schedule: [0.05, 0.05],
-        circuit: OperatorCircuit.layer({ failures: 2, openMs: 600 }).pipe(Layer.provide(CircuitBreaker.layerStoreMemory()))
+        circuit: OperatorCircuit.layerMemory({ failures: 2, openMs: 600 })
       }
     )
   })

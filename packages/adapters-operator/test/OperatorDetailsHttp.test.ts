@@ -1,6 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Redacted } from "effect"
-import { CircuitBreaker } from "effect/persistence"
 import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
 import { OperatorDetails } from "@gateway/domain/ports/OperatorDetails"
 import { makeMerchant, makeMerchantRepo } from "@gateway/domain/testing"
@@ -33,7 +32,7 @@ const withBreaker = <A, E>(effect: Effect.Effect<A, E, OperatorDetails>) =>
     Effect.provide(
       OperatorDetailsHttp.layer(2000).pipe(
         Layer.provide([
-          signedPost(true, OperatorCircuit.layer({ failures: 3, openMs: 400 }).pipe(Layer.provide(CircuitBreaker.layerStoreMemory()))),
+          signedPost(true, OperatorCircuit.layerMemory({ failures: 3, openMs: 400 })),
           IdsNode.layer
         ]),
         Layer.provide(Layer.succeed(MerchantRepo, makeMerchantRepo([merchant], secrets).service))

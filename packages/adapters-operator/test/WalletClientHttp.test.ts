@@ -1,6 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Redacted } from "effect"
-import { CircuitBreaker } from "effect/persistence"
 import type { SettingsValues } from "@gateway/domain/MerchantSettings"
 import { MerchantRepo } from "@gateway/domain/ports/MerchantRepo"
 import { WalletClient } from "@gateway/domain/ports/WalletClient"
@@ -68,7 +67,7 @@ describe("WalletClientHttp against a real operator on 127.0.0.1", () => {
       }).pipe(
         Effect.provide(
           WalletClientHttp.layer(2000).pipe(
-            Layer.provide(signedPost(true, OperatorCircuit.layer({ failures: 2, openMs: 500 }).pipe(Layer.provide(CircuitBreaker.layerStoreMemory())))),
+            Layer.provide(signedPost(true, OperatorCircuit.layerMemory({ failures: 2, openMs: 500 }))),
             Layer.provide(Layer.succeed(MerchantRepo, makeMerchantRepo([merchant], secrets).service))
           )
         )

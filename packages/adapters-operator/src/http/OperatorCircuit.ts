@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Exit, Layer, Metric, References, Stream } from "effect"
+import { Clock, Context, Duration, Effect, Exit, Layer, Metric, References, Stream } from "effect"
 import { CircuitBreaker } from "effect/persistence"
 import type { MerchantId } from "@gateway/domain/Merchant"
 import { OperatorUnavailable } from "@gateway/domain/Operator"
@@ -106,7 +106,140 @@ export const layerOff: Layer.Layer<OperatorCircuit> = Layer.succeed(
   OperatorCircuit.of({ guard: (_merchantId, call) => call })
 )
 
-/** The breaker over the store it is given: `CircuitBreaker.layerStoreMemory()` or `layerStoreRedis(...)`. */
+/** One merchant's circuit in this process: the fields of Effect's in-memory `CircuitBreakerStore` for a consecutive policy. */
+interface Circuit {
+  state: "Closed" | "Open" | "HalfOpen"
+  /** Changes when the circuit opens, when a probe is let through and when it closes: a call admitted before counts for nothing after. */
+  generation: number
+  /** Failures in a row while closed. */
+  streak: number
+  openUntil: number
+  /** Openings in a row, reported with each; back to 0 at the first call an open time after a close. */
+  openings: number
+  resetAt: number
+  probing: boolean
+  lastActivity: number
+}
+
+/** What a call admitted by {@link makeMemory} records when it ends. */
+type Outcome = "Success" | "Failure" | "Ignored"
+
+const outcomeOf = <E extends Tagged>(exit: Exit.Exit<OperatorAnswer, E>): Outcome =>
+  isFailure(exit) ? "Failure" : Exit.isSuccess(exit) ? "Success" : "Ignored"
+
+/**
+ * The breaker with its state in this process (no `REDIS_URL`): the same
+ * circuit as {@link layer} over `CircuitBreaker.layerStoreMemory()` — the same
+ * states, time-outs, probe, idle expiry (an hour) and transitions logged and
+ * counted — without what a store shared between instances needs on every
+ * call (a scope, effects for admission and record, a hub for transitions).
+ * Those were a tenth of a real round's CPU (bench/README.md, "The fourteenth
+ * pass"). Admission is synchronous and the record a finalizer of the call,
+ * both uninterruptible, so an interrupted probe always lets the next call
+ * probe. Time is the fiber's `Clock`.
+ */
+export const makeMemory = (options: CircuitOptions, idleTimeToLiveMs = 3_600_000): OperatorCircuit["Service"] => {
+  const circuits = new Map<string, Circuit>()
+  let generations = 0
+  let lastSweep = 0
+  const expired = (circuit: Circuit, now: number) =>
+    circuit.state === "Closed"
+      ? now - circuit.lastActivity >= idleTimeToLiveMs
+      : circuit.state === "Open"
+      ? now - Math.max(circuit.lastActivity, circuit.openUntil) >= idleTimeToLiveMs
+      : !circuit.probing && now - circuit.lastActivity >= idleTimeToLiveMs
+  const lookup = (key: string, now: number) => {
+    const circuit = circuits.get(key)
+    return circuit !== undefined && !expired(circuit, now) ? circuit : undefined
+  }
+  const open = (key: string, circuit: Circuit, from: "Closed" | "HalfOpen", now: number): CircuitBreaker.Transition => {
+    circuit.state = "Open"
+    circuit.generation = generations++
+    circuit.openUntil = now + options.openMs
+    circuit.openings++
+    circuit.probing = false
+    circuit.streak = 0
+    return { key, from, to: "Open", retryAfter: Duration.millis(options.openMs), consecutiveOpenings: circuit.openings }
+  }
+
+  /** Lets a call through (its generation, and the move to half-open it made) or says how long to wait. */
+  const admit = (key: string, now: number): Paused | { readonly generation: number; readonly transition?: CircuitBreaker.Transition } => {
+    if (now - lastSweep >= idleTimeToLiveMs) {
+      lastSweep = now
+      for (const [k, circuit] of circuits) if (expired(circuit, now)) circuits.delete(k)
+    }
+    let circuit = lookup(key, now)
+    if (circuit === undefined) {
+      circuit = { state: "Closed", generation: generations++, streak: 0, openUntil: 0, openings: 0, resetAt: 0, probing: false, lastActivity: now }
+      circuits.set(key, circuit)
+    }
+    let transition: CircuitBreaker.Transition | undefined
+    if (circuit.state === "Closed") {
+      if (circuit.openings > 0 && now >= circuit.resetAt) circuit.openings = 0
+    } else if (circuit.state === "Open") {
+      if (now < circuit.openUntil) return paused(Math.max(1, Math.ceil(circuit.openUntil - now)))
+      circuit.state = "HalfOpen"
+      transition = { key, from: "Open", to: "HalfOpen" }
+    } else if (circuit.probing) {
+      return paused(probingRetryMs)
+    }
+    circuit.lastActivity = now
+    if (circuit.state === "HalfOpen") {
+      circuit.probing = true
+      circuit.generation = generations++
+    }
+    return transition === undefined ? { generation: circuit.generation } : { generation: circuit.generation, transition }
+  }
+
+  /** What a call's outcome changes: the transition it caused, if any. */
+  const record = (key: string, generation: number, outcome: Outcome, now: number): CircuitBreaker.Transition | undefined => {
+    const circuit = lookup(key, now)
+    if (circuit === undefined || circuit.generation !== generation) return undefined
+    circuit.lastActivity = now
+    if (circuit.state === "HalfOpen") {
+      if (outcome === "Ignored") {
+        circuit.probing = false
+        return undefined
+      }
+      if (outcome === "Failure") return open(key, circuit, "HalfOpen", now)
+      circuit.state = "Closed"
+      circuit.generation = generations++
+      circuit.resetAt = now + options.openMs
+      circuit.probing = false
+      circuit.streak = 0
+      return { key, from: "HalfOpen", to: "Closed" }
+    }
+    if (circuit.state !== "Closed" || outcome === "Ignored") return undefined
+    circuit.streak = outcome === "Failure" ? circuit.streak + 1 : 0
+    return circuit.streak >= options.failures ? open(key, circuit, "Closed", now) : undefined
+  }
+
+  const guard = <E extends Tagged>(merchantId: MerchantId, call: Effect.Effect<OperatorAnswer, E>) =>
+    Effect.uninterruptibleMask((restore) =>
+      Effect.withFiber((fiber): Effect.Effect<OperatorAnswer, E | Paused> => {
+        const clock = fiber.getRef(Clock.Clock)
+        const key = `merchant:${merchantId}`
+        const admitted = admit(key, clock.currentTimeMillisUnsafe())
+        if ("_tag" in admitted) return Effect.fail(admitted)
+        const run = Effect.onExit(restore(call), (exit) => {
+          const transition = record(key, admitted.generation, outcomeOf(exit), clock.currentTimeMillisUnsafe())
+          return transition === undefined ? Effect.void : report(transition)
+        })
+        return admitted.transition === undefined ? run : Effect.andThen(report(admitted.transition), run)
+      })
+    )
+  return OperatorCircuit.of({ guard })
+}
+
+/** {@link makeMemory} as a layer (`OPERATOR_BREAKER_FAILURES=0`: no breaker). */
+export const layerMemory = (options: CircuitOptions): Layer.Layer<OperatorCircuit> =>
+  options.failures <= 0 ? layerOff : Layer.sync(OperatorCircuit, () => makeMemory(options))
+
+/**
+ * The breaker over the store it is given: `CircuitBreaker.layerStoreRedis(...)`
+ * (every instance sees one circuit), or `layerStoreMemory()`, which
+ * {@link layerMemory} does at a fraction of the cost.
+ */
 export const layer = (options: CircuitOptions): Layer.Layer<OperatorCircuit, never, CircuitBreaker.CircuitBreakerStore> =>
   options.failures <= 0 ? layerOff : Layer.effect(
     OperatorCircuit,
