@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Exit, Layer } from "effect"
+import { Effect, Exit, Layer, Schema } from "effect"
 import { TestClock } from "effect/testing"
-import type { LaunchClaims } from "@gateway/domain/LaunchToken"
+import { LaunchClaims } from "@gateway/domain/LaunchToken"
 import { LaunchKeyStore, type LaunchSigningKey } from "@gateway/domain/ports/LaunchKeyStore"
 import { LaunchTokenSigner } from "@gateway/domain/ports/LaunchTokenSigner"
 import { LaunchTokenVerifier } from "@gateway/domain/ports/LaunchTokenVerifier"
@@ -52,6 +52,16 @@ const key = await Effect.runPromise(generate)
 const other = await Effect.runPromise(generate)
 
 describe("LaunchTokenVerifierJwt", () => {
+  it.effect("signs the claims as their schema encodes them, every optional claim included, in its order", () =>
+    Effect.gen(function*() {
+      const full = claims({ lang: "fr", lurl: "https://casino.example/lobby", rcm: 30, shop: "shop-7", shn: "Shop Seven", smin: "0.50", smax: "20.00" })
+      const some = claims({ shop: "shop-7", shn: "Shop Seven" })
+      for (const c of [full, some, claims()]) {
+        const payload = (yield* signWith(key, c)).split(".")[1] ?? ""
+        assert.strictEqual(Buffer.from(payload, "base64url").toString(), JSON.stringify(Schema.encodeSync(LaunchClaims)(c)))
+      }
+    }))
+
   it.effect("accepts a token of a published key and decodes its claims", () =>
     Effect.gen(function*() {
       const token = yield* signWith(key, claims())

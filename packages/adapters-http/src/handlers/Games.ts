@@ -1,4 +1,4 @@
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import {
@@ -21,15 +21,13 @@ import { GamePages, queryOf } from "../cache/GamePages.ts"
 import * as Metrics from "../Metrics.ts"
 import * as Actor from "./Actor.ts"
 
-const encodeLaunchUrl = Schema.encodeSync(LaunchToken.LaunchUrl)
-
 /**
  * A launch's answer as the API encodes its success (the `LaunchUrl` JSON,
- * then `cache-control: no-store`), made without encoding it through the
- * endpoint's response schemas again on every launch.
+ * then `cache-control: no-store`), written directly: both its fields are
+ * their own encoding, so nothing goes through a schema on every launch.
  */
 const launchAnswer = (url: LaunchToken.LaunchUrl) =>
-  HttpServerResponse.text(JSON.stringify(encodeLaunchUrl(url)), { contentType: "application/json" }).pipe(
+  HttpServerResponse.text(JSON.stringify({ success: url.success, url: url.url }), { contentType: "application/json" }).pipe(
     HttpServerResponse.setHeader("cache-control", "no-store")
   )
 
