@@ -11,6 +11,13 @@
  * `depth` (default 6) cuts the module paths: 3 gives packages and libraries.
  * Environment: FROM, TO (seconds into the profile: the measured run alone),
  * BUNDLE (default apps/server/dist/server.cjs), ROWS (default 40).
+ *
+ * CALLERS=<regular expression>: instead, the samples whose module matches it
+ * (e.g. `Schema|schema`, or `effect/dist/internal` for Effect's runtime),
+ * each charged to the nearest function up its stack whose module matches
+ * CALLER (default `^packages/`, our code), as shares of the busy samples
+ * (idle left out): who pays for the schemas, or which of our resumptions
+ * the runtime's work follows.
  */
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -65,23 +72,55 @@ const inBundle = (node: ProfileNode) => node.callFrame.url.endsWith(bundleName)
 const own = new Set(["(idle)", "(garbage collector)", "(program)", "(root)"])
 
 const from = Number(process.env["FROM"] ?? 0) * 1e6, to = Number(process.env["TO"] ?? Infinity) * 1e6
+const callers = process.env["CALLERS"] === undefined ? undefined : new RegExp(process.env["CALLERS"])
+const caller = new RegExp(process.env["CALLER"] ?? "^packages/")
+/** A frame's module at full depth ("(outside the bundle)" for Node's own code), for CALLERS and CALLER. */
+const fullModuleOf = (node: ProfileNode): string => {
+  if (!inBundle(node)) return "(outside the bundle)"
+  const line = node.callFrame.lineNumber + 1
+  let found = "(bundle runtime)"
+  for (const start of starts) {
+    if (start.line > line) break
+    found = start.module
+  }
+  return found
+}
+/** The row of a sample charged to its caller: the nearest frame whose module matches CALLER, by function and line. */
+const callerOf = (id: number): string => {
+  for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+    const node = byId.get(at)!
+    const module = fullModuleOf(node)
+    if (caller.test(module)) return `${node.callFrame.functionName || "(anonymous)"} ${module}:${node.callFrame.lineNumber + 1}`
+  }
+  return "(no caller of ours)"
+}
 const rows = new Map<string, number>()
-let elapsed = 0, counted = 0
+let elapsed = 0, counted = 0, matched = 0
 profile.samples.forEach((id, i) => {
   elapsed += profile.timeDeltas[i] ?? 0
   if (elapsed < from || elapsed >= to) return
-  counted++
   const node = byId.get(id)!
   let row = node.callFrame.functionName
-  if (!own.has(row)) {
-    const native = inBundle(node) ? "" : `[${row || "(anonymous)"}] `
-    let at: number | undefined = id
-    while (at !== undefined && !inBundle(byId.get(at)!)) at = parent.get(at)
-    row = native + (at === undefined ? "(outside the bundle)" : moduleOf(byId.get(at)!.callFrame.lineNumber + 1))
+  if (callers !== undefined) {
+    if (row === "(idle)") return
+    counted++
+    if (!callers.test(fullModuleOf(node))) return
+    matched++
+    row = callerOf(id)
+  } else {
+    counted++
+    if (!own.has(row)) {
+      const native = inBundle(node) ? "" : `[${row || "(anonymous)"}] `
+      let at: number | undefined = id
+      while (at !== undefined && !inBundle(byId.get(at)!)) at = parent.get(at)
+      row = native + (at === undefined ? "(outside the bundle)" : moduleOf(byId.get(at)!.callFrame.lineNumber + 1))
+    }
   }
   rows.set(row, (rows.get(row) ?? 0) + 1)
 })
-console.log(`${counted} samples`)
+console.log(callers === undefined
+  ? `${counted} samples`
+  : `${counted} busy samples, ${matched} (${(100 * matched / counted).toFixed(1)} %) in modules matching ${callers.source}, by caller:`)
 for (const [row, count] of [...rows].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env["ROWS"] ?? 40))) {
   console.log(`${(100 * count / counted).toFixed(1).padStart(5)} %  ${row}`)
 }
