@@ -78,8 +78,11 @@ const FoundRow = Schema.Struct({
 })
 const decodeFound = Schema.decodeUnknownEffect(Schema.Array(FoundRow))
 
-const isMerchantId = Schema.is(MerchantId)
-const isEventType = Schema.is(MessageType)
+// What `MerchantId` and `MessageType` check, written out: their schemas' guards were a few tenths of a per cent
+// of the worker's CPU, for every message claimed.
+const isMerchantId = (u: unknown): u is MerchantId => typeof u === "number" && Number.isSafeInteger(u) && u > 0
+const messageTypes: ReadonlySet<unknown> = new Set(MessageType.literals)
+const isEventType = (u: unknown): u is MessageType => messageTypes.has(u)
 
 /**
  * A claimed row as a {@link Delivery}; a row of another shape is a defect.

@@ -7,6 +7,7 @@ import { nextDelay, defaultSchedule } from "../src/RetrySchedule.ts"
 import { openSession } from "../src/usecases/OpenSession.ts"
 import { playRound } from "../src/usecases/PlayRound.ts"
 import { webhookUrlFor } from "../src/Wallet.ts"
+import { CallbackEventType, deliveryUrlFor, destinationOf, MessageType } from "../src/Callback.ts"
 import * as D from "../testing/index.ts"
 import { fixedDraw, freeRounds, jsonVerifier, launchToken, ledger, type LedgerLog, sessionRepo, wallet } from "../testing/index.ts"
 
@@ -162,6 +163,16 @@ describe("webhook routing and retries", () => {
     assert.strictEqual(webhookUrlFor(separate, "transaction.debit"), "https://w.example/")
     assert.strictEqual(webhookUrlFor(D.makeSettings({ webhookUrl: "https://w.example/", creditWebhookUrl: "https://c.example/" }), "transaction.credit"), "https://w.example/")
     assert.isUndefined(webhookUrlFor(D.makeSettings(), "transaction.refund"))
+  })
+
+  it("sends every callback type to callbackUrl and every wallet type to the wallet's URL", () => {
+    const settings = D.makeSettings({ webhookUrl: "https://w.example/", callbackUrl: "https://cb.example/" })
+    for (const type of MessageType.literals) {
+      const callback = (CallbackEventType.literals as ReadonlyArray<string>).includes(type)
+      assert.strictEqual(destinationOf(type), callback ? "callback" : "wallet", type)
+      assert.strictEqual(deliveryUrlFor(settings, type), callback ? "https://cb.example/" : "https://w.example/", type)
+    }
+    assert.isUndefined(deliveryUrlFor(D.makeSettings({ webhookUrl: "https://w.example/" }), "round.settled"))
   })
 
   it.prop("each delay stays within ±10 % of the schedule, honours Retry-After, and the schedule ends", [
