@@ -87,13 +87,21 @@ const clone = () => {
 const pointCurl = (dir: string, gateway: Gateway) =>
   writeFileSync(join(dir, ".curlrc"), `connect-to = 127.0.0.1:8080:${new URL(gateway.url).host}\n`)
 
-const play = async (dir: string, env: Record<string, string>) => {
+/** What the gateway logged that explains a block gone wrong: its warnings and errors, and the answers it refused. */
+const trouble = (gateway: Gateway) =>
+  gateway.output().split("\n")
+    .filter((line) => /"level":"(WARN|ERROR|FATAL)"/.test(line) || /"status":[45]\d\d/.test(line))
+    .slice(-10)
+    .join("\n")
+
+const play = async (dir: string, env: Record<string, string>, gateway: Gateway) => {
   const bash = shell(dir, { PATH: process.env["PATH"] ?? "", HOME: dir, LANG: "C.UTF-8", ...env })
   cleanups.push(bash.close)
   for (const [index, step] of steps.entries()) {
     const printed = await bash.run(step.script)
     if (!matches(step.expected, printed)) {
-      expect.soft(`block ${index + 1}:\n${step.script}\nprinted:\n${printed}`).toBe(`block ${index + 1}:\n${step.script}\nprinted:\n${step.expected}`)
+      expect.soft(`block ${index + 1}:\n${step.script}\nprinted:\n${printed}`, `the gateway's log:\n${trouble(gateway)}`)
+        .toBe(`block ${index + 1}:\n${step.script}\nprinted:\n${step.expected}`)
       return
     }
   }
@@ -132,7 +140,7 @@ describe("the README's walk-through, pasted into bash", () => {
     cleanups.push(async () => void await gateway.stop("SIGKILL"))
     const dir = clone()
     pointCurl(dir, gateway)
-    await play(dir, env)
+    await play(dir, env, gateway)
   }, 120_000)
 
   it("prints what the README shows, on the embedded database (the token signed with .data/auth-jwt.secret)", async () => {
@@ -150,6 +158,6 @@ describe("the README's walk-through, pasted into bash", () => {
     })
     cleanups.push(async () => void await gateway.stop("SIGTERM"))
     pointCurl(dir, gateway)
-    await play(dir, {})
+    await play(dir, {}, gateway)
   }, 120_000)
 })
