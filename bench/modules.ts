@@ -52,7 +52,7 @@ readFileSync(bundle, "utf8").split("\n").forEach((text, i) => {
   if (found !== null) starts.push({ line: i + 1, module: found[1]! })
 })
 /** The module a line of the bundle belongs to ("(bundle runtime)" before the first: esbuild's helpers, top-level code). */
-const moduleOf = (line: number): string => {
+const bundleModuleAt = (line: number): string => {
   let low = 0, high = starts.length - 1, found = "(bundle runtime)"
   while (low <= high) {
     const middle = (low + high) >> 1
@@ -61,6 +61,11 @@ const moduleOf = (line: number): string => {
       low = middle + 1
     } else high = middle - 1
   }
+  return found
+}
+/** {@link bundleModuleAt}, its path cut at `depth`. */
+const moduleOf = (line: number): string => {
+  const found = bundleModuleAt(line)
   const parts = found.split("/")
   return parts.slice(0, found.startsWith("node_modules/@") ? depth + 1 : depth).join("/")
 }
@@ -75,16 +80,8 @@ const from = Number(process.env["FROM"] ?? 0) * 1e6, to = Number(process.env["TO
 const callers = process.env["CALLERS"] === undefined ? undefined : new RegExp(process.env["CALLERS"])
 const caller = new RegExp(process.env["CALLER"] ?? "^packages/")
 /** A frame's module at full depth ("(outside the bundle)" for Node's own code), for CALLERS and CALLER. */
-const fullModuleOf = (node: ProfileNode): string => {
-  if (!inBundle(node)) return "(outside the bundle)"
-  const line = node.callFrame.lineNumber + 1
-  let found = "(bundle runtime)"
-  for (const start of starts) {
-    if (start.line > line) break
-    found = start.module
-  }
-  return found
-}
+const fullModuleOf = (node: ProfileNode): string =>
+  inBundle(node) ? bundleModuleAt(node.callFrame.lineNumber + 1) : "(outside the bundle)"
 /** The row of a sample charged to its caller: the nearest frame whose module matches CALLER, by function and line. */
 const callerOf = (id: number): string => {
   for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {

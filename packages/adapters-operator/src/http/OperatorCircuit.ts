@@ -52,17 +52,23 @@ const isFailure = <E extends Tagged>(exit: Exit.Exit<OperatorAnswer, E>): boolea
       reason._tag === "Fail" && (reason.error._tag === "TimedOut" || reason.error._tag === "Unreachable")
     )
 
-const classify = <E extends Tagged>(exit: Exit.Exit<OperatorAnswer, E>): CircuitBreaker.Outcome =>
-  isFailure(exit)
-    ? CircuitBreaker.failure()
-    : Exit.isSuccess(exit)
-    ? CircuitBreaker.success
-    : CircuitBreaker.ignored
+/** What a call's end counts as: a failure (an outage), a success (an answer), or nothing (e.g. a refused address). */
+type Outcome = "Success" | "Failure" | "Ignored"
+
+const outcomeOf = <E extends Tagged>(exit: Exit.Exit<OperatorAnswer, E>): Outcome =>
+  isFailure(exit) ? "Failure" : Exit.isSuccess(exit) ? "Success" : "Ignored"
+
+/** {@link outcomeOf} as the store's breaker takes it. */
+const classify = <E extends Tagged>(exit: Exit.Exit<OperatorAnswer, E>): CircuitBreaker.Outcome => {
+  const outcome = outcomeOf(exit)
+  return outcome === "Failure" ? CircuitBreaker.failure() : outcome === "Success" ? CircuitBreaker.success : CircuitBreaker.ignored
+}
 
 const isBreakerError = (error: unknown): error is CircuitBreaker.CircuitBreakerError =>
   error instanceof CircuitBreaker.CircuitBreakerError
 
-const paused = (retryAfterMs: number): Paused => ({ _tag: "Paused", retryAfterMs })
+/** A refusal to wait `retryAfterMs`, in whole milliseconds and at least 1. */
+const paused = (retryAfterMs: number): Paused => ({ _tag: "Paused", retryAfterMs: Math.max(1, Math.ceil(retryAfterMs)) })
 
 const transitions = Metric.counter("gateway_operator_circuit_transitions_total", {
   description: "Operators' circuit breakers changing state on this instance: open (failures in a row), reopen (a probe " +
@@ -121,12 +127,6 @@ interface Circuit {
   lastActivity: number
 }
 
-/** What a call admitted by {@link makeMemory} records when it ends. */
-type Outcome = "Success" | "Failure" | "Ignored"
-
-const outcomeOf = <E extends Tagged>(exit: Exit.Exit<OperatorAnswer, E>): Outcome =>
-  isFailure(exit) ? "Failure" : Exit.isSuccess(exit) ? "Success" : "Ignored"
-
 /**
  * The breaker with its state in this process (no `REDIS_URL`): the same
  * circuit as {@link layer} over `CircuitBreaker.layerStoreMemory()` — the same
@@ -177,7 +177,7 @@ export const makeMemory = (options: CircuitOptions, idleTimeToLiveMs = 3_600_000
     if (circuit.state === "Closed") {
       if (circuit.openings > 0 && now >= circuit.resetAt) circuit.openings = 0
     } else if (circuit.state === "Open") {
-      if (now < circuit.openUntil) return paused(Math.max(1, Math.ceil(circuit.openUntil - now)))
+      if (now < circuit.openUntil) return paused(circuit.openUntil - now)
       circuit.state = "HalfOpen"
       transition = { key, from: "Open", to: "HalfOpen" }
     } else if (circuit.probing) {
@@ -257,7 +257,7 @@ export const layer = (options: CircuitOptions): Layer.Layer<OperatorCircuit, nev
           Effect.provideService(References.UnhandledLogLevel, "Debug"),
           Effect.catchIf(isBreakerError, (error) =>
             error.reason._tag === "CircuitOpen"
-              ? Effect.fail(paused(Math.max(1, Math.ceil(Duration.toMillis(error.reason.retryAfter)))))
+              ? Effect.fail(paused(Duration.toMillis(error.reason.retryAfter)))
               : error.reason._tag === "CircuitHalfOpen"
               ? Effect.fail(paused(probingRetryMs))
               : Effect.die(error))
