@@ -36,12 +36,22 @@ const scalarModule = join(
 const { javascript: scalarScript } = await import(pathToFileURL(scalarModule).href) as { readonly javascript: string }
 mkdirSync(join(here, "dist"), { recursive: true })
 writeFileSync(join(here, "dist", "scalar.js"), scalarScript)
+// The reference's own style sheet (mends to Scalar's layout), minified beside it as `dist/docs.css`.
+await build({
+  entryPoints: [join(here, "..", "..", "packages", "adapters-http", "src", "docs.css")],
+  bundle: true,
+  minify: true,
+  target: ["chrome100", "firefox100", "safari15"],
+  outfile: join(here, "dist", "docs.css"),
+  logLevel: "warning"
+})
 const scalarFromFile: Plugin = {
   name: "scalar-from-file",
   setup(esbuild) {
     esbuild.onLoad({ filter: /[\\/]packages[\\/]adapters-http[\\/]src[\\/]ScalarScript\.ts$/ }, () => ({
       contents: `import { readFile } from "node:fs/promises"
-export const scalarScript = () => readFile(new URL("./scalar.js", import.meta.url))`,
+export const scalarScript = () => readFile(new URL("./scalar.js", import.meta.url))
+export const docsStyle = () => readFile(new URL("./docs.css", import.meta.url))`,
       loader: "js"
     }))
   }

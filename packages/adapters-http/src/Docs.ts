@@ -1,16 +1,20 @@
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { escapeHtml } from "./page/Escape.ts"
-import { scalarScript } from "./ScalarScript.ts"
+import { docsStyle, scalarScript } from "./ScalarScript.ts"
 
 /** Where the API reference's script is served. */
 export const scriptPath = "/docs/scalar.js"
+
+/** Where the API reference's own style sheet is served: mends to Scalar's layout (`docs.css`). */
+export const stylePath = "/docs/docs.css"
 
 /**
  * The API reference page: Scalar mounts itself on the `#api-reference`
  * element, reading the document from `/openapi.json` and its configuration
  * from the element (its HTML API: no script of ours), with the script from
- * this server, not a CDN.
+ * this server, not a CDN. Scalar adds its styles to the head as it starts;
+ * ours, linked in the body, come after them and win at equal specificity.
  */
 const page = (openapiPath: string) =>
   `<!doctype html>
@@ -25,9 +29,21 @@ const page = (openapiPath: string) =>
     escapeHtml(JSON.stringify({ withDefaultFonts: false }))
   }"></script>
     <script src="${scriptPath}"></script>
+    <link rel="stylesheet" href="${stylePath}" />
   </body>
 </html>
 `
+
+/** A file's bytes, read when asked for, which browsers may keep an hour. */
+const served = (path: HttpRouter.PathInput, read: () => Promise<Uint8Array>, contentType: string) =>
+  HttpRouter.add(
+    "GET",
+    path,
+    Effect.map(Effect.promise(read), (bytes) =>
+      HttpServerResponse.uint8Array(bytes, { contentType }).pipe(
+        HttpServerResponse.setHeader("cache-control", "public, max-age=3600")
+      ))
+  )
 
 /**
  * `GET /docs`, the API reference (Scalar), and `GET /docs/scalar.js`, its
@@ -35,7 +51,8 @@ const page = (openapiPath: string) =>
  * in memory from start-up, and the page too once built: 6–13 MB of every
  * instance's heap (as two-byte strings) for a page few people open. The
  * script is now read when asked for (the bundle reads its file's bytes, sent
- * as they are) and may be kept by browsers for an hour.
+ * as they are) and may be kept by browsers for an hour; so may the page's
+ * style sheet, `GET /docs/docs.css`.
  */
 export const layer = (openapiPath: string): Layer.Layer<never, never, HttpRouter.HttpRouter> =>
   Layer.mergeAll(
@@ -44,12 +61,6 @@ export const layer = (openapiPath: string): Layer.Layer<never, never, HttpRouter
       "/docs",
       HttpServerResponse.html(page(openapiPath)).pipe(HttpServerResponse.setHeader("cache-control", "no-cache"))
     ),
-    HttpRouter.add(
-      "GET",
-      scriptPath,
-      Effect.map(Effect.promise(scalarScript), (script) =>
-        HttpServerResponse.uint8Array(script, { contentType: "text/javascript; charset=utf-8" }).pipe(
-          HttpServerResponse.setHeader("cache-control", "public, max-age=3600")
-        ))
-    )
+    served(scriptPath, scalarScript, "text/javascript; charset=utf-8"),
+    served(stylePath, docsStyle, "text/css; charset=utf-8")
   )

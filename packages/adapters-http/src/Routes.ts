@@ -33,7 +33,7 @@ import { limitBodies } from "./middleware/RequestLimits.ts"
 import * as RouteTable from "./middleware/RouteTable.ts"
 import * as SessionAuth from "./middleware/SessionAuth.ts"
 
-const documents = [["GET", "/openapi.json"], ["GET", "/docs"], ["GET", Docs.scriptPath]] as const
+const documents = [["GET", "/openapi.json"], ["GET", "/docs"], ["GET", Docs.scriptPath], ["GET", Docs.stylePath]] as const
 
 const Handlers = Layer.mergeAll(
   MerchantsLive,

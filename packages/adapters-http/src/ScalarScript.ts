@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { pathToFileURL } from "node:url"
@@ -14,3 +15,10 @@ export const scalarScript = async (): Promise<Uint8Array> => {
   const { javascript } = await import(pathToFileURL(module).href) as { readonly javascript: string }
   return Buffer.from(javascript)
 }
+
+/**
+ * The API reference's own style sheet (`docs.css`: mends to Scalar's layout),
+ * for `/docs/docs.css`. The server's bundle serves its minified copy,
+ * `dist/docs.css`, written by apps/server/build.ts.
+ */
+export const docsStyle = (): Promise<Uint8Array> => readFile(new URL("./docs.css", import.meta.url))

@@ -586,6 +586,12 @@ describe("routing, probes and documents", () => {
     expect(script.status).toBe(200)
     expect(script.text.length).toBeGreaterThan(1_000_000)
     expect(script.text).toContain("createApiReference")
+    // The reference's own style sheet, after Scalar's: its mends to the layout are there and served as CSS.
+    expect(text).toContain(`<link rel="stylesheet" href="/docs/docs.css" />`)
+    const style = await call("/docs/docs.css")
+    expect(style.status).toBe(200)
+    expect(style.headers.get("content-type")).toBe("text/css; charset=utf-8")
+    expect(style.text).toMatch(/\.parameter-item-trigger\s*\{\s*position:\s*relative/)
   })
 })
 
