@@ -1,5 +1,5 @@
 import { PgClient } from "@effect/sql-pg"
-import { CallbackEventType, MessageType } from "@gateway/domain/Callback"
+import { CallbackEventType, isMessageType, MessageType } from "@gateway/domain/Callback"
 import { type Delivery, DeliveryStatus, FailedDelivery, ListedDelivery } from "@gateway/domain/Delivery"
 import { type AttemptRecord, maxKeptAttempts } from "@gateway/domain/DeliveryAttempt"
 import { MerchantId } from "@gateway/domain/Merchant"
@@ -78,11 +78,9 @@ const FoundRow = Schema.Struct({
 })
 const decodeFound = Schema.decodeUnknownEffect(Schema.Array(FoundRow))
 
-// What `MerchantId` and `MessageType` check, written out: their schemas' guards were a few tenths of a per cent
-// of the worker's CPU, for every message claimed.
+// What `MerchantId` checks, written out: its schema's guard (and `MessageType`'s, now `isMessageType`) were a few
+// tenths of a per cent of the worker's CPU, for every message claimed.
 const isMerchantId = (u: unknown): u is MerchantId => typeof u === "number" && Number.isSafeInteger(u) && u > 0
-const messageTypes: ReadonlySet<unknown> = new Set(MessageType.literals)
-const isEventType = (u: unknown): u is MessageType => messageTypes.has(u)
 
 /**
  * A claimed row as a {@link Delivery}; a row of another shape is a defect.
@@ -92,7 +90,7 @@ const isEventType = (u: unknown): u is MessageType => messageTypes.has(u)
 const deliveryOf = (row: Record<string, unknown>): Delivery => {
   const { id, merchant_id, type, body, attempts, created_at } = row
   if (
-    typeof id !== "string" || !isMerchantId(merchant_id) || !isEventType(type) || typeof body !== "string" ||
+    typeof id !== "string" || !isMerchantId(merchant_id) || !isMessageType(type) || typeof body !== "string" ||
     typeof attempts !== "number" || !Number.isSafeInteger(attempts) || !(created_at instanceof Date)
   ) throw new Error(`webhook_deliveries_claim returned a row of another shape (id ${String(id)})`)
   return { id, merchantId: merchant_id, type, body, attempts, createdAt: DateTime.fromDateUnsafe(created_at) }

@@ -12,9 +12,20 @@ export type CallbackEventType = typeof CallbackEventType.Type
 export const MessageType = Schema.Literals([...WalletEventType.literals, ...CallbackEventType.literals])
 export type MessageType = typeof MessageType.Type
 
-/** Whether a message type is a callback's: a set of the literals, asked for every message sent (not a schema's guard). */
-const callbackTypes: ReadonlySet<string> = new Set(CallbackEventType.literals)
-const isCallback = (type: MessageType): type is CallbackEventType => callbackTypes.has(type)
+/**
+ * A guard of a literals schema as a set of its literals: the same check as `Schema.is`, without a schema's
+ * guard on every message sent or claimed.
+ */
+const literalsGuard = <L extends string>(literals: ReadonlyArray<L>) => {
+  const set: ReadonlySet<unknown> = new Set(literals)
+  return (u: unknown): u is L => set.has(u)
+}
+
+/** Whether a value is a type of message the outbox holds (a claimed row's `type`, checked on every claim). */
+export const isMessageType: (u: unknown) => u is MessageType = literalsGuard(MessageType.literals)
+
+/** Whether a message type is a callback's. */
+const isCallback: (type: MessageType) => type is CallbackEventType = literalsGuard(CallbackEventType.literals)
 
 /**
  * Where a message goes, as a kind: `callback` (the merchant's `callbackUrl`)

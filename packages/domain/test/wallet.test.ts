@@ -7,7 +7,7 @@ import { nextDelay, defaultSchedule } from "../src/RetrySchedule.ts"
 import { openSession } from "../src/usecases/OpenSession.ts"
 import { playRound } from "../src/usecases/PlayRound.ts"
 import { webhookUrlFor } from "../src/Wallet.ts"
-import { CallbackEventType, deliveryUrlFor, destinationOf, MessageType } from "../src/Callback.ts"
+import { CallbackEventType, deliveryUrlFor, destinationOf, isMessageType, MessageType } from "../src/Callback.ts"
 import * as D from "../testing/index.ts"
 import { fixedDraw, freeRounds, jsonVerifier, launchToken, ledger, type LedgerLog, sessionRepo, wallet } from "../testing/index.ts"
 
@@ -173,6 +173,8 @@ describe("webhook routing and retries", () => {
       assert.strictEqual(deliveryUrlFor(settings, type), callback ? "https://cb.example/" : "https://w.example/", type)
     }
     assert.isUndefined(deliveryUrlFor(D.makeSettings({ webhookUrl: "https://w.example/" }), "round.settled"))
+    // The outbox's guard of a claimed row's type: every type, and nothing else.
+    for (const u of [...MessageType.literals, "session.Started", "", undefined, 1]) assert.strictEqual(isMessageType(u), Schema.is(MessageType)(u), String(u))
   })
 
   it.prop("each delay stays within ±10 % of the schedule, honours Retry-After, and the schedule ends", [
