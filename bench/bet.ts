@@ -8,7 +8,7 @@
  * last the check that every answered bet was debited once and credited once.
  * See bench/README.md, "The bet path". Environment: DATABASE_URL (else an
  * embedded PostgreSQL), BENCH_SECONDS (3), BENCH_QUICK=1, BENCH_CONNECTIONS,
- * GATEWAY_NODE_OPTIONS.
+ * BENCH_WARMUP_SECONDS, GATEWAY_NODE_OPTIONS.
  */
 import { Effect, Redacted, Scope } from "effect"
 import pg from "pg"
@@ -45,6 +45,16 @@ const twoOnly = process.env["BENCH_ONLY"] === "two"
 const twoLevels = process.env["BENCH_TWO_CONNECTIONS"]?.split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0) ??
   (quick ? [4, 16] : [4, 8, 16, 64])
 const sessionsPerServer = 512
+/**
+ * Seconds of unmeasured rounds at 16 connections every server takes before its first measured run (BENCH_WARMUP_SECONDS,
+ * 30; 5 quick), in windows of {@link warmupWindow} s (each after a VACUUM, as the measured runs), the wallet at once,
+ * then 2 s with the wallet after 20 ms. A gateway's first seconds of rounds cost it twice what the later ones do
+ * while its JIT compiles (2.06 ms a round in the first window, ~1.0 from the third; the compiler's threads 7 % of its
+ * CPU in the first 20 s, 1 % after a minute: bench/README.md, "The sixteenth pass"). A server runs for days; the
+ * bench compares the steady state of each, both warmed alike, and the report lists each one's windows.
+ */
+const warmupSeconds = Number(process.env["BENCH_WARMUP_SECONDS"] ?? (quick ? 5 : 30))
+const warmupWindow = 5
 const began = performance.now()
 const loadAtStart = loadavg()[0] ?? 0
 const log = (line: string) => console.log(`[${((performance.now() - began) / 1000).toFixed(0)} s] ${line}`)
@@ -113,6 +123,8 @@ const main = async (scope: Scope.Scope) => {
     plain: { fast: bets(sessions.plain.fast, "plain"), slow: bets(sessions.plain.slow, "plain") }
   }
   const targets: Record<keyof typeof answered, Target> = { gateway, plain: baseline }
+  /** Each server's CPU ms a round in the windows of its warm-up. */
+  const warmups: { gateway?: Array<number>; plain?: Array<number>; second?: Array<number> } = {}
   /**
    * This machine's PostgreSQL runs with autovacuum off (the gateway warns at start). Without it, the dead row
    * versions of every round pile up in both servers' tables and indexes, and the gateway's rounds (more indexes:
@@ -124,6 +136,17 @@ const main = async (scope: Scope.Scope) => {
   await vacuumClient.connect()
   const vacuum = async () => {
     if (process.env["BENCH_VACUUM"] !== "false") await vacuumClient.query("VACUUM")
+  }
+  /** Runs `target` to its steady state ({@link warmupSeconds}); its CPU ms a round in each window. */
+  const warmUp = async (name: string, target: Target, fast: Load, slow: Load): Promise<Array<number>> => {
+    const curve: Array<number> = []
+    for (let i = 0; i < Math.max(1, Math.round(warmupSeconds / warmupWindow)); i++) {
+      await vacuum()
+      curve.push((await measure(target, fast, 16, warmupWindow - 1)).cpuMsPerRequest)
+    }
+    await measure(target, slow, 16, 1)
+    log(`${name} warmed up: CPU ms a round in ${warmupWindow} s windows at 16 connections ${curve.map((ms) => ms.toFixed(2)).join(", ")}`)
+    return curve
   }
 
   /** What an autoplay round (CONTRACT §12) costs the database: every fast session's autoplay started, 3,000 of its bets. */
@@ -149,6 +172,8 @@ const main = async (scope: Scope.Scope) => {
     const second = await startGateway(env)
     memory.watch("gateway #2", second.pid)
     const halves = [sessions.gateway.slow.filter((_, i) => i % 2 === 0), sessions.gateway.slow.filter((_, i) => i % 2 === 1)]
+    // The second gateway warmed as the first was, on the first's sessions (its own are the slow wallet's).
+    warmups.second = await warmUp("gateway #2", second, loads.gateway.fast, bets(halves[1] ?? [], "gateway"))
     const two: Array<TwoRow> = []
     for (const connections of twoLevels) {
       const loadsOfTwo = halves.map((half) => bets(half, "gateway"))
@@ -169,6 +194,7 @@ const main = async (scope: Scope.Scope) => {
   }
 
   if (twoOnly) {
+    warmups.gateway = await warmUp("gateway", gateway, loads.gateway.fast, loads.gateway.slow)
     await twoInstances()
     await supervised.current().stop()
     await vacuumClient.end()
@@ -212,7 +238,7 @@ const main = async (scope: Scope.Scope) => {
   if (gatewayOnly) {
     // BENCH_WALLET=slow: the rounds of the merchant whose wallet answers after 20 ms.
     const load = process.env["BENCH_WALLET"] === "slow" ? loads.gateway.slow : loads.gateway.fast
-    await measure(gateway, load, 16, 2)
+    await warmUp("gateway", gateway, loads.gateway.fast, loads.gateway.slow)
     for (let i = 0; i < pairs + 2; i++) {
       for (const connections of levels) {
         await vacuum()
@@ -226,11 +252,7 @@ const main = async (scope: Scope.Scope) => {
     await vacuumClient.end()
     return "gateway only\n"
   }
-  log("warming up both servers: 3 s each at 16 connections, unmeasured")
-  for (const who of ["gateway", "plain"] as const) {
-    await measure(targets[who], loads[who].fast, 16, 2)
-    await measure(targets[who], loads[who].slow, 16, 2)
-  }
+  for (const who of ["gateway", "plain"] as const) warmups[who] = await warmUp(who, targets[who], loads[who].fast, loads[who].slow)
 
   const rows: Array<BetRow> = []
   for (const wallet of ["fast", "slow"] as const) {
@@ -277,6 +299,9 @@ const main = async (scope: Scope.Scope) => {
       ["load average (1 min)", `${loadAtStart.toFixed(2)} when the bench started`],
       ["machine probe", probe],
       ["database", database],
+      ["warm-up", `${warmupSeconds} s of rounds at 16 connections for each server before its first measured run; its CPU ms a round in ${warmupWindow} s windows: ${
+        Object.entries(warmups).map(([who, curve]) => `${who === "second" ? "second gateway" : who} ${curve.map((ms) => ms.toFixed(2)).join(", ")}`).join("; ")
+      }`],
       ["runs", `${seconds} s each after a 1 s warm-up, at ${levels.join(", ")} connections; ${pairs} pair(s) (gateway, then plain) in turn, the row is the pair of the median ratio`],
       ["vacuum", process.env["BENCH_VACUUM"] === "false"
         ? "none (BENCH_VACUUM=false): dead row versions pile up through the whole bench"
