@@ -91,6 +91,19 @@ describe("npm run release", () => {
         wallet.messages().some((m) => m.body.type === "transaction.credit" && m.body.data.roundId === roundId)
       )
       assert.strictEqual((await fetch(`${gw.url}/docs`)).status, 200, "the API reference, with the script beside the bundle")
+      // An installation without the rest of dist/ (here the reference's style sheet): a 503 naming the file, and the log
+      // says what to do, once; the script beside it is still served.
+      rmSync(join(home, "dist", "docs.css"))
+      for (let i = 0; i < 2; i++) {
+        const style = await fetch(`${gw.url}/docs/docs.css`)
+        assert.strictEqual(style.status, 503)
+        assert.include(style.headers.get("content-type"), "application/problem+json")
+        assert.include(await style.text(), "docs.css of the API reference is not installed with this server")
+      }
+      const told = () => output.match(/docs\.css could not be read.*install the whole dist\/ directory/g)?.length ?? 0
+      await eventually(() => told() > 0)
+      assert.strictEqual(told(), 1, output)
+      assert.strictEqual((await fetch(`${gw.url}/docs/scalar.js`)).status, 200)
       assert.strictEqual(await stop("SIGTERM"), 0)
       assert.include(output, "\"gateway stopped\"")
     } finally {

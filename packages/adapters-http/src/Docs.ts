@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
+import * as Problem from "@gateway/client/api/Problem"
 import { escapeHtml } from "./page/Escape.ts"
 import { docsStyle, scalarScript } from "./ScalarScript.ts"
 
@@ -34,16 +35,38 @@ const page = (openapiPath: string) =>
 </html>
 `
 
-/** A file's bytes, read when asked for, which browsers may keep an hour. */
-const served = (path: HttpRouter.PathInput, read: () => Promise<Uint8Array>, contentType: string) =>
-  HttpRouter.add(
+/**
+ * A file's bytes, read when asked for, which browsers may keep an hour. A file that cannot be read (an
+ * installation that copied the bundle without the rest of `dist/`) is 503 SERVICE_UNAVAILABLE naming it, and
+ * the log says what to do, once per process, instead of a 500 and a stack trace on every request.
+ */
+const served = (path: HttpRouter.PathInput, read: () => Promise<Uint8Array>, contentType: string, file: string) => {
+  let told = false
+  const missing = Problem.toResponse(
+    Problem.make("SERVICE_UNAVAILABLE", `${file} of the API reference is not installed with this server`)
+  )
+  return HttpRouter.add(
     "GET",
     path,
-    Effect.map(Effect.promise(read), (bytes) =>
-      HttpServerResponse.uint8Array(bytes, { contentType }).pipe(
-        HttpServerResponse.setHeader("cache-control", "public, max-age=3600")
-      ))
+    Effect.matchEffect(Effect.tryPromise(read), {
+      onFailure: (error) => {
+        if (told) return Effect.succeed(missing)
+        told = true
+        return Effect.as(
+          Effect.logError(
+            `${path} answers 503: ${file} could not be read (${String(error.cause).slice(0, 200)}); install the whole dist/ ` +
+              "directory beside the server's bundle (README)"
+          ),
+          missing
+        )
+      },
+      onSuccess: (bytes) =>
+        Effect.succeed(HttpServerResponse.uint8Array(bytes, { contentType }).pipe(
+          HttpServerResponse.setHeader("cache-control", "public, max-age=3600")
+        ))
+    })
   )
+}
 
 /**
  * `GET /docs`, the API reference (Scalar), and `GET /docs/scalar.js`, its
@@ -61,6 +84,6 @@ export const layer = (openapiPath: string): Layer.Layer<never, never, HttpRouter
       "/docs",
       HttpServerResponse.html(page(openapiPath)).pipe(HttpServerResponse.setHeader("cache-control", "no-cache"))
     ),
-    served(scriptPath, scalarScript, "text/javascript; charset=utf-8"),
-    served(stylePath, docsStyle, "text/css; charset=utf-8")
+    served(scriptPath, scalarScript, "text/javascript; charset=utf-8", "scalar.js"),
+    served(stylePath, docsStyle, "text/css; charset=utf-8", "docs.css")
   )
